@@ -1,0 +1,65 @@
+// Module boundaries are enforced here, not in review (see ../shared/STYLE.md §2.4).
+const nx = require('@nx/eslint-plugin');
+const tseslint = require('typescript-eslint');
+
+const egressBan = {
+  paths: [
+    { name: 'undici', message: 'Only libs/safe-fetch may make outbound requests.' },
+    { name: 'node:http', importNames: ['request', 'get'], message: 'Only libs/safe-fetch may make outbound requests.' },
+    { name: 'node:https', message: 'Only libs/safe-fetch may make outbound requests.' },
+    { name: 'http', importNames: ['request', 'get'], message: 'Only libs/safe-fetch may make outbound requests.' },
+    { name: 'https', message: 'Only libs/safe-fetch may make outbound requests.' },
+  ],
+};
+
+module.exports = [
+  { ignores: ['**/node_modules/**', '**/dist/**', '**/generated/**', 'tmp/**', '**/*.js', '**/*.mjs'] },
+  ...tseslint.configs.recommended,
+  {
+    files: ['**/*.ts'],
+    plugins: { '@nx': nx },
+    rules: {
+      '@typescript-eslint/no-explicit-any': 'error',
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      '@nx/enforce-module-boundaries': [
+        'error',
+        {
+          enforceBuildableLibDependency: false,
+          allow: [],
+          depConstraints: [
+            { sourceTag: 'type:app', onlyDependOnLibsWithTags: ['type:feature', 'type:infra', 'type:domain', 'type:contracts'] },
+            { sourceTag: 'type:e2e', onlyDependOnLibsWithTags: ['type:testing', 'type:contracts'] },
+            { sourceTag: 'type:feature', onlyDependOnLibsWithTags: ['type:feature', 'type:infra', 'type:domain', 'type:contracts'] },
+            { sourceTag: 'type:infra', onlyDependOnLibsWithTags: ['type:infra', 'type:domain', 'type:contracts'] },
+            { sourceTag: 'type:domain', onlyDependOnLibsWithTags: ['type:domain', 'type:contracts'] },
+            { sourceTag: 'type:contracts', onlyDependOnLibsWithTags: ['type:contracts'] },
+            { sourceTag: 'type:testing', onlyDependOnLibsWithTags: ['type:feature', 'type:infra', 'type:domain', 'type:contracts', 'type:testing'] },
+            { sourceTag: 'scope:gateway', onlyDependOnLibsWithTags: ['scope:gateway', 'scope:shared'] },
+            { sourceTag: 'scope:extractor', onlyDependOnLibsWithTags: ['scope:extractor', 'scope:shared'] },
+            { sourceTag: 'scope:crawler', onlyDependOnLibsWithTags: ['scope:crawler', 'scope:shared'] },
+            { sourceTag: 'scope:research', onlyDependOnLibsWithTags: ['scope:research', 'scope:shared'] },
+            { sourceTag: 'scope:shared', onlyDependOnLibsWithTags: ['scope:shared'] },
+          ],
+          // Pure domain libs may not pull in frameworks or infrastructure.
+          banTransitiveDependencies: false,
+        },
+      ],
+    },
+  },
+  {
+    files: ['libs/content-extraction/**/*.ts', 'libs/ranking/**/*.ts', 'libs/api-contracts/**/*.ts', 'libs/queue-contracts/**/*.ts'],
+    ignores: ['libs/api-contracts/**/*.ts'],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [{ group: ['@nestjs/*', '@prisma/*', 'bullmq', 'ioredis', 'playwright-core'], message: 'Pure libs stay framework-free.' }] }],
+    },
+  },
+  {
+    // One egress path: nothing outside safe-fetch opens outbound connections.
+    files: ['apps/*/src/**/*.ts', 'libs/**/*.ts'],
+    ignores: ['libs/safe-fetch/**', 'libs/testing/**', 'apps/gateway-e2e/**', '**/*.spec.ts', '**/*.int-spec.ts'],
+    rules: {
+      'no-restricted-imports': ['error', egressBan],
+      'no-restricted-globals': ['error', { name: 'fetch', message: 'Use @sift/safe-fetch: the only egress path.' }],
+    },
+  },
+];
