@@ -1,1 +1,78 @@
-export function loadDatabaseUrl(): string { return process.env.DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/sift'; }
+import { z } from 'zod';
+
+/**
+ * Every setting Sift reads, validated once at start-up into a typed object (a bad value stops the process with
+ * one clear line, not at 3 a.m.). Each fragment lists what one concern needs; apps compose the fragments they use.
+ */
+const integer = (fallback: number) => z.coerce.number().int().nonnegative().default(fallback);
+const flag = (fallback: boolean) =>
+  z.enum(['true', 'false', '1', '0', 'yes', 'no']).default(fallback ? 'true' : 'false').transform((value) => ['true', '1', 'yes'].includes(value));
+
+export const coreEnv = z.object({
+  /** Postgres connection; the database is created on start if it does not exist. */
+  DATABASE_URL: z.string().url().default('postgresql://postgres@127.0.0.1:5432/sift'),
+  /** Redis connection for queues and rate limits; a database index in the path is honoured. */
+  REDIS_URL: z.string().url().default('redis://127.0.0.1:6379'),
+  /** Nest log level: error, warn, log, debug. */
+  SIFT_LOG_LEVEL: z.enum(['error', 'warn', 'log', 'debug', 'verbose']).default('log'),
+});
+
+export const gatewayEnv = z.object({
+  /** HTTP port of the gateway. */
+  PORT: integer(3000),
+  /** Trust X-Forwarded-For for the client address (set behind a reverse proxy; keyless budgets are per client IP). */
+  TRUST_PROXY: flag(false),
+  /** Keyless budget per client IP: requests per minute. */
+  KEYLESS_REQUESTS_PER_MINUTE: integer(20),
+  /** Per-key requests per minute for development keys (sift-dev-…). */
+  RATE_LIMIT_DEV_PER_MINUTE: integer(100),
+  /** Per-key requests per minute for production keys (sift-prod-…). */
+  RATE_LIMIT_PROD_PER_MINUTE: integer(1000),
+  /** Per-key crawl and map requests per minute. */
+  RATE_LIMIT_CRAWL_PER_MINUTE: integer(100),
+  /** Per-key research requests per minute. */
+  RATE_LIMIT_RESEARCH_PER_MINUTE: integer(20),
+  /** Per-key /usage requests per 10 minutes. */
+  RATE_LIMIT_USAGE_PER_10_MINUTES: integer(10),
+});
+
+export const fetchEnv = z.object({
+  /** Comma-separated CIDRs that outbound fetches may reach although not public (tests and benchmarks only). */
+  FETCH_ALLOW_CIDRS: z.string().default(''),
+  /** Path of the Chromium binary used for rendering. */
+  CHROMIUM_PATH: z.string().default('/usr/bin/chromium'),
+  /** How long a stored document may serve as a cached extraction, in seconds (0 = never from cache). */
+  DOCUMENT_CACHE_SECONDS: integer(3600),
+});
+
+export const llmEnv = z.object({
+  /** OpenAI-compatible base URL (e.g. https://api.openai.com/v1, http://localhost:11434/v1); empty = extractive answers. */
+  LLM_BASE_URL: z.string().default(''),
+  /** API key for the LLM endpoint, if it needs one. */
+  LLM_API_KEY: z.string().default(''),
+  /** Model name sent to the LLM endpoint. */
+  LLM_MODEL: z.string().default('gpt-4o-mini'),
+  /** SearXNG base URL for open-web search (JSON API enabled); empty = local index only. */
+  SEARXNG_URL: z.string().default(''),
+});
+
+export type CoreConfig = z.infer<typeof coreEnv>;
+export type GatewayConfig = z.infer<typeof gatewayEnv>;
+export type FetchConfig = z.infer<typeof fetchEnv>;
+export type LlmConfig = z.infer<typeof llmEnv>;
+
+export class ConfigError extends Error {}
+
+/** Parses the environment with the given schema; the error names every bad variable on one line. */
+export function loadConfig<Schema extends z.ZodTypeAny>(schema: Schema, env: NodeJS.ProcessEnv = process.env): z.infer<Schema> {
+  const result = schema.safeParse(env);
+  if (!result.success) {
+    const problems = result.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`).join('; ');
+    throw new ConfigError(`invalid configuration: ${problems}`);
+  }
+  return result.data;
+}
+
+export function loadDatabaseUrl(env: NodeJS.ProcessEnv = process.env): string {
+  return loadConfig(coreEnv, env).DATABASE_URL;
+}

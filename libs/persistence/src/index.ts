@@ -1,2 +1,3 @@
 export * from './migrations';
 export * from './prisma-client';
+export * from './repositories';

@@ -1,0 +1,27 @@
+export type CrawlMode = 'crawl' | 'map';
+
+/** One crawl or map as the worker runs it; mirrors spec POST /crawl with camel-cased fields. */
+export interface CrawlRequest {
+  url: string;
+  instructions?: string;
+  /** 1 to 5; only used with instructions. */
+  chunksPerSource: number;
+  /** 1 to 5; depth 1 is the root and the pages it links to. */
+  maxDepth: number;
+  /** 1 to 500 links followed per page. */
+  maxBreadth: number;
+  /** Total pages processed before stopping. */
+  limit: number;
+  selectPaths?: string[];
+  selectDomains?: string[];
+  excludePaths?: string[];
+  excludeDomains?: string[];
+  allowExternal: boolean;
+  includeImages: boolean;
+  extractDepth: 'basic' | 'advanced';
+  format: 'markdown' | 'text';
+  includeFavicon: boolean;
+  /** Deadline of the whole crawl; what was gathered until then is returned as a partial result. */
+  timeoutMs: number;
+  mode: CrawlMode;
+}

@@ -1,0 +1,17 @@
+import { MiddlewareConsumer, Module, NestModule } from '@nestjs/common';
+import { AuthModule } from './core/auth.module';
+import { CoreModule } from './core/core.module';
+import { PersistenceModule } from './core/persistence.module';
+import { HealthController } from './health/health.controller';
+import { RequestLoggingMiddleware } from './logs/request-logging.middleware';
+import { MetricsController } from './metrics/metrics.controller';
+
+@Module({
+  imports: [CoreModule, PersistenceModule, AuthModule],
+  controllers: [HealthController, MetricsController],
+})
+export class AppModule implements NestModule {
+  configure(consumer: MiddlewareConsumer): void {
+    consumer.apply(RequestLoggingMiddleware).forRoutes('*');
+  }
+}

@@ -1,0 +1,35 @@
+import { HttpException } from '@nestjs/common';
+
+/** An error answered in the spec's shape: `{"detail": {"error": "..."}}` with the documented status. */
+export class ApiError extends HttpException {
+  constructor(status: number, message: string, headers: Record<string, string> = {}) {
+    super({ detail: { error: message } }, status);
+    this.headers = headers;
+  }
+
+  readonly headers: Record<string, string>;
+}
+
+/** Keyless budget exhausted: the keyless envelope tells the caller, in plain language, how to continue. */
+export class KeylessLimitError extends HttpException {
+  constructor(readonly retryAfterSeconds: number) {
+    super(
+      {
+        error: {
+          code: 'keyless_rate_limited',
+          message:
+            `The free keyless budget for your address is used up. Try again in ${retryAfterSeconds} seconds, ` +
+            'or continue without waiting by sending an API key: Authorization: Bearer <your key>.',
+          retry_after_seconds: retryAfterSeconds,
+          next_actions: [
+            'Create an API key (self-hosted: npm run admin -- keys create --account <name> --plan researcher) and send it as "Authorization: Bearer <key>".',
+            `Or wait ${retryAfterSeconds} seconds and retry in keyless mode.`,
+          ],
+        },
+      },
+      429,
+    );
+  }
+}
+
+export const UNAUTHORIZED_MESSAGE = 'Unauthorized: missing or invalid API key.';

@@ -1,0 +1,67 @@
+import { CanActivate, ExecutionContext, Inject, Injectable } from '@nestjs/common';
+import { Reflector } from '@nestjs/core';
+import { ApiError, KeylessLimitError, UNAUTHORIZED_MESSAGE } from './api-error';
+import { RATE_LIMIT_CATEGORY, ROUTE_ACCESS, RouteAccess } from './route-access.decorator';
+import type { RequestWithContext } from './request-context';
+import { CallerAuthentication } from './caller-authentication.service';
+
+const KEYLESS_HEADERS = ['x-service-access-mode', 'x-tavily-access-mode'];
+
+/**
+ * Default-deny authentication and per-caller rate limits for every route. A valid key always wins over the
+ * keyless header, so a keyed caller is held to the account's limits, never the keyless budget.
+ */
+@Injectable()
+export class CallerGuard implements CanActivate {
+  constructor(
+    private readonly reflector: Reflector,
+    @Inject(CallerAuthentication) private readonly authentication: CallerAuthentication,
+  ) {}
+
+  async canActivate(host: ExecutionContext): Promise<boolean> {
+    const access = this.reflector.getAllAndOverride<RouteAccess | undefined>(ROUTE_ACCESS, [host.getHandler(), host.getClass()]);
+    if (access === 'public') return true;
+    const request = host.switchToHttp().getRequest<RequestWithContext>();
+    const context = request.sift;
+    const rawKey = bearerToken(request.headers.authorization) ?? bodyApiKey(request.body);
+    const wantsKeyless = KEYLESS_HEADERS.some((name) => String(request.headers[name] ?? '').toLowerCase() === 'keyless');
+
+    if (rawKey) {
+      const caller = await this.authentication.authenticate(rawKey);
+      if (!caller) throw new ApiError(401, UNAUTHORIZED_MESSAGE);
+      context.caller = caller;
+      const category = this.reflector.getAllAndOverride<string | undefined>(RATE_LIMIT_CATEGORY, [host.getHandler(), host.getClass()]);
+      const verdict = await this.authentication.consumeKeyBudget(caller, category ?? 'default');
+      if (!verdict.allowed) {
+        throw new ApiError(
+          429,
+          `Rate limit exceeded: too many requests for this API key. Retry after ${verdict.retryAfterSeconds} seconds.`,
+          { 'Retry-After': String(verdict.retryAfterSeconds) },
+        );
+      }
+      return true;
+    }
+
+    if (wantsKeyless && access === 'keyless-allowed') {
+      const verdict = await this.authentication.consumeKeylessBudget(context.clientIp);
+      if (!verdict.allowed) throw new KeylessLimitError(verdict.retryAfterSeconds);
+      context.caller = { keyless: true, clientIp: context.clientIp };
+      return true;
+    }
+    if (wantsKeyless) {
+      throw new ApiError(401, 'Unauthorized: this endpoint requires an API key; keyless mode covers only /search and /extract.');
+    }
+    throw new ApiError(401, UNAUTHORIZED_MESSAGE);
+  }
+}
+
+function bearerToken(header: string | undefined): string | undefined {
+  const match = /^Bearer\s+(\S+)\s*$/i.exec(header ?? '');
+  return match?.[1];
+}
+
+/** Official clients also send the key as `api_key` in the JSON body. */
+function bodyApiKey(body: unknown): string | undefined {
+  const value = (body as { api_key?: unknown } | undefined)?.api_key;
+  return typeof value === 'string' && value.length > 0 ? value : undefined;
+}

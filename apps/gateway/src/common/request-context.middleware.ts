@@ -1,0 +1,35 @@
+import { createHash, randomUUID } from 'node:crypto';
+import type { NextFunction, Response } from 'express';
+import type { RequestWithContext } from './request-context';
+
+/** Runs first: stamps the request id and start time, and reads the optional tracing headers. */
+export function requestContextMiddleware(request: RequestWithContext, response: Response, next: NextFunction): void {
+  const humanId = header(request, 'x-human-id');
+  request.sift = {
+    requestId: randomUUID(),
+    startedAt: process.hrtime.bigint(),
+    clientIp: request.ip ?? request.socket.remoteAddress ?? 'unknown',
+    projectExternalId: header(request, 'x-project-id'),
+    sessionId: header(request, 'x-session-id'),
+    // The end user's identifier is never stored in the clear.
+    humanIdHash: humanId ? createHash('sha256').update(humanId).digest('hex') : undefined,
+    credits: 0,
+  };
+  response.setHeader('X-Request-Id', request.sift.requestId);
+  next();
+}
+
+/** `https://host//usage` and `/usage/` reach the same route as `/usage` (clients joining a base URL with a slash). */
+export function collapseSlashesMiddleware(request: RequestWithContext, _response: Response, next: NextFunction): void {
+  const queryStart = request.url.indexOf('?');
+  const path = queryStart === -1 ? request.url : request.url.slice(0, queryStart);
+  const normalised = path.replace(/\/{2,}/g, '/').replace(/(.)\/$/, '$1');
+  if (normalised !== path) request.url = normalised + (queryStart === -1 ? '' : request.url.slice(queryStart));
+  next();
+}
+
+function header(request: RequestWithContext, name: string): string | undefined {
+  const value = request.headers[name];
+  const text = Array.isArray(value) ? value[0] : value;
+  return text && text.length <= 512 ? text : undefined;
+}

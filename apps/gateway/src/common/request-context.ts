@@ -1,0 +1,51 @@
+import { createParamDecorator, ExecutionContext } from '@nestjs/common';
+import type { Request } from 'express';
+
+export interface KeyedCaller {
+  keyless: false;
+  apiKeyId: string;
+  accountId: string;
+  accountName: string;
+  environment: string;
+  planId: string;
+  planPaid: boolean;
+  zeroDataRetention: boolean;
+  creditLimit: number | null;
+}
+
+export interface KeylessCaller {
+  keyless: true;
+  clientIp: string;
+}
+
+export type Caller = KeyedCaller | KeylessCaller;
+
+/** Per-request facts every endpoint needs; built by the auth guard, read by services and the request logger. */
+export interface RequestContext {
+  requestId: string;
+  startedAt: bigint;
+  caller?: Caller;
+  projectExternalId?: string;
+  sessionId?: string;
+  humanIdHash?: string;
+  clientIp: string;
+  /** Set by data-plane services so the request log records what was charged and at which depth. */
+  credits: number;
+  depth?: string;
+  logDetail?: Record<string, unknown>;
+}
+
+export type RequestWithContext = Request & { sift: RequestContext };
+
+export function responseTimeSeconds(context: RequestContext): number {
+  return Math.round(Number(process.hrtime.bigint() - context.startedAt) / 1e4) / 1e5;
+}
+
+export const Ctx = createParamDecorator((_data: unknown, host: ExecutionContext): RequestContext => {
+  return host.switchToHttp().getRequest<RequestWithContext>().sift;
+});
+
+export function keyedCaller(context: RequestContext): KeyedCaller {
+  if (!context.caller || context.caller.keyless) throw new Error('route requires a keyed caller');
+  return context.caller;
+}

@@ -1,0 +1,33 @@
+import { Global, Module } from '@nestjs/common';
+import {
+  AccountRepository,
+  ApiKeyRepository,
+  CreditLedgerRepository,
+  FeedbackRepository,
+  MemberRepository,
+  PrismaClient,
+  ProjectRepository,
+  RequestLogRepository,
+} from '@sift/persistence';
+
+const repositories = [
+  AccountRepository,
+  ApiKeyRepository,
+  CreditLedgerRepository,
+  FeedbackRepository,
+  MemberRepository,
+  ProjectRepository,
+  RequestLogRepository,
+];
+
+/** The repositories are framework-free classes; this module hands each the process's Prisma client. */
+@Global()
+@Module({
+  providers: repositories.map((repository) => ({
+    provide: repository,
+    inject: [PrismaClient],
+    useFactory: (prisma: PrismaClient) => new repository(prisma),
+  })),
+  exports: repositories,
+})
+export class PersistenceModule {}

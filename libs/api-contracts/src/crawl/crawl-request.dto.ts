@@ -1,0 +1,43 @@
+import { ApiPropertyOptional } from '@nestjs/swagger';
+import { IsBoolean, IsIn, IsInt, Max, Min } from 'class-validator';
+import { CHUNKS_PER_SOURCE, CONTENT_FORMATS, ContentFormat, EXTRACT_DEPTHS, ExtractDepth } from '../common/content-options.constants';
+import { NullAsDefault } from '../common/null-as-default.transform';
+import { MapRequestDto } from '../map/map-request.dto';
+
+/**
+ * Body of POST /crawl: the traversal fields of map plus what to extract from each page reached.
+ * A missing `url` is answered by the service with 400 "no starting url provided" (see MapRequestDto).
+ */
+export class CrawlRequestDto extends MapRequestDto {
+  @ApiPropertyOptional({
+    description: 'Chunks (at most 500 characters) joined by [...] in raw_content; only when instructions is given.',
+    minimum: CHUNKS_PER_SOURCE.min,
+    maximum: CHUNKS_PER_SOURCE.max,
+    default: CHUNKS_PER_SOURCE.default,
+  })
+  @NullAsDefault(CHUNKS_PER_SOURCE.default)
+  @IsInt()
+  @Min(CHUNKS_PER_SOURCE.min)
+  @Max(CHUNKS_PER_SOURCE.max)
+  chunks_per_source: number = CHUNKS_PER_SOURCE.default;
+
+  @ApiPropertyOptional({ default: false })
+  @NullAsDefault(false)
+  @IsBoolean()
+  include_images: boolean = false;
+
+  @ApiPropertyOptional({ enum: EXTRACT_DEPTHS, default: 'basic' })
+  @NullAsDefault('basic')
+  @IsIn(EXTRACT_DEPTHS)
+  extract_depth: ExtractDepth = 'basic';
+
+  @ApiPropertyOptional({ enum: CONTENT_FORMATS, default: 'markdown' })
+  @NullAsDefault('markdown')
+  @IsIn(CONTENT_FORMATS)
+  format: ContentFormat = 'markdown';
+
+  @ApiPropertyOptional({ default: false })
+  @NullAsDefault(false)
+  @IsBoolean()
+  include_favicon: boolean = false;
+}

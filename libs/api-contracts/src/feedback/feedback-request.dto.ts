@@ -1,0 +1,136 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { Type } from 'class-transformer';
+import { ArrayMaxSize, IsArray, IsDefined, IsOptional, IsString, MaxLength, ValidateNested } from 'class-validator';
+import { FEEDBACK_LIMITS } from './feedback.constants';
+import { IsScoreValue } from './score-value.validator';
+
+const SCORE_VALUE_SCHEMA = {
+  oneOf: [{ type: 'number' }, { type: 'string', maxLength: FEEDBACK_LIMITS.scoreValueCharacters }],
+} as const;
+
+export class LabeledScoreDto {
+  @ApiProperty({ maxLength: FEEDBACK_LIMITS.labelCharacters, example: 'relevance' })
+  @IsString()
+  @MaxLength(FEEDBACK_LIMITS.labelCharacters)
+  label!: string;
+
+  @ApiProperty({ ...SCORE_VALUE_SCHEMA, example: 4 })
+  @IsDefined()
+  @IsScoreValue()
+  value!: number | string;
+}
+
+/** One element of urls_scores. Needing id or url is a 400 checked by the service (see feedbackTargetMissing). */
+export class UrlScoreDto {
+  @ApiPropertyOptional({ description: 'A search result id.', maxLength: FEEDBACK_LIMITS.idCharacters })
+  @IsOptional()
+  @IsString()
+  @MaxLength(FEEDBACK_LIMITS.idCharacters)
+  id?: string;
+
+  @ApiPropertyOptional({ maxLength: FEEDBACK_LIMITS.urlCharacters })
+  @IsOptional()
+  @IsString()
+  @MaxLength(FEEDBACK_LIMITS.urlCharacters)
+  url?: string;
+
+  @ApiPropertyOptional({ ...SCORE_VALUE_SCHEMA })
+  @IsOptional()
+  @IsScoreValue()
+  agent_score?: number | string;
+
+  @ApiPropertyOptional({ type: [LabeledScoreDto], maxItems: FEEDBACK_LIMITS.urlScoreScores })
+  @IsOptional()
+  @IsArray()
+  @ArrayMaxSize(FEEDBACK_LIMITS.urlScoreScores)
+  @ValidateNested({ each: true })
+  @Type(() => LabeledScoreDto)
+  scores?: LabeledScoreDto[];
+
+  @ApiPropertyOptional({ maxLength: FEEDBACK_LIMITS.urlScoreCommentCharacters })
+  @IsOptional()
+  @IsString()
+  @MaxLength(FEEDBACK_LIMITS.urlScoreCommentCharacters)
+  comment?: string;
+}
+
+/**
+ * Body of POST /feedback (beta, free). Limit violations are 422s. The rule "request_id or session_id is
+ * required" is a 400 with its own message, so it is not a validator here: the service calls
+ * `feedbackTargetMissing` after validation.
+ */
+export class FeedbackRequestDto {
+  @ApiPropertyOptional({ description: 'request_id of a search response; feedback applies to that request.', maxLength: FEEDBACK_LIMITS.requestIdCharacters })
+  @IsOptional()
+  @IsString()
+  @MaxLength(FEEDBACK_LIMITS.requestIdCharacters)
+  request_id?: string;
+
+  @ApiPropertyOptional({ description: 'The X-Session-Id value; without request_id, feedback applies to the whole session.', maxLength: FEEDBACK_LIMITS.sessionIdCharacters })
+  @IsOptional()
+  @IsString()
+  @MaxLength(FEEDBACK_LIMITS.sessionIdCharacters)
+  session_id?: string;
+
+  @ApiPropertyOptional({ ...SCORE_VALUE_SCHEMA, description: 'Overall usefulness for the task.' })
+  @IsOptional()
+  @IsScoreValue()
+  agent_score?: number | string;
+
+  @ApiPropertyOptional({ ...SCORE_VALUE_SCHEMA, description: 'End-user feedback.' })
+  @IsOptional()
+  @IsScoreValue()
+  human_score?: number | string;
+
+  @ApiPropertyOptional({ type: [LabeledScoreDto], maxItems: FEEDBACK_LIMITS.extraScores })
+  @IsOptional()
+  @IsArray()
+  @ArrayMaxSize(FEEDBACK_LIMITS.extraScores)
+  @ValidateNested({ each: true })
+  @Type(() => LabeledScoreDto)
+  extra_scores?: LabeledScoreDto[];
+
+  @ApiPropertyOptional({ maxLength: FEEDBACK_LIMITS.commentCharacters })
+  @IsOptional()
+  @IsString()
+  @MaxLength(FEEDBACK_LIMITS.commentCharacters)
+  comment?: string;
+
+  @ApiPropertyOptional({ description: 'The final answer produced from the results.', maxLength: FEEDBACK_LIMITS.responseDeliveredCharacters })
+  @IsOptional()
+  @IsString()
+  @MaxLength(FEEDBACK_LIMITS.responseDeliveredCharacters)
+  response_delivered?: string;
+
+  @ApiPropertyOptional({ type: [String], maxItems: FEEDBACK_LIMITS.usedIds, description: 'Result ids used; alternative to used_urls.' })
+  @IsOptional()
+  @IsArray()
+  @ArrayMaxSize(FEEDBACK_LIMITS.usedIds)
+  @IsString({ each: true })
+  @MaxLength(FEEDBACK_LIMITS.idCharacters, { each: true })
+  used_ids?: string[];
+
+  @ApiPropertyOptional({ type: [String], maxItems: FEEDBACK_LIMITS.usedUrls, description: 'Result URLs used; alternative to used_ids.' })
+  @IsOptional()
+  @IsArray()
+  @ArrayMaxSize(FEEDBACK_LIMITS.usedUrls)
+  @IsString({ each: true })
+  @MaxLength(FEEDBACK_LIMITS.urlCharacters, { each: true })
+  used_urls?: string[];
+
+  @ApiPropertyOptional({ type: [String], maxItems: FEEDBACK_LIMITS.usedCitations, description: 'Quoted snippets.' })
+  @IsOptional()
+  @IsArray()
+  @ArrayMaxSize(FEEDBACK_LIMITS.usedCitations)
+  @IsString({ each: true })
+  @MaxLength(FEEDBACK_LIMITS.citationCharacters, { each: true })
+  used_citations?: string[];
+
+  @ApiPropertyOptional({ type: [UrlScoreDto], maxItems: FEEDBACK_LIMITS.urlsScores })
+  @IsOptional()
+  @IsArray()
+  @ArrayMaxSize(FEEDBACK_LIMITS.urlsScores)
+  @ValidateNested({ each: true })
+  @Type(() => UrlScoreDto)
+  urls_scores?: UrlScoreDto[];
+}

@@ -1,0 +1,41 @@
+import { ApiPropertyOptional } from '@nestjs/swagger';
+import { IsIn, IsInt, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
+import { NullAsDefault } from '../common/null-as-default.transform';
+import { KEY_ENVIRONMENTS, KEY_MANAGEMENT_LIMITS, KeyEnvironment } from './keys.constants';
+
+/** Body of POST /generate-keys (enterprise plan). */
+export class GenerateKeysRequestDto {
+  @ApiPropertyOptional({
+    description: 'How many keys to create.',
+    minimum: KEY_MANAGEMENT_LIMITS.count.min,
+    maximum: KEY_MANAGEMENT_LIMITS.count.max,
+    default: KEY_MANAGEMENT_LIMITS.count.default,
+  })
+  @NullAsDefault(KEY_MANAGEMENT_LIMITS.count.default)
+  @IsInt()
+  @Min(KEY_MANAGEMENT_LIMITS.count.min)
+  @Max(KEY_MANAGEMENT_LIMITS.count.max)
+  count: number = KEY_MANAGEMENT_LIMITS.count.default;
+
+  @ApiPropertyOptional({ description: 'Label shown in key listings.', maxLength: KEY_MANAGEMENT_LIMITS.nameCharacters, example: 'ci-pipeline' })
+  @IsOptional()
+  @IsString()
+  @MaxLength(KEY_MANAGEMENT_LIMITS.nameCharacters)
+  name?: string;
+
+  @ApiPropertyOptional({ enum: KEY_ENVIRONMENTS, default: 'prod' })
+  @NullAsDefault('prod')
+  @IsIn(KEY_ENVIRONMENTS)
+  environment: KeyEnvironment = 'prod';
+
+  @ApiPropertyOptional({ description: 'Credits each key may use per billing period; absent means no per-key limit.', minimum: 0 })
+  @IsOptional()
+  @IsInt()
+  @Min(0)
+  credit_limit?: number;
+
+  @ApiPropertyOptional({ description: 'Project the keys are associated with.' })
+  @IsOptional()
+  @IsString()
+  project_id?: string;
+}

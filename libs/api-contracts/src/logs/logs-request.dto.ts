@@ -1,0 +1,48 @@
+import { ApiPropertyOptional } from '@nestjs/swagger';
+import { Type } from 'class-transformer';
+import { IsArray, IsBoolean, IsInt, IsOptional, IsString, Max, Min } from 'class-validator';
+import { IsCalendarDateOrDateTime } from '../common/calendar-date.validator';
+import { NullAsDefault } from '../common/null-as-default.transform';
+import { LOGS_LIMITS, LOG_ENDPOINTS } from './logs.constants';
+
+/** Filter of the logs endpoint (paid plans; the spec does not show its path or method). */
+export class LogsRequestDto {
+  // Also readable from a query string, where numbers arrive as text.
+  @ApiPropertyOptional({ minimum: LOGS_LIMITS.limit.min, maximum: LOGS_LIMITS.limit.max, default: LOGS_LIMITS.limit.default })
+  @NullAsDefault(LOGS_LIMITS.limit.default)
+  @Type(() => Number)
+  @IsInt()
+  @Min(LOGS_LIMITS.limit.min)
+  @Max(LOGS_LIMITS.limit.max)
+  limit: number = LOGS_LIMITS.limit.default;
+
+  @ApiPropertyOptional({ description: 'YYYY-MM-DD or ISO 8601 date-time; entries at or after it.', example: '2025-06-01' })
+  @IsOptional()
+  @IsCalendarDateOrDateTime()
+  start_date?: string;
+
+  @ApiPropertyOptional({ description: 'YYYY-MM-DD or ISO 8601 date-time; entries before it.', example: '2025-06-30T23:59:59Z' })
+  @IsOptional()
+  @IsCalendarDateOrDateTime()
+  end_date?: string;
+
+  // Only the type is checked here; an unknown endpoint name is a 400 with the service's own message.
+  @ApiPropertyOptional({ type: [String], enum: LOG_ENDPOINTS, isArray: true, description: 'Only logs of these endpoints.' })
+  @IsOptional()
+  @IsArray()
+  @IsString({ each: true })
+  endpoints?: string[];
+
+  @ApiPropertyOptional({ description: 'Only logs attributed to this project.' })
+  @IsOptional()
+  @IsString()
+  project_id?: string;
+
+  @ApiPropertyOptional({
+    description: 'true: only logs of the key in the Authorization header; false: all keys of the account.',
+    default: false,
+  })
+  @NullAsDefault(false)
+  @IsBoolean()
+  filter_by_api_key: boolean = false;
+}

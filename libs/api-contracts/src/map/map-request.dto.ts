@@ -1,0 +1,92 @@
+import { ApiPropertyOptional } from '@nestjs/swagger';
+import { IsArray, IsBoolean, IsInt, IsNumber, IsOptional, IsString, Max, Min } from 'class-validator';
+import { NullAsDefault } from '../common/null-as-default.transform';
+import { SITE_TRAVERSAL_LIMITS } from './site-traversal.constants';
+
+/**
+ * Body of POST /map, and the traversal half of POST /crawl (CrawlRequestDto extends it).
+ * `url` is optional here on purpose: the spec answers a missing url with 400 "no starting url provided"
+ * (NO_STARTING_URL_MESSAGE), which the service returns, rather than a generic validation error.
+ */
+export class MapRequestDto {
+  @ApiPropertyOptional({ description: 'Root URL to start from. Required: missing gives 400 "no starting url provided".', example: 'https://docs.example.com' })
+  @IsOptional()
+  @IsString()
+  url?: string;
+
+  @ApiPropertyOptional({ description: 'Natural-language guidance for which pages to follow.' })
+  @IsOptional()
+  @IsString()
+  instructions?: string;
+
+  @ApiPropertyOptional({ minimum: SITE_TRAVERSAL_LIMITS.maxDepth.min, maximum: SITE_TRAVERSAL_LIMITS.maxDepth.max, default: SITE_TRAVERSAL_LIMITS.maxDepth.default })
+  @NullAsDefault(SITE_TRAVERSAL_LIMITS.maxDepth.default)
+  @IsInt()
+  @Min(SITE_TRAVERSAL_LIMITS.maxDepth.min)
+  @Max(SITE_TRAVERSAL_LIMITS.maxDepth.max)
+  max_depth: number = SITE_TRAVERSAL_LIMITS.maxDepth.default;
+
+  @ApiPropertyOptional({
+    description: 'Links followed per page.',
+    minimum: SITE_TRAVERSAL_LIMITS.maxBreadth.min,
+    maximum: SITE_TRAVERSAL_LIMITS.maxBreadth.max,
+    default: SITE_TRAVERSAL_LIMITS.maxBreadth.default,
+  })
+  @NullAsDefault(SITE_TRAVERSAL_LIMITS.maxBreadth.default)
+  @IsInt()
+  @Min(SITE_TRAVERSAL_LIMITS.maxBreadth.min)
+  @Max(SITE_TRAVERSAL_LIMITS.maxBreadth.max)
+  max_breadth: number = SITE_TRAVERSAL_LIMITS.maxBreadth.default;
+
+  @ApiPropertyOptional({ description: 'Total links processed before stopping.', minimum: SITE_TRAVERSAL_LIMITS.limit.min, default: SITE_TRAVERSAL_LIMITS.limit.default })
+  @NullAsDefault(SITE_TRAVERSAL_LIMITS.limit.default)
+  @IsInt()
+  @Min(SITE_TRAVERSAL_LIMITS.limit.min)
+  limit: number = SITE_TRAVERSAL_LIMITS.limit.default;
+
+  @ApiPropertyOptional({ type: [String], nullable: true, default: null, description: 'Regular expressions; keep only matching URL paths.', example: ['/docs/.*'] })
+  @IsOptional()
+  @IsArray()
+  @IsString({ each: true })
+  select_paths: string[] | null = null;
+
+  @ApiPropertyOptional({ type: [String], nullable: true, default: null, description: 'Regular expressions; keep only matching domains or subdomains.' })
+  @IsOptional()
+  @IsArray()
+  @IsString({ each: true })
+  select_domains: string[] | null = null;
+
+  @ApiPropertyOptional({ type: [String], nullable: true, default: null, description: 'Regular expressions; drop matching URL paths.' })
+  @IsOptional()
+  @IsArray()
+  @IsString({ each: true })
+  exclude_paths: string[] | null = null;
+
+  @ApiPropertyOptional({ type: [String], nullable: true, default: null, description: 'Regular expressions; drop matching domains or subdomains.' })
+  @IsOptional()
+  @IsArray()
+  @IsString({ each: true })
+  exclude_domains: string[] | null = null;
+
+  @ApiPropertyOptional({ description: 'Include external-domain links in the final results.', default: true })
+  @NullAsDefault(true)
+  @IsBoolean()
+  allow_external: boolean = true;
+
+  @ApiPropertyOptional({
+    description: 'Seconds.',
+    minimum: SITE_TRAVERSAL_LIMITS.timeout.min,
+    maximum: SITE_TRAVERSAL_LIMITS.timeout.max,
+    default: SITE_TRAVERSAL_LIMITS.timeout.default,
+  })
+  @NullAsDefault(SITE_TRAVERSAL_LIMITS.timeout.default)
+  @IsNumber({ allowNaN: false, allowInfinity: false })
+  @Min(SITE_TRAVERSAL_LIMITS.timeout.min)
+  @Max(SITE_TRAVERSAL_LIMITS.timeout.max)
+  timeout: number = SITE_TRAVERSAL_LIMITS.timeout.default;
+
+  @ApiPropertyOptional({ default: false })
+  @NullAsDefault(false)
+  @IsBoolean()
+  include_usage: boolean = false;
+}

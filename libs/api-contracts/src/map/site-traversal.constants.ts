@@ -1,0 +1,10 @@
+/** Bounds shared by crawl and map, which walk a site the same way. */
+export const SITE_TRAVERSAL_LIMITS = {
+  maxDepth: { min: 1, max: 5, default: 1 },
+  maxBreadth: { min: 1, max: 500, default: 20 },
+  limit: { min: 1, default: 50 },
+  timeout: { min: 10, max: 150, default: 150 },
+} as const;
+
+/** Message of the 400 answered when crawl or map is called without `url`. */
+export const NO_STARTING_URL_MESSAGE = 'no starting url provided';

@@ -1,0 +1,50 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { UsageCreditsDto } from '../common/usage-credits.dto';
+import { RESEARCH_MODELS, RESEARCH_STATUSES, ResearchModel, ResearchStatus } from './research.constants';
+
+export class ResearchSourceDto {
+  @ApiProperty()
+  title!: string;
+
+  @ApiProperty()
+  url!: string;
+}
+
+/**
+ * Answer of POST /research (the queued task: request_id, created_at, status, input, model, response_time,
+ * which `@tavily/core` reads) and of GET /research/{request_id} (adds content and sources once completed).
+ */
+export class ResearchResponseDto {
+  @ApiProperty({ description: 'Identifier of the research task; poll GET /research/{request_id} with it.' })
+  request_id!: string;
+
+  @ApiProperty({ description: 'ISO 8601 date-time.', example: '2025-06-01T12:00:00.000Z' })
+  created_at!: string;
+
+  @ApiProperty({ enum: RESEARCH_STATUSES })
+  status!: ResearchStatus;
+
+  @ApiPropertyOptional({ description: 'The research question.' })
+  input?: string;
+
+  @ApiPropertyOptional({ enum: RESEARCH_MODELS })
+  model?: ResearchModel;
+
+  @ApiPropertyOptional({
+    description: 'The cited report (markdown), or an object when output_schema was given; only when completed.',
+    oneOf: [{ type: 'string' }, { type: 'object', additionalProperties: true }],
+  })
+  content?: string | Record<string, unknown>;
+
+  @ApiPropertyOptional({ type: [ResearchSourceDto], description: 'Sources cited by content; only when completed.' })
+  sources?: ResearchSourceDto[];
+
+  @ApiPropertyOptional({ description: 'Reason of the failure; only when failed.' })
+  error?: string;
+
+  @ApiProperty({ description: 'Seconds.' })
+  response_time!: number;
+
+  @ApiPropertyOptional({ type: UsageCreditsDto, description: 'Only when usage was requested.' })
+  usage?: UsageCreditsDto;
+}

@@ -1,0 +1,36 @@
+import { ApiExtraModels, ApiProperty, ApiPropertyOptional, getSchemaPath } from '@nestjs/swagger';
+import { UsageCreditsDto } from '../common/usage-credits.dto';
+import { ImageResultDto } from './image-result.dto';
+import { SearchAutoParametersDto } from './search-auto-parameters.dto';
+import { SearchResultDto } from './search-result.dto';
+
+@ApiExtraModels(ImageResultDto)
+export class SearchResponseDto {
+  @ApiProperty()
+  query!: string;
+
+  @ApiProperty({ type: [SearchResultDto], description: 'Sorted by relevance.' })
+  results!: SearchResultDto[];
+
+  // Always present (empty unless include_images): @tavily/core calls `images.map` without checking.
+  @ApiProperty({
+    description: 'Empty unless include_images is true. Image results when include_image_descriptions is true.',
+    oneOf: [{ type: 'array', items: { type: 'string' } }, { type: 'array', items: { $ref: getSchemaPath(ImageResultDto) } }],
+  })
+  images!: string[] | ImageResultDto[];
+
+  @ApiPropertyOptional({ description: 'Only when include_answer is enabled.' })
+  answer?: string;
+
+  @ApiProperty({ description: 'Seconds.', example: 1.23 })
+  response_time!: number;
+
+  @ApiProperty({ description: 'Unique request identifier; feedback refers to it.' })
+  request_id!: string;
+
+  @ApiPropertyOptional({ type: SearchAutoParametersDto, description: 'Only when auto_parameters is true.' })
+  auto_parameters?: SearchAutoParametersDto;
+
+  @ApiPropertyOptional({ type: UsageCreditsDto, description: 'Only when include_usage is true.' })
+  usage?: UsageCreditsDto;
+}

@@ -1,0 +1,67 @@
+import { ApiProperty } from '@nestjs/swagger';
+
+/** Credits consumed by the calling API key in the current billing period. */
+export class KeyUsageDto {
+  @ApiProperty({ description: 'Credits used by this key.', example: 120 })
+  usage!: number;
+
+  @ApiProperty({ type: Number, nullable: true, description: 'Credit limit of this key; null when unlimited.' })
+  limit!: number | null;
+
+  @ApiProperty()
+  search_usage!: number;
+
+  @ApiProperty()
+  extract_usage!: number;
+
+  @ApiProperty()
+  crawl_usage!: number;
+
+  @ApiProperty()
+  map_usage!: number;
+
+  @ApiProperty()
+  research_usage!: number;
+}
+
+/** Credits consumed by the whole account in the current billing period. */
+export class AccountUsageDto {
+  @ApiProperty({ description: 'Plan name.', example: 'Researcher' })
+  current_plan!: string;
+
+  @ApiProperty({ description: 'Credits used from the monthly plan allowance.' })
+  plan_usage!: number;
+
+  @ApiProperty({ type: Number, nullable: true, description: 'Monthly plan allowance; null when custom or unlimited.' })
+  plan_limit!: number | null;
+
+  @ApiProperty({ description: 'Pay-as-you-go credits used.' })
+  paygo_usage!: number;
+
+  @ApiProperty({ type: Number, nullable: true, description: 'Pay-as-you-go limit; null when none is set.' })
+  paygo_limit!: number | null;
+
+  @ApiProperty()
+  search_usage!: number;
+
+  @ApiProperty()
+  extract_usage!: number;
+
+  @ApiProperty()
+  crawl_usage!: number;
+
+  @ApiProperty()
+  map_usage!: number;
+
+  @ApiProperty()
+  research_usage!: number;
+}
+
+/** Answer of GET /usage. With X-Project-ID, both objects are scoped to that project. */
+export class UsageResponseDto {
+  @ApiProperty({ type: KeyUsageDto })
+  key!: KeyUsageDto;
+
+  @ApiProperty({ type: AccountUsageDto })
+  account!: AccountUsageDto;
+}

@@ -1,0 +1,46 @@
+import { timingSafeEqual } from 'node:crypto';
+import type { ApiKeyRepository } from '@sift/persistence';
+import { hashApiKey, looksLikeApiKey, type ApiKeyEnvironment } from './api-key-format';
+
+export interface AuthenticatedKey {
+  apiKeyId: string;
+  accountId: string;
+  accountName: string;
+  environment: ApiKeyEnvironment;
+  /** Per-key monthly credit limit; null = only the account's limits apply. */
+  creditLimit: number | null;
+  planId: string;
+  planPaid: boolean;
+  zeroDataRetention: boolean;
+  /** The project the key was created for, if any (X-Project-ID can still name another one per request). */
+  projectId: string | null;
+}
+
+export class ApiKeyAuthenticator {
+  constructor(private readonly apiKeys: ApiKeyRepository) {}
+
+  /** Returns null for a missing, malformed, unknown or deactivated key; the caller answers 401 for all of them alike. */
+  async authenticate(rawKey: string | null | undefined): Promise<AuthenticatedKey | null> {
+    if (!rawKey || !looksLikeApiKey(rawKey)) return null;
+    const presentedHash = hashApiKey(rawKey);
+    const key = await this.apiKeys.findByHash(presentedHash);
+    if (!key) return null;
+    // The lookup is by an index on the hash; comparing the stored hash again in constant time keeps the final
+    // decision free of byte-by-byte timing, whatever the database's comparison does.
+    const stored = Buffer.from(key.keyHash, 'hex');
+    const presented = Buffer.from(presentedHash, 'hex');
+    if (stored.length !== presented.length || !timingSafeEqual(stored, presented)) return null;
+    if (key.status !== 'active') return null;
+    return {
+      apiKeyId: key.id,
+      accountId: key.accountId,
+      accountName: key.account.name,
+      environment: key.environment === 'prod' ? 'prod' : 'dev',
+      creditLimit: key.creditLimit,
+      planId: key.account.planId,
+      planPaid: key.account.plan.paid,
+      zeroDataRetention: key.account.zeroDataRetention,
+      projectId: key.projectId,
+    };
+  }
+}

@@ -1,0 +1,41 @@
+export interface ExtractedLink {
+  url: string;
+  text: string;
+  /** About 200 characters of the text around the link, for ranking crawl frontiers. */
+  context: string;
+  nofollow: boolean;
+}
+
+export interface ExtractedImage {
+  url: string;
+  alt: string;
+}
+
+export interface ExtractedContent {
+  title: string;
+  markdown: string;
+  text: string;
+  language?: string;
+  /** ISO 8601. */
+  publishedDate?: string;
+  description?: string;
+  siteName?: string;
+  canonicalUrl?: string;
+  favicon?: string;
+  images: ExtractedImage[];
+  isNewsArticle: boolean;
+  /** html lang, hreflang alternates and og:locale, as found. */
+  contentLanguageHints: string[];
+}
+
+export interface ExtractOptions {
+  baseUrl: string;
+  includeImages?: boolean;
+}
+
+export interface ExtractedLinks {
+  links: ExtractedLink[];
+  canonicalUrl?: string;
+  baseHref?: string;
+  robotsNoFollow: boolean;
+}

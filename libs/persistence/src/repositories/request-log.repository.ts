@@ -1,0 +1,80 @@
+import type { PrismaClient } from '../generated/prisma/client';
+import type { InputJsonValue } from '../generated/prisma/internal/prismaNamespace';
+
+export interface RequestLogRecord {
+  requestId: string;
+  accountId: string;
+  apiKeyId: string | null;
+  projectId: string | null;
+  endpoint: string;
+  depth: string | null;
+  statusCode: number;
+  responseTime: number;
+  credits: number;
+  sessionId: string | null;
+  humanIdHash: string | null;
+  detail: unknown;
+  createdAt: Date;
+}
+
+export interface NewRequestLog {
+  requestId: string;
+  apiKeyId?: string | null;
+  projectId?: string | null;
+  endpoint: string;
+  depth?: string | null;
+  statusCode: number;
+  responseTime: number;
+  credits?: number;
+  sessionId?: string | null;
+  humanIdHash?: string | null;
+  detail?: InputJsonValue;
+}
+
+export interface RequestLogQuery {
+  apiKeyId?: string;
+  endpoints?: string[];
+  limit?: number;
+}
+
+const logSelect = {
+  requestId: true,
+  accountId: true,
+  apiKeyId: true,
+  projectId: true,
+  endpoint: true,
+  depth: true,
+  statusCode: true,
+  responseTime: true,
+  credits: true,
+  sessionId: true,
+  humanIdHash: true,
+  detail: true,
+  createdAt: true,
+} as const;
+
+/** One row per served request, newest first when read back. Scoped by accountId. */
+export class RequestLogRepository {
+  constructor(private readonly prisma: PrismaClient) {}
+
+  create(accountId: string, log: NewRequestLog): Promise<RequestLogRecord> {
+    return this.prisma.requestLog.create({ data: { ...log, accountId }, select: logSelect });
+  }
+
+  findByRequestId(accountId: string, requestId: string): Promise<RequestLogRecord | null> {
+    return this.prisma.requestLog.findFirst({ where: { accountId, requestId }, select: logSelect });
+  }
+
+  list(accountId: string, query: RequestLogQuery = {}): Promise<RequestLogRecord[]> {
+    return this.prisma.requestLog.findMany({
+      where: {
+        accountId,
+        ...(query.apiKeyId ? { apiKeyId: query.apiKeyId } : {}),
+        ...(query.endpoints?.length ? { endpoint: { in: query.endpoints } } : {}),
+      },
+      orderBy: { createdAt: 'desc' },
+      take: query.limit ?? 100,
+      select: logSelect,
+    });
+  }
+}

@@ -1,0 +1,195 @@
+import { randomUUID } from 'node:crypto';
+import { Queue } from 'bullmq';
+import type { Redis } from 'ioredis';
+import { z } from 'zod';
+import { CrawlJob, defineJob, QueueName } from '@sift/queue-contracts';
+import { InvalidJobPayloadError } from './invalid-job-payload.error';
+import { defineJobHandler } from './job-handler';
+import { JobFailedError } from './job-failed.error';
+import { JobQueue } from './job-queue';
+import { JobTimeoutError } from './job-timeout.error';
+import { createRedisConnection } from './redis-connection';
+import { checkRedis } from './redis-health';
+import { type RunningWorker, startWorker } from './start-worker';
+
+// Test-only jobs on the extract queue; the unique prefix keeps them away from every other test file.
+const EchoJob = defineJob({
+  name: 'echo',
+  queue: QueueName.Extract,
+  payloadSchema: z.object({ text: z.string(), times: z.number().int().min(1) }),
+  resultSchema: z.object({ echoed: z.string() }),
+});
+const GatedJob = defineJob({
+  name: 'gated',
+  queue: QueueName.Extract,
+  payloadSchema: z.object({ gate: z.string() }),
+  resultSchema: z.object({ released: z.string() }),
+});
+/** What an older producer might send: the same job name with a looser schema. */
+const OutdatedEchoJob = defineJob({ ...EchoJob, payloadSchema: z.object({ text: z.string() }) });
+
+describe('JobQueue and startWorker (real Redis)', () => {
+  const prefix = `test-queue-${randomUUID()}`;
+  let connection: Redis;
+  let jobQueue: JobQueue;
+  let worker: RunningWorker;
+  const echoCalls: string[] = [];
+  const gates = new Map<string, () => void>();
+  const gateOpened = new Map<string, Promise<void>>();
+
+  function gate(name: string): { waitForStart: Promise<void>; release: () => void } {
+    let started!: () => void;
+    const waitForStart = new Promise<void>((resolve) => (started = resolve));
+    gateOpened.set(name, waitForStart);
+    gates.set(name, started);
+    return { waitForStart, release: () => releaseGate.get(name)?.() };
+  }
+  const releaseGate = new Map<string, () => void>();
+
+  const handlers = [
+    defineJobHandler(EchoJob, async (payload) => {
+      echoCalls.push(payload.text);
+      return { echoed: payload.text.repeat(payload.times) };
+    }),
+    defineJobHandler(GatedJob, (payload) => {
+      gates.get(payload.gate)?.();
+      return new Promise((resolve) => releaseGate.set(payload.gate, () => resolve({ released: payload.gate })));
+    }),
+  ];
+
+  beforeAll(async () => {
+    connection = createRedisConnection(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379/5');
+    jobQueue = new JobQueue({ connection, prefix });
+    worker = await startWorker({ queue: QueueName.Extract, handlers, definitions: [EchoJob, GatedJob], concurrency: 4, connection, prefix });
+  });
+
+  afterAll(async () => {
+    await worker?.close();
+    await jobQueue?.close();
+    const keys = await connection.keys(`${prefix}:*`);
+    if (keys.length > 0) await connection.del(...keys);
+    await connection.quit();
+  });
+
+  it('round-trips a job: enqueue, handle, wait for the validated result', async () => {
+    await expect(jobQueue.enqueueAndWait(EchoJob, { text: 'ab', times: 3 }, { timeoutMs: 10_000 })).resolves.toEqual({ echoed: 'ababab' });
+    const metrics = await worker.metrics.text();
+    expect(metrics).toMatch(/sift_jobs_completed_total\{queue="extract",job="echo"\} [1-9]/);
+    expect(metrics).toMatch(/sift_job_duration_seconds_count\{queue="extract",job="echo"\} [1-9]/);
+  });
+
+  it('rejects an invalid payload at the producer, before anything reaches Redis', async () => {
+    const invalid = { text: 'x', times: 0 };
+    await expect(jobQueue.enqueue(EchoJob, invalid)).rejects.toBeInstanceOf(InvalidJobPayloadError);
+    const queue = new Queue(QueueName.Extract, { connection, prefix });
+    try {
+      const counts = await queue.getJobCounts('waiting', 'active', 'failed');
+      expect(counts).toEqual({ waiting: 0, active: 0, failed: 0 });
+    } finally {
+      await queue.close();
+    }
+  });
+
+  it('re-validates at the worker: a payload from an outdated producer fails without reaching the handler', async () => {
+    const callsBefore = echoCalls.length;
+    const failure = jobQueue.enqueueAndWait(OutdatedEchoJob, { text: 'old' }, { timeoutMs: 10_000 });
+    await expect(failure).rejects.toBeInstanceOf(JobFailedError);
+    await expect(failure).rejects.toThrow(/Invalid payload for job echo: times/);
+    expect(echoCalls.length).toBe(callsBefore);
+    expect(await worker.metrics.text()).toMatch(/sift_jobs_failed_total\{queue="extract",job="echo"\} [1-9]/);
+  });
+
+  it('stops waiting after the timeout with a typed error', async () => {
+    const slow = gate('slow');
+    const waiting = jobQueue.enqueueAndWait(GatedJob, { gate: 'slow' }, { timeoutMs: 300 });
+    await slow.waitForStart;
+    const error = await waiting.catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(JobTimeoutError);
+    expect((error as JobTimeoutError).timeoutMs).toBe(300);
+    slow.release();
+  });
+
+  it('removes a job nobody picked up when the wait times out', async () => {
+    // Nothing consumes the research queue under this prefix.
+    const ResearchEcho = defineJob({ ...EchoJob, queue: QueueName.Research });
+    const error = await jobQueue.enqueueAndWait(ResearchEcho, { text: 'x', times: 1 }, { timeoutMs: 200 }).catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(JobTimeoutError);
+    const queue = new Queue(QueueName.Research, { connection, prefix });
+    try {
+      expect(await queue.getJob((error as JobTimeoutError).jobId)).toBeUndefined();
+    } finally {
+      await queue.close();
+    }
+  });
+
+  it('refuses to start with two handlers for one job', async () => {
+    await expect(
+      startWorker({ queue: QueueName.Extract, handlers: [...handlers, handlers[0]], definitions: [EchoJob, GatedJob], concurrency: 1, connection, prefix }),
+    ).rejects.toThrow(/job "echo" has 2 handlers/);
+  });
+
+  it('refuses to start when a job of the queue has no handler (checked against the contracts catalogue)', async () => {
+    const crawlOnly = defineJobHandler(CrawlJob, async (payload) => ({ baseUrl: payload.url, results: [], successfulPages: 0, failedPages: 0, partial: false }));
+    await expect(startWorker({ queue: QueueName.Crawl, handlers: [crawlOnly], concurrency: 1, connection, prefix })).rejects.toThrow(
+      /job "map" has no handler/,
+    );
+  });
+
+  it('refuses a handler that belongs to another queue', async () => {
+    await expect(startWorker({ queue: QueueName.Research, handlers, concurrency: 1, connection, prefix })).rejects.toThrow(
+      /belongs to queue "extract"/,
+    );
+  });
+
+  it('shuts down gracefully: a running job finishes and its result is delivered', async () => {
+    const second = await startWorker({ queue: QueueName.Extract, handlers, definitions: [EchoJob, GatedJob], concurrency: 1, connection, prefix: `${prefix}-shutdown` });
+    const shutdownQueue = new JobQueue({ connection, prefix: `${prefix}-shutdown` });
+    try {
+      const running = gate('shutdown');
+      const result = shutdownQueue.enqueueAndWait(GatedJob, { gate: 'shutdown' }, { timeoutMs: 10_000 });
+      await running.waitForStart;
+      let closed = false;
+      const closing = second.close().then(() => (closed = true));
+      expect(closed).toBe(false);
+      running.release();
+      await expect(result).resolves.toEqual({ released: 'shutdown' });
+      await closing;
+      expect(closed).toBe(true);
+    } finally {
+      await shutdownQueue.close();
+      const keys = await connection.keys(`${prefix}-shutdown:*`);
+      if (keys.length > 0) await connection.del(...keys);
+    }
+  });
+});
+
+describe('createRedisConnection and checkRedis', () => {
+  it('honours the database index of the URL', async () => {
+    const key = `test-db-index-${randomUUID()}`;
+    const inDatabaseSeven = createRedisConnection('redis://127.0.0.1:6379/7');
+    const inDatabaseZero = createRedisConnection('redis://127.0.0.1:6379');
+    try {
+      await inDatabaseSeven.set(key, '1', 'EX', 60);
+      expect(await inDatabaseSeven.get(key)).toBe('1');
+      expect(await inDatabaseZero.get(key)).toBeNull();
+    } finally {
+      await inDatabaseSeven.del(key);
+      await Promise.all([inDatabaseSeven.quit(), inDatabaseZero.quit()]);
+    }
+  });
+
+  it('reports a reachable and an unreachable Redis', async () => {
+    const healthy = createRedisConnection(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379/5');
+    const unreachable = createRedisConnection('redis://127.0.0.1:1/0');
+    unreachable.on('error', () => undefined);
+    try {
+      await expect(checkRedis(healthy)).resolves.toMatchObject({ ok: true });
+      const down = await checkRedis(unreachable, 200);
+      expect(down.ok).toBe(false);
+      expect(down.error).toMatch(/did not answer/);
+    } finally {
+      await healthy.quit();
+      unreachable.disconnect();
+    }
+  });
+});

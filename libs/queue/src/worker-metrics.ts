@@ -1,0 +1,33 @@
+import { Counter, Histogram, Registry } from 'prom-client';
+
+/** Prometheus counters of one worker, in a registry of its own so several workers can live in one process. */
+export class WorkerMetrics {
+  readonly registry = new Registry();
+  readonly completed = new Counter({
+    name: 'sift_jobs_completed_total',
+    help: 'Jobs whose handler returned a result.',
+    labelNames: ['queue', 'job'] as const,
+    registers: [this.registry],
+  });
+  readonly failed = new Counter({
+    name: 'sift_jobs_failed_total',
+    help: 'Jobs whose handler threw or whose payload was invalid.',
+    labelNames: ['queue', 'job'] as const,
+    registers: [this.registry],
+  });
+  readonly duration = new Histogram({
+    name: 'sift_job_duration_seconds',
+    help: 'Time from a worker picking a job up to its handler settling.',
+    labelNames: ['queue', 'job'] as const,
+    buckets: [0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 150],
+    registers: [this.registry],
+  });
+
+  text(): Promise<string> {
+    return this.registry.metrics();
+  }
+
+  get contentType(): string {
+    return this.registry.contentType;
+  }
+}

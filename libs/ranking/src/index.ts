@@ -1,0 +1,5 @@
+export { tokenize } from './tokenize';
+export { chunkText, DEFAULT_CHUNK_CHARS } from './chunk-text';
+export { Bm25Index } from './bm25-index';
+export type { Bm25Options, ScoredDocument } from './bm25-index';
+export { rankChunks, topChunks, CHUNK_SEPARATOR } from './rank-chunks';

@@ -1,0 +1,23 @@
+export type FetchErrorCode =
+  | 'invalid_url'
+  | 'blocked_address'
+  | 'timeout'
+  | 'too_large'
+  | 'unsupported_content'
+  | 'too_many_redirects'
+  | 'redirect_without_location'
+  | 'network';
+
+/** Every failure of the egress path, with a message that can be shown to the API caller as is. */
+export class FetchError extends Error {
+  override readonly name = 'FetchError';
+
+  constructor(
+    readonly code: FetchErrorCode,
+    readonly url: string,
+    message: string,
+    options?: { cause?: unknown },
+  ) {
+    super(message, options);
+  }
+}

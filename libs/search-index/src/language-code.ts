@@ -1,0 +1,21 @@
+const LANGUAGE_NAMES: Record<string, string> = {
+  arabic: 'ar', armenian: 'hy', basque: 'eu', catalan: 'ca', chinese: 'zh', czech: 'cs', danish: 'da',
+  dutch: 'nl', english: 'en', finnish: 'fi', french: 'fr', german: 'de', greek: 'el', hebrew: 'he',
+  hindi: 'hi', hungarian: 'hu', indonesian: 'id', irish: 'ga', italian: 'it', japanese: 'ja', korean: 'ko',
+  lithuanian: 'lt', nepali: 'ne', norwegian: 'no', polish: 'pl', portuguese: 'pt', romanian: 'ro',
+  russian: 'ru', serbian: 'sr', spanish: 'es', swedish: 'sv', tamil: 'ta', thai: 'th', turkish: 'tr',
+  ukrainian: 'uk', vietnamese: 'vi', yiddish: 'yi',
+};
+
+/**
+ * "en-US", "EN", "English" → "en". Documents are stored under the primary subtag so a filter on "en" finds
+ * pages declared "en-GB". Returns undefined for anything unrecognisable.
+ */
+export function languageCodeOf(value: string | null | undefined): string | undefined {
+  if (!value) return undefined;
+  const lower = value.trim().toLowerCase();
+  const named = LANGUAGE_NAMES[lower];
+  if (named) return named;
+  const primary = lower.split(/[-_]/, 1)[0];
+  return /^[a-z]{2,3}$/.test(primary) ? primary : undefined;
+}

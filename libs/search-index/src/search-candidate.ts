@@ -1,0 +1,25 @@
+export interface ImageReference {
+  url: string;
+  alt?: string;
+}
+
+/** A result from one provider, before merging. */
+export interface SearchCandidate {
+  url: string;
+  title: string;
+  /** The page's full text when the provider holds it, else the upstream snippet (see contentIsSnippet). */
+  content: string;
+  markdown?: string;
+  /** True when content is only an upstream snippet: the page still has to be fetched and chunked. */
+  contentIsSnippet: boolean;
+  /** Relevance in [0, 1]. */
+  score: number;
+  /** Which provider found it: "local", "searxng". */
+  provider: string;
+  /** ISO 8601. */
+  publishedDate?: string;
+  language?: string;
+  images: ImageReference[];
+  /** The document store id when the page is stored. */
+  documentId?: string;
+}

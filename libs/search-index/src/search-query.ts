@@ -1,0 +1,30 @@
+export type SearchDepth = 'basic' | 'advanced' | 'fast' | 'ultra-fast';
+export type SearchTopic = 'general' | 'news' | 'finance';
+export type TimeRange = 'day' | 'week' | 'month' | 'year' | 'd' | 'w' | 'm' | 'y';
+
+/** One search as every provider sees it: the POST /search filters, already validated by the gateway. */
+export interface SearchQuery {
+  query: string;
+  /** How many candidates the provider should return; default 10. */
+  maxResults?: number;
+  depth?: SearchDepth;
+  topic?: SearchTopic;
+  timeRange?: TimeRange;
+  /** YYYY-MM-DD; results published after this day. */
+  startDate?: string;
+  /** YYYY-MM-DD; results published before this day. */
+  endDate?: string;
+  includeDomains?: string[];
+  excludeDomains?: string[];
+  /** filter (default): only the listed domains; boost: the listed domains rank higher. */
+  includeDomainsMode?: 'filter' | 'boost';
+  /** Country name ("united states") or ISO 3166-1 alpha-2 code; boosts pages of that country. */
+  country?: string;
+  /** ISO 639-1 code or English language name. */
+  language?: string;
+  filterByLanguage?: boolean;
+  exactMatch?: boolean;
+  safeSearch?: boolean;
+  /** Time left for the whole search; upstream providers stop waiting after it. */
+  deadlineMs?: number;
+}
