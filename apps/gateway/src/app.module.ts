@@ -1,5 +1,7 @@
 import { MiddlewareConsumer, Module, NestModule } from '@nestjs/common';
+import { AccountPlaneModule } from './account-plane.module';
 import { AuthModule } from './core/auth.module';
+import { BillingModule } from './core/billing.module';
 import { CoreModule } from './core/core.module';
 import { PersistenceModule } from './core/persistence.module';
 import { HealthController } from './health/health.controller';
@@ -7,7 +9,7 @@ import { RequestLoggingMiddleware } from './logs/request-logging.middleware';
 import { MetricsController } from './metrics/metrics.controller';
 
 @Module({
-  imports: [CoreModule, PersistenceModule, AuthModule],
+  imports: [CoreModule, PersistenceModule, AuthModule, BillingModule, AccountPlaneModule],
   controllers: [HealthController, MetricsController],
 })
 export class AppModule implements NestModule {

@@ -6,6 +6,8 @@ export interface AuthenticatedKey {
   apiKeyId: string;
   accountId: string;
   accountName: string;
+  /** The team member the key was issued to; null for account-level keys. */
+  memberId: string | null;
   environment: ApiKeyEnvironment;
   /** Per-key monthly credit limit; null = only the account's limits apply. */
   creditLimit: number | null;
@@ -35,6 +37,7 @@ export class ApiKeyAuthenticator {
       apiKeyId: key.id,
       accountId: key.accountId,
       accountName: key.account.name,
+      memberId: key.memberId,
       environment: key.environment === 'prod' ? 'prod' : 'dev',
       creditLimit: key.creditLimit,
       planId: key.account.planId,

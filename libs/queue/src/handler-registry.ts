@@ -1,24 +1,22 @@
 import { type JobDefinition, type QueueName, jobDefinitionsOfQueue } from '@sift/queue-contracts';
 import type { JobHandler } from './job-handler';
 
-export type AnyJobHandler = JobHandler<never, unknown>;
-
 /**
  * Maps job names to handlers and refuses a worker whose handlers do not cover its queue exactly: a job with no
  * handler would wait forever and a job with two has an ambiguous owner. Both are found at start-up.
  */
 export function buildHandlerRegistry(
   queue: QueueName,
-  handlers: readonly AnyJobHandler[],
+  handlers: readonly JobHandler[],
   definitions: readonly JobDefinition<unknown, unknown>[] = jobDefinitionsOfQueue(queue),
-): Map<string, AnyJobHandler> {
+): Map<string, JobHandler> {
   const problems: string[] = [];
   for (const handler of handlers) {
     if (handler.definition.queue !== queue) {
       problems.push(`handler for job "${handler.definition.name}" belongs to queue "${handler.definition.queue}", not "${queue}"`);
     }
   }
-  const registry = new Map<string, AnyJobHandler>();
+  const registry = new Map<string, JobHandler>();
   for (const definition of definitions) {
     const matching = handlers.filter((handler) => handler.definition.name === definition.name && handler.definition.queue === queue);
     if (matching.length === 0) {

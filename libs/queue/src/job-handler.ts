@@ -1,4 +1,5 @@
 import type { JobDefinition } from '@sift/queue-contracts';
+import { validatePayload } from './validate-payload';
 
 export interface JobContext {
   jobId: string;
@@ -9,14 +10,20 @@ export interface JobContext {
 export type JobHandlerFunction<Payload, Result> = (payload: Payload, context: JobContext) => Promise<Result>;
 
 /** A handler bound to the job it serves; a worker is started with a list of these. */
-export interface JobHandler<Payload, Result> {
-  readonly definition: JobDefinition<Payload, Result>;
-  readonly handle: JobHandlerFunction<Payload, Result>;
+export interface JobHandler {
+  readonly definition: JobDefinition<unknown, unknown>;
+  /** Re-validates the payload with the job's schema, then runs the handler. */
+  run(rawPayload: unknown, context: JobContext): Promise<unknown>;
 }
 
+/** The handler's signature is checked against the definition here, so a worker cannot return the wrong result. */
 export function defineJobHandler<Payload, Result>(
   definition: JobDefinition<Payload, Result>,
   handle: JobHandlerFunction<Payload, Result>,
-): JobHandler<Payload, Result> {
-  return { definition, handle };
+): JobHandler {
+  return {
+    definition,
+    // Producer and worker versions differ during a rolling deploy; the worker trusts only what it parsed itself.
+    run: (rawPayload, context) => handle(validatePayload(definition, rawPayload), context),
+  };
 }

@@ -1,15 +1,15 @@
 import { type Job, UnrecoverableError, Worker } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { JobDefinition, QueueName } from '@sift/queue-contracts';
-import { type AnyJobHandler, buildHandlerRegistry } from './handler-registry';
+import { buildHandlerRegistry } from './handler-registry';
 import { InvalidJobPayloadError } from './invalid-job-payload.error';
 import { DEFAULT_QUEUE_PREFIX } from './queue-prefix';
-import { validatePayload } from './validate-payload';
+import type { JobHandler } from './job-handler';
 import { WorkerMetrics } from './worker-metrics';
 
 export interface StartWorkerOptions {
   queue: QueueName;
-  handlers: readonly AnyJobHandler[];
+  handlers: readonly JobHandler[];
   concurrency: number;
   connection: Redis;
   prefix?: string;
@@ -45,15 +45,14 @@ export async function startWorker(options: StartWorkerOptions): Promise<RunningW
       if (!handler) {
         throw new UnrecoverableError(`No handler for job "${job.name}" on queue "${options.queue}"`);
       }
-      let payload: never;
+      let result: unknown;
       try {
-        payload = validatePayload(handler.definition as JobDefinition<never, unknown>, job.data);
+        result = await handler.run(job.data, { jobId: job.id ?? '', attempt: job.attemptsMade + 1 });
       } catch (error) {
         // A producer on another version sent a payload this worker cannot read; retrying cannot fix that.
         if (error instanceof InvalidJobPayloadError) throw new UnrecoverableError(error.message);
         throw error;
       }
-      const result = await handler.handle(payload, { jobId: job.id ?? '', attempt: job.attemptsMade + 1 });
       metrics.completed.inc(labels);
       return result;
     } catch (error) {

@@ -1,3 +1,4 @@
+/// <reference path="./html-encoding-sniffer.d.ts" />
 import { isUtf8 } from 'node:buffer';
 import sniffHtmlEncoding from 'html-encoding-sniffer';
 import iconv from 'iconv-lite';

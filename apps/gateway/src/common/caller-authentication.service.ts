@@ -43,6 +43,7 @@ export class CallerAuthentication {
       apiKeyId: key.apiKeyId,
       accountId: key.accountId,
       accountName: key.accountName,
+      memberId: key.memberId,
       environment: key.environment,
       planId: key.planId,
       planPaid: key.planPaid,

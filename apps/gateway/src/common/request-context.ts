@@ -6,6 +6,8 @@ export interface KeyedCaller {
   apiKeyId: string;
   accountId: string;
   accountName: string;
+  /** The team member the key belongs to; null for account-level keys made by the operator. */
+  memberId: string | null;
   environment: string;
   planId: string;
   planPaid: boolean;

@@ -31,8 +31,8 @@ export function loadGatewayConfig(env: NodeJS.ProcessEnv = process.env): Gateway
     },
     {
       provide: JobQueue,
-      inject: [GATEWAY_CONFIG],
-      useFactory: (config: GatewayAppConfig) => new JobQueue({ redisUrl: config.REDIS_URL }),
+      inject: [REDIS],
+      useFactory: (redis: Redis) => new JobQueue({ connection: redis }),
     },
   ],
   exports: [GATEWAY_CONFIG, PrismaClient, REDIS, JobQueue],

@@ -10,6 +10,7 @@ import { MapRequestDto } from '../map/map-request.dto';
  */
 export class CrawlRequestDto extends MapRequestDto {
   @ApiPropertyOptional({
+    type: 'integer',
     description: 'Chunks (at most 500 characters) joined by [...] in raw_content; only when instructions is given.',
     minimum: CHUNKS_PER_SOURCE.min,
     maximum: CHUNKS_PER_SOURCE.max,

@@ -63,6 +63,7 @@ export class ExtractRequestDto {
   query?: string;
 
   @ApiPropertyOptional({
+    type: 'integer',
     description: 'Only effective when query is given.',
     minimum: CHUNKS_PER_SOURCE.min,
     maximum: CHUNKS_PER_SOURCE.max,

@@ -1,12 +1,12 @@
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional, ApiPropertyOptions } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { ArrayMaxSize, IsArray, IsDefined, IsOptional, IsString, MaxLength, ValidateNested } from 'class-validator';
 import { FEEDBACK_LIMITS } from './feedback.constants';
 import { IsScoreValue } from './score-value.validator';
 
-const SCORE_VALUE_SCHEMA = {
+const SCORE_VALUE_SCHEMA: ApiPropertyOptions = {
   oneOf: [{ type: 'number' }, { type: 'string', maxLength: FEEDBACK_LIMITS.scoreValueCharacters }],
-} as const;
+};
 
 export class LabeledScoreDto {
   @ApiProperty({ maxLength: FEEDBACK_LIMITS.labelCharacters, example: 'relevance' })

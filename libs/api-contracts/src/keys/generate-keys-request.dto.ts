@@ -6,6 +6,7 @@ import { KEY_ENVIRONMENTS, KEY_MANAGEMENT_LIMITS, KeyEnvironment } from './keys.
 /** Body of POST /generate-keys (enterprise plan). */
 export class GenerateKeysRequestDto {
   @ApiPropertyOptional({
+    type: 'integer',
     description: 'How many keys to create.',
     minimum: KEY_MANAGEMENT_LIMITS.count.min,
     maximum: KEY_MANAGEMENT_LIMITS.count.max,
@@ -28,7 +29,7 @@ export class GenerateKeysRequestDto {
   @IsIn(KEY_ENVIRONMENTS)
   environment: KeyEnvironment = 'prod';
 
-  @ApiPropertyOptional({ description: 'Credits each key may use per billing period; absent means no per-key limit.', minimum: 0 })
+  @ApiPropertyOptional({ type: 'integer', description: 'Credits each key may use per billing period; absent means no per-key limit.', minimum: 0 })
   @IsOptional()
   @IsInt()
   @Min(0)

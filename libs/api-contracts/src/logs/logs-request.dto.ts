@@ -8,7 +8,7 @@ import { LOGS_LIMITS, LOG_ENDPOINTS } from './logs.constants';
 /** Filter of the logs endpoint (paid plans; the spec does not show its path or method). */
 export class LogsRequestDto {
   // Also readable from a query string, where numbers arrive as text.
-  @ApiPropertyOptional({ minimum: LOGS_LIMITS.limit.min, maximum: LOGS_LIMITS.limit.max, default: LOGS_LIMITS.limit.default })
+  @ApiPropertyOptional({ type: 'integer', minimum: LOGS_LIMITS.limit.min, maximum: LOGS_LIMITS.limit.max, default: LOGS_LIMITS.limit.default })
   @NullAsDefault(LOGS_LIMITS.limit.default)
   @Type(() => Number)
   @IsInt()

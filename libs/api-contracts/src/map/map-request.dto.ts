@@ -19,7 +19,7 @@ export class MapRequestDto {
   @IsString()
   instructions?: string;
 
-  @ApiPropertyOptional({ minimum: SITE_TRAVERSAL_LIMITS.maxDepth.min, maximum: SITE_TRAVERSAL_LIMITS.maxDepth.max, default: SITE_TRAVERSAL_LIMITS.maxDepth.default })
+  @ApiPropertyOptional({ type: 'integer', minimum: SITE_TRAVERSAL_LIMITS.maxDepth.min, maximum: SITE_TRAVERSAL_LIMITS.maxDepth.max, default: SITE_TRAVERSAL_LIMITS.maxDepth.default })
   @NullAsDefault(SITE_TRAVERSAL_LIMITS.maxDepth.default)
   @IsInt()
   @Min(SITE_TRAVERSAL_LIMITS.maxDepth.min)
@@ -27,6 +27,7 @@ export class MapRequestDto {
   max_depth: number = SITE_TRAVERSAL_LIMITS.maxDepth.default;
 
   @ApiPropertyOptional({
+    type: 'integer',
     description: 'Links followed per page.',
     minimum: SITE_TRAVERSAL_LIMITS.maxBreadth.min,
     maximum: SITE_TRAVERSAL_LIMITS.maxBreadth.max,
@@ -38,7 +39,7 @@ export class MapRequestDto {
   @Max(SITE_TRAVERSAL_LIMITS.maxBreadth.max)
   max_breadth: number = SITE_TRAVERSAL_LIMITS.maxBreadth.default;
 
-  @ApiPropertyOptional({ description: 'Total links processed before stopping.', minimum: SITE_TRAVERSAL_LIMITS.limit.min, default: SITE_TRAVERSAL_LIMITS.limit.default })
+  @ApiPropertyOptional({ type: 'integer', description: 'Total links processed before stopping.', minimum: SITE_TRAVERSAL_LIMITS.limit.min, default: SITE_TRAVERSAL_LIMITS.limit.default })
   @NullAsDefault(SITE_TRAVERSAL_LIMITS.limit.default)
   @IsInt()
   @Min(SITE_TRAVERSAL_LIMITS.limit.min)

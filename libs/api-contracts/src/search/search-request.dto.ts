@@ -64,7 +64,7 @@ export class SearchRequestDto {
   @IsCalendarDate()
   end_date?: string;
 
-  @ApiPropertyOptional({ minimum: SEARCH_LIMITS.maxResults.min, maximum: SEARCH_LIMITS.maxResults.max, default: SEARCH_LIMITS.maxResults.default })
+  @ApiPropertyOptional({ type: 'integer', minimum: SEARCH_LIMITS.maxResults.min, maximum: SEARCH_LIMITS.maxResults.max, default: SEARCH_LIMITS.maxResults.default })
   @NullAsDefault(SEARCH_LIMITS.maxResults.default)
   @IsInt()
   @Min(SEARCH_LIMITS.maxResults.min)
@@ -73,6 +73,7 @@ export class SearchRequestDto {
 
   // The spec leaves the upper bound open; 5 is the bound extract and crawl document.
   @ApiPropertyOptional({
+    type: 'integer',
     description: 'Chunks (at most 500 characters each) joined by [...] in content. Applies at basic, advanced and fast.',
     minimum: SEARCH_LIMITS.chunksPerSource.min,
     maximum: SEARCH_LIMITS.chunksPerSource.max,

@@ -2,25 +2,25 @@ import { ApiProperty } from '@nestjs/swagger';
 
 /** Credits consumed by the calling API key in the current billing period. */
 export class KeyUsageDto {
-  @ApiProperty({ description: 'Credits used by this key.', example: 120 })
+  @ApiProperty({ type: 'integer', description: 'Credits used by this key.', example: 120 })
   usage!: number;
 
-  @ApiProperty({ type: Number, nullable: true, description: 'Credit limit of this key; null when unlimited.' })
+  @ApiProperty({ type: 'integer', nullable: true, description: 'Credit limit of this key; null when unlimited.' })
   limit!: number | null;
 
-  @ApiProperty()
+  @ApiProperty({ type: 'integer' })
   search_usage!: number;
 
-  @ApiProperty()
+  @ApiProperty({ type: 'integer' })
   extract_usage!: number;
 
-  @ApiProperty()
+  @ApiProperty({ type: 'integer' })
   crawl_usage!: number;
 
-  @ApiProperty()
+  @ApiProperty({ type: 'integer' })
   map_usage!: number;
 
-  @ApiProperty()
+  @ApiProperty({ type: 'integer' })
   research_usage!: number;
 }
 
@@ -29,31 +29,31 @@ export class AccountUsageDto {
   @ApiProperty({ description: 'Plan name.', example: 'Researcher' })
   current_plan!: string;
 
-  @ApiProperty({ description: 'Credits used from the monthly plan allowance.' })
+  @ApiProperty({ type: 'integer', description: 'Credits used from the monthly plan allowance.' })
   plan_usage!: number;
 
-  @ApiProperty({ type: Number, nullable: true, description: 'Monthly plan allowance; null when custom or unlimited.' })
+  @ApiProperty({ type: 'integer', nullable: true, description: 'Monthly plan allowance; null when custom or unlimited.' })
   plan_limit!: number | null;
 
-  @ApiProperty({ description: 'Pay-as-you-go credits used.' })
+  @ApiProperty({ type: 'integer', description: 'Pay-as-you-go credits used.' })
   paygo_usage!: number;
 
-  @ApiProperty({ type: Number, nullable: true, description: 'Pay-as-you-go limit; null when none is set.' })
+  @ApiProperty({ type: 'integer', nullable: true, description: 'Pay-as-you-go limit; null when none is set.' })
   paygo_limit!: number | null;
 
-  @ApiProperty()
+  @ApiProperty({ type: 'integer' })
   search_usage!: number;
 
-  @ApiProperty()
+  @ApiProperty({ type: 'integer' })
   extract_usage!: number;
 
-  @ApiProperty()
+  @ApiProperty({ type: 'integer' })
   crawl_usage!: number;
 
-  @ApiProperty()
+  @ApiProperty({ type: 'integer' })
   map_usage!: number;
 
-  @ApiProperty()
+  @ApiProperty({ type: 'integer' })
   research_usage!: number;
 }
 

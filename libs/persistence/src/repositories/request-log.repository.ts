@@ -35,6 +35,11 @@ export interface RequestLogQuery {
   apiKeyId?: string;
   endpoints?: string[];
   limit?: number;
+  /** Entries at or after this instant. */
+  since?: Date;
+  /** Entries at or before this instant. */
+  until?: Date;
+  projectId?: string;
 }
 
 const logSelect = {
@@ -71,6 +76,8 @@ export class RequestLogRepository {
         accountId,
         ...(query.apiKeyId ? { apiKeyId: query.apiKeyId } : {}),
         ...(query.endpoints?.length ? { endpoint: { in: query.endpoints } } : {}),
+        ...(query.projectId ? { projectId: query.projectId } : {}),
+        ...(query.since || query.until ? { createdAt: { ...(query.since ? { gte: query.since } : {}), ...(query.until ? { lte: query.until } : {}) } } : {}),
       },
       orderBy: { createdAt: 'desc' },
       take: query.limit ?? 100,

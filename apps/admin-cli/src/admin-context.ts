@@ -1,0 +1,42 @@
+import {
+  AccountRepository,
+  ApiKeyRepository,
+  MemberRepository,
+  applyMigrations,
+  createPrismaClient,
+  ensureDatabaseExists,
+  type PrismaClient,
+} from '@sift/persistence';
+import { TeamService } from '@sift/auth';
+
+export const DEFAULT_DATABASE_URL = 'postgresql://postgres@127.0.0.1:5432/sift';
+
+export interface AdminContext {
+  accounts: AccountRepository;
+  apiKeys: ApiKeyRepository;
+  members: MemberRepository;
+  team: TeamService;
+}
+
+/**
+ * Every command first brings the database up to date, so `npm run admin -- keys create ...` works on a fresh
+ * machine before the server has ever started. Migration notes go to stderr: stdout belongs to the command.
+ */
+export async function withAdminContext<T>(work: (context: AdminContext) => Promise<T>): Promise<T> {
+  const databaseUrl = process.env.DATABASE_URL || DEFAULT_DATABASE_URL;
+  if (await ensureDatabaseExists(databaseUrl)) process.stderr.write('Created the database.\n');
+  const migrations = await applyMigrations(databaseUrl);
+  if (migrations.applied.length > 0) process.stderr.write(`Applied migrations: ${migrations.applied.join(', ')}\n`);
+  const prisma: PrismaClient = createPrismaClient(databaseUrl, 2);
+  try {
+    const members = new MemberRepository(prisma);
+    return await work({
+      accounts: new AccountRepository(prisma),
+      apiKeys: new ApiKeyRepository(prisma),
+      members,
+      team: new TeamService(members),
+    });
+  } finally {
+    await prisma.$disconnect();
+  }
+}

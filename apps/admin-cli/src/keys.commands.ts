@@ -1,0 +1,133 @@
+import { Option, type Command } from 'commander';
+import { generateApiKey, hashApiKey, type ApiKeyEnvironment } from '@sift/auth';
+import { requireAccount, requirePlan } from './account-lookup';
+import { AdminCommandError } from './admin-command-error';
+import { withAdminContext } from './admin-context';
+import { printResult } from './command-output';
+import { parseCredits } from './credits-argument';
+
+interface CreateKeyOptions {
+  account: string;
+  plan?: string;
+  name: string;
+  env: ApiKeyEnvironment;
+  limit?: number;
+  paygoLimit?: number;
+  json?: boolean;
+}
+
+const DEFAULT_PLAN = 'researcher';
+
+export function registerKeysCommands(program: Command): void {
+  const keys = program.command('keys').description('Create, list and deactivate API keys');
+
+  keys
+    .command('create')
+    .description('Create an API key (and the account, if it does not exist yet). The key is shown only once.')
+    .requiredOption('--account <name>', 'account name')
+    .option('--plan <plan>', `plan id for a new account, or to move an existing one (default for new accounts: ${DEFAULT_PLAN})`)
+    .option('--name <name>', 'a label for the key', 'default')
+    .addOption(new Option('--env <environment>', 'key environment').choices(['dev', 'prod']).default('dev'))
+    .option('--limit <credits>', 'monthly credit limit of this key', parseCredits)
+    .option('--paygo-limit <credits>', "set the account's monthly pay-as-you-go ceiling", parseCredits)
+    .option('--json', 'print the result as JSON on the last line')
+    .action((options: CreateKeyOptions) => createKey(options));
+
+  keys
+    .command('list')
+    .description("List an account's keys (prefix and last four only)")
+    .requiredOption('--account <name>', 'account name')
+    .option('--json', 'print the result as JSON on the last line')
+    .action((options: { account: string; json?: boolean }) =>
+      withAdminContext(async (context) => {
+        const account = await requireAccount(context, options.account);
+        const list = await context.apiKeys.list(account.id);
+        printResult(
+          options.json,
+          list.map((key) => `${key.id}  ${key.prefix}…${key.lastFour}  ${key.environment}  ${key.status}  ${key.name}`),
+          list.map((key) => ({
+            id: key.id, name: key.name, prefix: key.prefix, last_four: key.lastFour, environment: key.environment,
+            status: key.status, credit_limit: key.creditLimit, created_at: key.createdAt, deactivated_at: key.deactivatedAt,
+          })),
+        );
+      }),
+    );
+
+  keys
+    .command('deactivate')
+    .description('Deactivate a key, by its id (with --account) or by the key itself (--key)')
+    .argument('[key-id]', 'id of the key, as shown by keys list')
+    .option('--account <name>', 'account the key id belongs to')
+    .option('--key <api-key>', 'the API key itself')
+    .option('--json', 'print the result as JSON on the last line')
+    .action((keyId: string | undefined, options: { account?: string; key?: string; json?: boolean }) =>
+      withAdminContext(async (context) => {
+        let accountId: string;
+        let apiKeyId: string;
+        if (options.key) {
+          const found = await context.apiKeys.findByHash(hashApiKey(options.key));
+          if (!found) throw new AdminCommandError('No such key.');
+          accountId = found.accountId;
+          apiKeyId = found.id;
+        } else if (keyId && options.account) {
+          accountId = (await requireAccount(context, options.account)).id;
+          apiKeyId = keyId;
+        } else {
+          throw new AdminCommandError('Give a key id with --account <name>, or --key <api-key>.');
+        }
+        if (!(await context.apiKeys.deactivate(accountId, apiKeyId))) {
+          throw new AdminCommandError('No active key with that id in this account.');
+        }
+        printResult(options.json, [`Deactivated key ${apiKeyId}.`], { id: apiKeyId, status: 'deactivated' });
+      }),
+    );
+}
+
+async function createKey(options: CreateKeyOptions): Promise<void> {
+  await withAdminContext(async (context) => {
+    if (options.plan) await requirePlan(context, options.plan);
+    let account = await context.accounts.findByName(options.account);
+    let accountCreated = false;
+    if (!account) {
+      account = await context.accounts.create({
+        name: options.account,
+        planId: options.plan ?? DEFAULT_PLAN,
+        paygoLimit: options.paygoLimit ?? null,
+      });
+      accountCreated = true;
+    } else {
+      if (options.plan && options.plan !== account.planId) account = await context.accounts.updatePlan(account.id, options.plan);
+      if (options.paygoLimit !== undefined) account = await context.accounts.updatePaygoLimit(account.id, options.paygoLimit);
+    }
+    const generated = generateApiKey(options.env);
+    const key = await context.apiKeys.create(account.id, {
+      name: options.name,
+      keyHash: generated.keyHash,
+      prefix: generated.prefix,
+      lastFour: generated.lastFour,
+      environment: options.env,
+      creditLimit: options.limit ?? null,
+    });
+    printResult(
+      options.json,
+      [
+        accountCreated ? `Created account "${account.name}" on plan ${account.planId}.` : `Account "${account.name}" (plan ${account.planId}).`,
+        `Created ${options.env} key ${key.id} "${key.name}"${key.creditLimit === null ? '' : ` limited to ${key.creditLimit} credits/month`}.`,
+        'API key (shown only this once; store it now):',
+        generated.apiKey,
+      ],
+      {
+        api_key: generated.apiKey,
+        key_id: key.id,
+        name: key.name,
+        environment: options.env,
+        credit_limit: key.creditLimit,
+        account: account.name,
+        account_id: account.id,
+        account_created: accountCreated,
+        plan: account.planId,
+        paygo_limit: account.paygoLimit,
+      },
+    );
+  });
+}

@@ -1,0 +1,31 @@
+import { Command } from 'commander';
+import { ForbiddenActionError, NotFoundError, TeamConflictError } from '@sift/auth';
+import { registerAccountsCommands } from './accounts.commands';
+import { AdminCommandError } from './admin-command-error';
+import { registerKeysCommands } from './keys.commands';
+import { registerMembersCommands } from './members.commands';
+import { registerPlansCommands } from './plans.commands';
+
+/** Operator command line for self-hosters: `npm run admin -- <command>`. Uses DATABASE_URL. */
+function buildProgram(): Command {
+  const program = new Command('sift-admin')
+    .description('Administer a self-hosted Sift: accounts, plans, API keys, team members')
+    .showHelpAfterError();
+  registerKeysCommands(program);
+  registerAccountsCommands(program);
+  registerPlansCommands(program);
+  registerMembersCommands(program);
+  // The `index` group (index import / index crawl) registers here, from an index.commands.ts beside these,
+  // once @sift/search-index exposes its import and crawl services.
+  return program;
+}
+
+const expectedErrors = [AdminCommandError, ForbiddenActionError, NotFoundError, TeamConflictError];
+
+buildProgram()
+  .parseAsync(process.argv)
+  .catch((error: unknown) => {
+    const expected = expectedErrors.some((type) => error instanceof type);
+    process.stderr.write(`error: ${expected ? (error as Error).message : String((error as Error)?.stack ?? error)}\n`);
+    process.exitCode = 1;
+  });

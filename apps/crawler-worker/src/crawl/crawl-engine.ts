@@ -1,0 +1,409 @@
+import { createHash } from 'node:crypto';
+import {
+  CrawlDependencies,
+  CrawlEngineSettings,
+  CrawledDocument,
+  DEFAULT_CRAWL_ENGINE_SETTINGS,
+  FetchedResource,
+  PageLink,
+} from './crawl-dependencies';
+import { CrawlFrontier, FrontierEntry } from './crawl-frontier';
+import { CrawlOutcome, CrawlPageResult } from './crawl-outcome';
+import { CrawlRequest } from './crawl-request';
+import { CrawlScope } from './crawl-scope';
+import { ForbiddenTargetError } from './forbidden-target.error';
+import { HostScheduler } from './host-scheduler';
+import { InstructionRelevance } from './instruction-relevance';
+import { RobotsRules, robotsRulesFromResponse } from './robots-rules';
+import { compileScopePatterns } from './scope-patterns';
+import { readSitemap } from './sitemap-reader';
+import { pageKey, parseRootUrl, toCrawlableUrl } from './url-normalization';
+
+const ROBOTS_TIMEOUT_MS = 10_000;
+
+interface CollectedPage {
+  visitOrder: number;
+  url: string;
+  title: string;
+  content: string;
+  images: string[];
+  favicon?: string;
+}
+
+interface LinkCandidate {
+  url: URL;
+  key: string;
+  text: string;
+  context: string;
+}
+
+/**
+ * Runs one bounded crawl or map: a frontier held in memory, bounded by `limit` and the deadline, so it is done
+ * when the frontier is empty, the limit is reached or the deadline passes (then the result is partial, not an
+ * error). Throws InvalidPatternError (400) or ForbiddenTargetError (403) before fetching anything.
+ */
+export async function runCrawl(request: CrawlRequest, dependencies: CrawlDependencies, signal?: AbortSignal): Promise<CrawlOutcome> {
+  const patterns = compileScopePatterns(request);
+  const root = parseRootUrl(request.url);
+  if (!root) throw new ForbiddenTargetError(request.url, 'not an http(s) URL');
+  await dependencies.assertAllowedTarget(root.href);
+  return new CrawlRun(request, dependencies, root, new CrawlScope(root, patterns, request.allowExternal)).run(signal);
+}
+
+class CrawlRun {
+  private readonly settings: CrawlEngineSettings;
+  private readonly relevance?: InstructionRelevance;
+  private readonly frontier = new CrawlFrontier();
+  private readonly hostScheduler: HostScheduler;
+  private readonly controller = new AbortController();
+  private readonly deadline: number;
+  /** Pages enqueued or visited, by page key: a URL is followed once. */
+  private readonly seenKeys = new Set<string>();
+  /** Pages fetched, including the canonical and redirect targets they stand for. */
+  private readonly visitedKeys = new Set<string>();
+  private readonly contentFingerprints = new Set<string>();
+  private readonly pages: CollectedPage[] = [];
+  private readonly mapUrls: string[] = [];
+  private readonly sitemapUrls: string[] = [];
+  private readonly storing: Promise<void>[] = [];
+  private failedPages = 0;
+  private inFlight = 0;
+  private visitCounter = 0;
+  private wakeWorkers: Array<() => void> = [];
+
+  constructor(
+    private readonly request: CrawlRequest,
+    private readonly dependencies: CrawlDependencies,
+    private readonly root: URL,
+    private readonly scope: CrawlScope,
+  ) {
+    this.settings = { ...DEFAULT_CRAWL_ENGINE_SETTINGS, ...dependencies.settings };
+    this.hostScheduler = new HostScheduler(this.settings);
+    this.deadline = Date.now() + request.timeoutMs;
+    if (request.instructions && request.instructions.trim() !== '') this.relevance = new InstructionRelevance(request.instructions);
+  }
+
+  async run(signal?: AbortSignal): Promise<CrawlOutcome> {
+    const stopOnAbort = (): void => this.controller.abort(signal?.reason);
+    if (signal?.aborted) stopOnAbort();
+    signal?.addEventListener('abort', stopOnAbort, { once: true });
+    const timer = setTimeout(() => this.controller.abort(new Error('crawl deadline reached')), this.request.timeoutMs);
+    const aborted = new Promise<void>((resolve) => {
+      if (this.controller.signal.aborted) resolve();
+      this.controller.signal.addEventListener('abort', () => resolve(), { once: true });
+    });
+
+    try {
+      this.seenKeys.add(pageKey(this.root));
+      this.frontier.push({ url: this.root, depth: 0, score: Number.POSITIVE_INFINITY });
+      const work: Promise<void>[] = [];
+      for (let worker = 0; worker < this.settings.concurrency; worker += 1) work.push(this.runWorker());
+      if (this.request.mode === 'map') work.push(this.discoverSitemapUrls());
+      // At the deadline the crawl answers with what it has; fetches still running are cancelled by the signal.
+      await Promise.race([Promise.all(work), aborted]);
+      await Promise.race([Promise.allSettled(this.storing), aborted]);
+    } finally {
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', stopOnAbort);
+      this.wake();
+    }
+    return this.outcome();
+  }
+
+  private get stopped(): boolean {
+    return this.controller.signal.aborted;
+  }
+
+  private get processedPages(): number {
+    return (this.request.mode === 'map' ? this.mapUrls.length : this.pages.length) + this.failedPages;
+  }
+
+  private async runWorker(): Promise<void> {
+    while (!this.stopped) {
+      const entry = this.processedPages + this.inFlight < this.request.limit ? this.frontier.pop() : undefined;
+      if (!entry) {
+        if (this.inFlight === 0) break;
+        // Another worker's page may add links or give its slot back; wait for it instead of polling.
+        await new Promise<void>((resolve) => this.wakeWorkers.push(resolve));
+        continue;
+      }
+      this.inFlight += 1;
+      try {
+        await this.visit(entry);
+      } catch {
+        // One unreadable page fails alone; after cancellation the error is only the abort itself.
+        if (!this.stopped) this.failedPages += 1;
+      } finally {
+        this.inFlight -= 1;
+        this.wake();
+      }
+    }
+    this.wake();
+  }
+
+  private wake(): void {
+    const waiting = this.wakeWorkers;
+    this.wakeWorkers = [];
+    for (const resolve of waiting) resolve();
+  }
+
+  /** Counts toward the limit when the page ends up in the results or failed; duplicates and refusals do not. */
+  private async visit(entry: FrontierEntry): Promise<void> {
+    const key = pageKey(entry.url);
+    if (this.visitedKeys.has(key)) return;
+    this.visitedKeys.add(key);
+    const visitOrder = this.visitCounter++;
+
+    const rules = await this.robotsFor(entry.url);
+    if (!rules.isAllowed(entry.url)) return;
+    if (this.request.mode === 'map' && entry.depth >= this.request.maxDepth) {
+      // Map lists the last level without fetching it: its links would not be followed anyway.
+      this.mapUrls.push(entry.url.href);
+      return;
+    }
+
+    const response = await this.fetchPage(entry.url);
+    if (!response || response.status >= 400) {
+      this.failedPages += 1;
+      return;
+    }
+    const finalUrl = toCrawlableUrl(response.finalUrl) ?? entry.url;
+    const finalKey = pageKey(finalUrl);
+    if (finalKey !== key) {
+      // A redirect: the target is the page, and it may already be known or lie outside the crawl.
+      if (this.visitedKeys.has(finalKey)) return;
+      if (entry.depth > 0 && !this.scope.allows(finalUrl)) return;
+      if (!(await this.robotsFor(finalUrl)).isAllowed(finalUrl)) return;
+      this.visitedKeys.add(finalKey);
+      this.seenKeys.add(finalKey);
+    }
+
+    const isHtml = response.kind === 'html' || response.kind === 'xhtml';
+    if (!isHtml && response.kind !== 'text') {
+      this.failedPages += 1;
+      return;
+    }
+    const fingerprint = createHash('sha256').update(response.text.replace(/\s+/g, ' ').trim()).digest('hex');
+    if (this.contentFingerprints.has(fingerprint)) return;
+    this.contentFingerprints.add(fingerprint);
+
+    const links = isHtml ? this.dependencies.extractLinks(response.text, finalUrl.href) : undefined;
+    if (links?.canonicalUrl) {
+      const canonical = toCrawlableUrl(links.canonicalUrl, finalUrl.href);
+      const canonicalKey = canonical ? pageKey(canonical) : finalKey;
+      if (canonical && canonicalKey !== finalKey && this.scope.isInternal(canonical)) {
+        if (this.visitedKeys.has(canonicalKey)) return;
+        this.visitedKeys.add(canonicalKey);
+        this.seenKeys.add(canonicalKey);
+      }
+    }
+
+    if (this.request.mode === 'map') this.mapUrls.push(finalUrl.href);
+    else this.collectPage(visitOrder, finalUrl, response, isHtml);
+
+    if (links && !links.robotsNoFollow && entry.depth < this.request.maxDepth) {
+      await this.enqueueLinks(links.links, entry.depth + 1);
+    }
+    return;
+  }
+
+  private collectPage(visitOrder: number, url: URL, response: FetchedResource, isHtml: boolean): void {
+    const extracted = isHtml
+      ? this.dependencies.extractPage(response.text, { baseUrl: url.href, includeImages: this.request.includeImages })
+      : { title: '', markdown: response.text, text: response.text, images: [], favicon: undefined };
+    const content = this.request.format === 'text' ? extracted.text : extracted.markdown;
+    this.pages.push({ visitOrder, url: url.href, title: extracted.title, content, images: extracted.images, favicon: extracted.favicon });
+    if (this.dependencies.storePage) {
+      const document: CrawledDocument = { url: url.href, title: extracted.title, content, format: this.request.format };
+      // The document store is a side effect of crawling; its failure must not fail the caller's crawl.
+      this.storing.push(this.dependencies.storePage(document).catch(() => undefined));
+    }
+  }
+
+  /** Follows at most `maxBreadth` new in-scope links of a page that robots.txt allows, best first with instructions. */
+  private async enqueueLinks(links: PageLink[], depth: number): Promise<void> {
+    const candidates: LinkCandidate[] = [];
+    const keysOnPage = new Set<string>();
+    for (const link of links) {
+      if (link.nofollow) continue;
+      const url = toCrawlableUrl(link.url);
+      if (!url) continue;
+      const key = pageKey(url);
+      if (this.seenKeys.has(key) || keysOnPage.has(key) || !this.scope.allows(url)) continue;
+      keysOnPage.add(key);
+      candidates.push({ url, key, text: link.text, context: link.context });
+    }
+    const scores = new Map<LinkCandidate, number>();
+    if (this.relevance) {
+      for (const candidate of candidates) scores.set(candidate, this.relevance.scoreLink(candidate));
+      candidates.sort((left, right) => (scores.get(right) ?? 0) - (scores.get(left) ?? 0));
+    }
+
+    let selected = 0;
+    let next = 0;
+    while (selected < this.request.maxBreadth && next < candidates.length && !this.stopped) {
+      // robots.txt of the next few candidates' origins, loaded together; the choice below is then synchronous,
+      // so no other worker can enqueue the same page in between.
+      const batch = candidates.slice(next, next + (this.request.maxBreadth - selected));
+      next += batch.length;
+      const rulesByOrigin = new Map<string, RobotsRules>();
+      await Promise.all(
+        Array.from(new Set(batch.map((candidate) => candidate.url.origin))).map(async (origin) => {
+          rulesByOrigin.set(origin, await this.robotsFor(new URL(origin)));
+        }),
+      );
+      for (const candidate of batch) {
+        if (this.seenKeys.has(candidate.key)) continue;
+        if (!rulesByOrigin.get(candidate.url.origin)?.isAllowed(candidate.url)) continue;
+        this.seenKeys.add(candidate.key);
+        this.frontier.push({ url: candidate.url, depth, score: scores.get(candidate) ?? 0 });
+        selected += 1;
+      }
+    }
+    this.wake();
+  }
+
+  /** One page through the host's politeness gate, retried after 429/503 as Retry-After asks; undefined on failure. */
+  private async fetchPage(url: URL): Promise<FetchedResource | undefined> {
+    for (let attempt = 0; ; attempt += 1) {
+      const release = await this.hostScheduler.acquire(url.host, this.controller.signal);
+      let response: FetchedResource;
+      try {
+        response = await this.dependencies.fetchResource(url.href, {
+          deadlineMs: Math.max(1, Math.min(this.settings.pageTimeoutMs, this.deadline - Date.now())),
+          signal: this.controller.signal,
+          purpose: 'page',
+        });
+      } catch (error) {
+        if (this.stopped) throw error;
+        return undefined;
+      } finally {
+        release();
+      }
+      if ((response.status !== 429 && response.status !== 503) || attempt >= this.settings.maxRetries) return response;
+      const waitMs = retryAfterMs(response.headers['retry-after']) ?? 1000 * 2 ** attempt;
+      if (waitMs > this.settings.maxRetryAfterMs || Date.now() + waitMs >= this.deadline) return response;
+      this.hostScheduler.backOff(url.host, waitMs);
+    }
+  }
+
+  private async robotsFor(url: URL): Promise<RobotsRules> {
+    const origin = url.origin;
+    const rules = await this.dependencies.robotsCache.rulesFor(origin, async () => {
+      const robotsUrl = `${origin}/robots.txt`;
+      try {
+        const response = await this.dependencies.fetchResource(robotsUrl, {
+          deadlineMs: Math.max(1, Math.min(ROBOTS_TIMEOUT_MS, this.deadline - Date.now())),
+          signal: this.controller.signal,
+          purpose: 'robots',
+        });
+        return { rules: robotsRulesFromResponse(robotsUrl, response.status, response.text), cache: response.status >= 500 ? 'short' : 'normal' };
+      } catch {
+        // Unreachable means disallow all (RFC 9309); a cancelled crawl learned nothing worth keeping.
+        return { rules: robotsRulesFromResponse(robotsUrl, 0, ''), cache: this.stopped ? 'none' : 'short' };
+      }
+    });
+    if (rules.crawlDelayMs) this.hostScheduler.setCrawlDelay(url.host, rules.crawlDelayMs);
+    return rules;
+  }
+
+  /** Map only: page URLs from robots.txt `Sitemap:` lines and /sitemap.xml, nested indexes and gzip included. */
+  private async discoverSitemapUrls(): Promise<void> {
+    const rootRules = await this.robotsFor(this.root);
+    const queue = [...rootRules.sitemaps, `${this.root.origin}/sitemap.xml`];
+    const readSitemaps = new Set<string>();
+    const listedKeys = new Set<string>();
+    while (queue.length > 0 && readSitemaps.size < this.settings.maxSitemapFiles && !this.stopped) {
+      const sitemapUrl = toCrawlableUrl(queue.shift() ?? '');
+      // Sitemaps are read from the crawled site only: a robots.txt must not send the worker elsewhere.
+      if (!sitemapUrl || !this.scope.isInternal(sitemapUrl) || readSitemaps.has(sitemapUrl.href)) continue;
+      readSitemaps.add(sitemapUrl.href);
+      const response = await this.fetchSitemap(sitemapUrl);
+      if (!response) continue;
+      let entries: ReturnType<typeof readSitemap>;
+      try {
+        entries = readSitemap(response.body);
+      } catch {
+        continue;
+      }
+      queue.push(...entries.sitemaps);
+      for (const location of entries.pages) {
+        if (this.sitemapUrls.length >= this.request.limit) return;
+        const url = toCrawlableUrl(location);
+        if (!url || !this.scope.allows(url)) continue;
+        const key = pageKey(url);
+        if (listedKeys.has(key)) continue;
+        if (!(await this.robotsFor(url)).isAllowed(url)) continue;
+        listedKeys.add(key);
+        this.sitemapUrls.push(url.href);
+      }
+    }
+  }
+
+  private async fetchSitemap(url: URL): Promise<FetchedResource | undefined> {
+    const release = await this.hostScheduler.acquire(url.host, this.controller.signal);
+    try {
+      const response = await this.dependencies.fetchResource(url.href, {
+        deadlineMs: Math.max(1, Math.min(this.settings.pageTimeoutMs, this.deadline - Date.now())),
+        signal: this.controller.signal,
+        purpose: 'sitemap',
+      });
+      return response.status < 400 ? response : undefined;
+    } catch (error) {
+      if (this.stopped) throw error;
+      return undefined;
+    } finally {
+      release();
+    }
+  }
+
+  private outcome(): CrawlOutcome {
+    const partial = this.stopped || (this.processedPages >= this.request.limit && this.frontier.size > 0);
+    if (this.request.mode === 'map') {
+      const urls = [...this.mapUrls];
+      const listed = new Set(urls.map((url) => pageKey(new URL(url))));
+      for (const url of this.sitemapUrls) {
+        if (urls.length >= this.request.limit) break;
+        const key = pageKey(new URL(url));
+        if (listed.has(key)) continue;
+        listed.add(key);
+        urls.push(url);
+      }
+      return { baseUrl: this.request.url, pages: [], urls, successfulPages: urls.length, failedPages: this.failedPages, partial };
+    }
+    const pages = this.rankedPages().map((page) => this.toResult(page));
+    return { baseUrl: this.request.url, pages, urls: [], successfulPages: pages.length, failedPages: this.failedPages, partial };
+  }
+
+  /** Crawl order, or with instructions the pages relevant to them, most relevant first. */
+  private rankedPages(): CollectedPage[] {
+    const inOrder = [...this.pages].sort((left, right) => left.visitOrder - right.visitOrder);
+    if (!this.relevance) return inOrder;
+    const scores = this.relevance.scorePages(inOrder);
+    return inOrder
+      .map((page, position) => ({ page, score: scores[position] }))
+      .filter((scored) => scored.score > 0)
+      .sort((left, right) => right.score - left.score)
+      .map((scored) => scored.page);
+  }
+
+  private toResult(page: CollectedPage): CrawlPageResult {
+    const result: CrawlPageResult = {
+      url: page.url,
+      rawContent: this.relevance ? this.relevance.topChunks(page.content, this.request.chunksPerSource) : page.content,
+      title: page.title,
+    };
+    if (this.request.includeImages) result.images = page.images;
+    if (this.request.includeFavicon && page.favicon) result.favicon = page.favicon;
+    return result;
+  }
+}
+
+/** Retry-After as delta-seconds or an HTTP date (RFC 9110 §10.2.3). */
+function retryAfterMs(header: string | undefined): number | undefined {
+  if (!header) return undefined;
+  const trimmed = header.trim();
+  if (/^\d+$/.test(trimmed)) return Number(trimmed) * 1000;
+  const date = Date.parse(trimmed);
+  return Number.isNaN(date) ? undefined : Math.max(0, date - Date.now());
+}

@@ -1,0 +1,24 @@
+export { runCrawl } from './crawl-engine';
+export { compileScopePatterns, PatternList } from './scope-patterns';
+export type { ScopePatterns, ScopePatternInput } from './scope-patterns';
+export { InvalidPatternError } from './invalid-pattern.error';
+export { ForbiddenTargetError } from './forbidden-target.error';
+export { createDefaultCrawlDependencies } from './default-crawl-dependencies';
+export type { DefaultCrawlDependencyOptions } from './default-crawl-dependencies';
+export { DEFAULT_CRAWL_ENGINE_SETTINGS } from './crawl-dependencies';
+export type {
+  CrawlDependencies,
+  CrawlEngineSettings,
+  CrawledDocument,
+  ExtractedPage,
+  FetchedResource,
+  FetchPurpose,
+  FetchResourceOptions,
+  PageLink,
+  PageLinks,
+} from './crawl-dependencies';
+export { RobotsCache } from './robots-cache';
+export type { RobotsCacheOptions } from './robots-cache';
+export { CRAWLER_USER_AGENT } from './robots-rules';
+export type { CrawlRequest, CrawlMode } from './crawl-request';
+export type { CrawlOutcome, CrawlPageResult } from './crawl-outcome';

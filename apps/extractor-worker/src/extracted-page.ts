@@ -1,0 +1,12 @@
+/** A page's content after extraction, whether it came from HTTP, the browser or the document store. */
+export interface ExtractedPage {
+  finalUrl: string;
+  title: string;
+  markdown: string;
+  text: string;
+  description?: string;
+  language?: string;
+  publishedDate?: string;
+  images: { url: string; alt?: string }[];
+  favicon: string;
+}

@@ -1,0 +1,18 @@
+import { coreEnv, fetchEnv } from '@sift/config';
+import { z } from 'zod';
+
+const integer = (fallback: number, minimum = 0) => z.coerce.number().int().min(minimum).default(fallback);
+
+/** The settings of the extractor worker: core and fetch fragments plus its own. */
+export const extractorEnv = coreEnv.merge(fetchEnv).extend({
+  /** Jobs of queue "extract" this process runs at once. */
+  EXTRACT_CONCURRENCY: integer(8, 1),
+  /** Port of the worker's /health and /metrics endpoints. */
+  EXTRACTOR_PORT: integer(3101),
+  /** BullMQ key prefix in Redis; must match the gateway's. */
+  QUEUE_PREFIX: z.string().min(1).default('sift'),
+  /** Pages rendered in Chromium at once. */
+  BROWSER_PAGES: integer(4, 1),
+});
+
+export type ExtractorConfig = z.infer<typeof extractorEnv>;

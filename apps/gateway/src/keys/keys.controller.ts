@@ -1,0 +1,38 @@
+import { Body, Controller, Get, Post, Query } from '@nestjs/common';
+import { ApiQuery } from '@nestjs/swagger';
+import {
+  DeactivateKeysRequestDto,
+  DeactivateKeysResponseDto,
+  GenerateKeysRequestDto,
+  GenerateKeysResponseDto,
+  KeyInfoResponseDto,
+} from '@sift/api-contracts';
+import { Endpoint } from '../common/endpoint.decorator';
+import { Ctx, RequestContext } from '../common/request-context';
+import { KeysService } from './keys.service';
+
+const ENTERPRISE_ONLY = { 403: 'Key management requires the enterprise plan' };
+
+@Controller()
+export class KeysController {
+  constructor(private readonly keysService: KeysService) {}
+
+  @Post('generate-keys')
+  @Endpoint({ tag: 'keys', summary: 'Create API keys (enterprise); each key is shown once', response: GenerateKeysResponseDto, errors: ENTERPRISE_ONLY })
+  generate(@Ctx() context: RequestContext, @Body() body: GenerateKeysRequestDto): Promise<GenerateKeysResponseDto> {
+    return this.keysService.generate(context, body);
+  }
+
+  @Post('deactivate-keys')
+  @Endpoint({ tag: 'keys', summary: 'Deactivate API keys by key or id (enterprise)', response: DeactivateKeysResponseDto, errors: ENTERPRISE_ONLY })
+  deactivate(@Ctx() context: RequestContext, @Body() body: DeactivateKeysRequestDto): Promise<DeactivateKeysResponseDto> {
+    return this.keysService.deactivate(context, body);
+  }
+
+  @Get('key-info')
+  @ApiQuery({ name: 'key_id', required: false, description: 'Key id; defaults to the calling key' })
+  @Endpoint({ tag: 'keys', summary: "A key's status, limit, usage this month and creation (enterprise)", response: KeyInfoResponseDto, errors: { ...ENTERPRISE_ONLY, 404: 'No such key' } })
+  info(@Ctx() context: RequestContext, @Query('key_id') keyId?: string): Promise<KeyInfoResponseDto> {
+    return this.keysService.info(context, keyId);
+  }
+}

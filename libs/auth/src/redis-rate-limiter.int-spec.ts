@@ -1,0 +1,66 @@
+import { randomUUID } from 'node:crypto';
+import { Redis } from 'ioredis';
+import { DEFAULT_KEYLESS_BUDGET, keylessBucketsFor, rateLimitBucketsFor } from './rate-limits';
+import { RedisRateLimiter } from './redis-rate-limiter.service';
+
+describe('RedisRateLimiter (real Redis)', () => {
+  let redis: Redis;
+  let limiter: RedisRateLimiter;
+  const keyPrefix = `test:rate:${randomUUID()}:`;
+
+  beforeAll(() => {
+    redis = new Redis(process.env.REDIS_URL as string);
+    limiter = new RedisRateLimiter(redis, keyPrefix);
+  });
+
+  afterAll(async () => {
+    await redis.quit();
+  });
+
+  it('allows exactly the limit, in parallel, then refuses with a Retry-After within the window', async () => {
+    const bucket = randomUUID();
+    const decisions = await Promise.all(Array.from({ length: 30 }, () => limiter.consume(bucket, 20, 60)));
+    const allowed = decisions.filter((decision) => decision.allowed);
+    expect(allowed).toHaveLength(20);
+    expect(allowed.map((decision) => decision.remaining).sort((a, b) => a - b)).toEqual(Array.from({ length: 20 }, (_, i) => i));
+    for (const refused of decisions.filter((decision) => !decision.allowed)) {
+      expect(refused.remaining).toBe(0);
+      expect(refused.retryAfterSeconds).toBeGreaterThanOrEqual(1);
+      expect(refused.retryAfterSeconds).toBeLessThanOrEqual(60);
+    }
+  });
+
+  it('opens again once the window has passed', async () => {
+    const bucket = randomUUID();
+    expect((await limiter.consume(bucket, 1, 1)).allowed).toBe(true);
+    const refused = await limiter.consume(bucket, 1, 1);
+    expect(refused).toEqual({ allowed: false, remaining: 0, retryAfterSeconds: 1 });
+    // Wait for Redis to expire the window rather than sleeping a guessed time.
+    const deadline = Date.now() + 5000;
+    while ((await redis.exists(keyPrefix + bucket)) === 1) {
+      if (Date.now() > deadline) throw new Error('window did not expire');
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    expect((await limiter.consume(bucket, 1, 1)).allowed).toBe(true);
+  });
+
+  it('counts a request against every bucket and reports the longest wait', async () => {
+    const apiKeyId = randomUUID();
+    const buckets = rateLimitBucketsFor(apiKeyId, 'dev', 'research');
+    expect(buckets.map((bucket) => [bucket.limit, bucket.windowSeconds])).toEqual([[100, 60], [20, 60]]);
+    for (let request = 0; request < 20; request += 1) expect((await limiter.consumeAll(buckets)).allowed).toBe(true);
+    const refused = await limiter.consumeAll(buckets);
+    expect(refused.allowed).toBe(false);
+    expect(refused.retryAfterSeconds).toBeGreaterThan(0);
+    // Search on the same key still has its general budget.
+    expect((await limiter.consumeAll(rateLimitBucketsFor(apiKeyId, 'dev', 'search'))).allowed).toBe(true);
+  });
+
+  it('gives keyless callers their own per-IP budget', async () => {
+    const ip = `198.51.100.${Math.floor(Math.random() * 250)}-${randomUUID()}`;
+    const buckets = keylessBucketsFor(ip, { perMinute: 3, perDay: DEFAULT_KEYLESS_BUDGET.perDay });
+    for (let request = 0; request < 3; request += 1) expect((await limiter.consumeAll(buckets)).allowed).toBe(true);
+    expect((await limiter.consumeAll(buckets)).allowed).toBe(false);
+    expect((await limiter.consumeAll(keylessBucketsFor(`${ip}-other`, { perMinute: 3, perDay: 200 }))).allowed).toBe(true);
+  });
+});

@@ -1,0 +1,191 @@
+import type { ServerResponse } from 'node:http';
+import { FetchError, startFixtureServer, type EgressPolicy, type FetchErrorCode, type FixtureServer } from '@sift/safe-fetch';
+import { BrowserPool } from './index';
+
+// The "public" site is 127.0.0.2, opened by the policy; the internal service answers on 127.0.0.1 and ::1.
+const policy: EgressPolicy = { allowCidrs: ['127.0.0.2/32'] };
+
+let site: FixtureServer;
+let internal: FixtureServer;
+let pool: BrowserPool;
+
+const sendHtml = (body: string, headers: Record<string, string> = {}) => (_request: unknown, response: ServerResponse) => {
+  response.writeHead(200, { 'content-type': 'text/html; charset=utf-8', ...headers });
+  response.end(body);
+};
+const redirect = (location: () => string) => (_request: unknown, response: ServerResponse) => {
+  response.writeHead(302, { location: location() });
+  response.end();
+};
+
+async function renderFailure(url: string, renderer: BrowserPool = pool, deadlineMs = 10_000): Promise<FetchError> {
+  try {
+    await renderer.render(url, { deadlineMs });
+  } catch (error) {
+    if (error instanceof FetchError) return error;
+    throw error;
+  }
+  throw new Error(`expected ${url} to fail`);
+}
+
+async function expectRenderFailure(url: string, code: FetchErrorCode, renderer?: BrowserPool, deadlineMs?: number): Promise<void> {
+  const error = await renderFailure(url, renderer, deadlineMs);
+  expect({ url, code: error.code, message: error.message }).toEqual({ url, code, message: expect.any(String) });
+}
+
+beforeAll(async () => {
+  internal = await startFixtureServer(
+    {
+      '/secret': sendHtml('<title>secret</title>internal secret'),
+      '/pixel.png': sendHtml('not really a png'),
+      '/script.js': sendHtml('document.title = "pwned"'),
+      '/api': sendHtml('{}'),
+    },
+    ['127.0.0.1', '::1'],
+  );
+  const internalPort = () => internal.port;
+  site = await startFixtureServer(
+    {
+      '/page': sendHtml(
+        `<!doctype html><html><head><title>Static title</title></head><body><main id="main">server text</main>
+         <script>document.title = 'Rendered title';
+           document.getElementById('main').insertAdjacentHTML('beforeend', '<p>added by script</p>');</script></body></html>`,
+      ),
+      '/redirect': redirect(() => '/page'),
+      '/to-internal': redirect(() => `http://127.0.0.1:${internalPort()}/secret`),
+      '/to-internal-v6': redirect(() => `http://[::1]:${internalPort()}/secret`),
+      '/to-internal-https': redirect(() => `https://127.0.0.1:${internalPort()}/secret`),
+      '/to-localhost': redirect(() => `http://localhost:${internalPort()}/secret`),
+      '/subresources': (_request, response) =>
+        sendHtml(
+          `<!doctype html><title>Subresources</title><p>page with internal subresources</p>
+           <img src="http://127.0.0.1:${internalPort()}/pixel.png">
+           <img src="https://127.0.0.1:${internalPort()}/pixel.png">
+           <script src="http://[::1]:${internalPort()}/script.js"></script>
+           <iframe src="http://localhost:${internalPort()}/secret"></iframe>
+           <script>fetch('http://2130706433:${internalPort()}/api').catch(() => {});
+             new Image().src = 'http://0x7f.1:${internalPort()}/pixel.png';</script>`,
+        )(_request, response),
+      '/fonts-and-media': sendHtml(
+        `<!doctype html><title>Media</title><style>@font-face { font-family: F; src: url(/font.woff2); } body { font-family: F; }</style>
+         <p>text</p><video src="/movie.mp4" autoplay muted></video><audio src="/sound.mp3" autoplay muted></audio>`,
+      ),
+      '/service-worker': sendHtml(
+        `<!doctype html><title>SW</title><script>navigator.serviceWorker && navigator.serviceWorker.register('/sw.js').catch(() => {});</script>`,
+      ),
+      '/sw.js': (_request, response) => {
+        response.writeHead(200, { 'content-type': 'text/javascript' });
+        response.end('self.addEventListener("fetch", () => {});');
+      },
+      '/never-answers': () => undefined,
+      '/big-dom': sendHtml(
+        `<!doctype html><title>Big</title><script>for (let i = 0; i < 5000; i++) document.write('<div>' + i + '</div>');</script>`,
+      ),
+      '/download': (_request, response) => {
+        response.writeHead(200, { 'content-type': 'application/zip', 'content-disposition': 'attachment; filename="a.zip"' });
+        response.end(Buffer.alloc(64));
+      },
+    },
+    ['127.0.0.2'],
+  );
+  pool = new BrowserPool({ policy, maxDomNodes: 2000 });
+});
+
+afterAll(async () => {
+  await pool?.close();
+  await Promise.all([site?.close(), internal?.close()]);
+});
+
+describe('BrowserPool rendering', () => {
+  it('renders a page, scripts included', async () => {
+    const page = await pool.render(`${site.url}/page`, { deadlineMs: 15_000 });
+    expect(page).toMatchObject({ status: 200, title: 'Rendered title', finalUrl: `${site.url}/page`, requestedUrl: `${site.url}/page` });
+    expect(page.html).toContain('added by script');
+  });
+
+  it('follows redirects to the final URL', async () => {
+    const page = await pool.render(`${site.url}/redirect`, { deadlineMs: 10_000 });
+    expect(page.finalUrl).toBe(`${site.url}/page`);
+  });
+
+  it('reports a 404 with its status', async () => {
+    const page = await pool.render(`${site.url}/nowhere`, { deadlineMs: 10_000 });
+    expect(page.status).toBe(404);
+    expect(page.title).toBe('Not found');
+  });
+
+  it('skips fonts and media and blocks service workers', async () => {
+    await pool.render(`${site.url}/fonts-and-media`, { deadlineMs: 10_000 });
+    await pool.render(`${site.url}/service-worker`, { deadlineMs: 10_000 });
+    const fetched = site.requests.join('\n');
+    expect(fetched).toContain('GET /fonts-and-media');
+    expect(fetched).not.toMatch(/font\.woff2|movie\.mp4|sound\.mp3|sw\.js/);
+  });
+
+  it('stops at the page deadline', async () => {
+    const startedAt = Date.now();
+    await expectRenderFailure(`${site.url}/never-answers`, 'timeout', pool, 1500);
+    expect(Date.now() - startedAt).toBeLessThan(5000);
+  });
+
+  it('refuses a DOM larger than the cap', async () => {
+    await expectRenderFailure(`${site.url}/big-dom`, 'too_large');
+  });
+
+  it('does not download files', async () => {
+    const error = await renderFailure(`${site.url}/download`);
+    expect(['unsupported_content', 'network']).toContain(error.code);
+  });
+
+  it('replaces the browser after pagesPerBrowser pages', async () => {
+    const recycling = new BrowserPool({ policy, pagesPerBrowser: 2, maxConcurrentPages: 1 });
+    try {
+      for (let index = 0; index < 3; index += 1) await recycling.render(`${site.url}/page`, { deadlineMs: 15_000 });
+      expect(recycling.launchedBrowserCount).toBe(2);
+      expect(recycling.openBrowserCount).toBe(1);
+    } finally {
+      await recycling.close();
+    }
+  });
+});
+
+describe('BrowserPool SSRF protection', () => {
+  const forbidden = () => [
+    `http://127.0.0.1:${internal.port}/secret`,
+    `http://localhost:${internal.port}/secret`,
+    `http://[::1]:${internal.port}/secret`,
+    `http://2130706433:${internal.port}/secret`,
+    `http://0x7f.1:${internal.port}/secret`,
+    `http://[::ffff:127.0.0.1]:${internal.port}/secret`,
+    `http://169.254.169.254/latest/meta-data/`,
+  ];
+
+  it('refuses internal addresses in every spelling', async () => {
+    for (const url of forbidden()) await expectRenderFailure(url, 'blocked_address');
+  });
+
+  it('refuses a redirect from an allowed host to a forbidden one (the proxy decides)', async () => {
+    for (const path of ['/to-internal', '/to-internal-v6', '/to-internal-https', '/to-localhost']) {
+      await expectRenderFailure(`${site.url}${path}`, 'blocked_address');
+    }
+  });
+
+  it('lets a page load while its internal subresources are refused', async () => {
+    const page = await pool.render(`${site.url}/subresources`, { deadlineMs: 10_000 });
+    expect(page.title).toBe('Subresources');
+  });
+
+  it('a loopback site is unreachable when the policy does not open it', async () => {
+    const closed = new BrowserPool({ policy: { allowCidrs: [] } });
+    try {
+      await expectRenderFailure(`${site.url}/page`, 'blocked_address', closed);
+    } finally {
+      await closed.close();
+    }
+  });
+
+  // Runs last in this file: nothing above reached the internal service.
+  it('never let a request reach the internal service', () => {
+    expect(internal.requests).toEqual([]);
+  });
+});

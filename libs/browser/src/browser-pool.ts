@@ -1,0 +1,256 @@
+import { randomUUID } from 'node:crypto';
+import { chromium, type Browser, type BrowserContext, type Page, type Response } from 'playwright-core';
+import { assertPublicDestination, createEgressProxy, egressRefusalHeader, FetchError, type EgressPolicy, type EgressProxy } from '@sift/safe-fetch';
+import { chromiumArguments } from './chromium-arguments';
+import { PageSlots } from './page-slots';
+import { processTreeResidentBytes } from './process-memory';
+
+export interface BrowserPoolOptions {
+  policy: EgressPolicy;
+  /** Default: CHROMIUM_PATH, else /usr/bin/chromium (Debian's package). */
+  executablePath?: string;
+  /** Default 4. */
+  maxConcurrentPages?: number;
+  /** Recycle the browser after this many pages; default 100. */
+  pagesPerBrowser?: number;
+  /** A page with more elements than this fails as too large; default 200 000. */
+  maxDomNodes?: number;
+  /** Recycle the browser once its processes hold more resident memory than this; default 1.5 GiB. */
+  maxBrowserMemoryBytes?: number;
+  /** A serialised page longer than this fails as too large; default 15 MB, as for safe-fetch. */
+  maxHtmlBytes?: number;
+}
+
+export interface RenderedPage {
+  requestedUrl: string;
+  finalUrl: string;
+  status: number;
+  html: string;
+  title: string;
+  elapsedMs: number;
+}
+
+interface BrowserLease {
+  browser: Browser;
+  marker: string;
+  pagesStarted: number;
+  activePages: number;
+  retiring: boolean;
+}
+
+// Media and fonts add bytes and time but nothing to the text we extract.
+const skippedResourceTypes = new Set(['media', 'font']);
+// Time kept back from the deadline to read the DOM after waiting for the load event.
+const readReserveMs = 250;
+
+/**
+ * Renders pages in Debian's Chromium, driven by Playwright. Every request the browser makes leaves through a
+ * loopback egress proxy that applies safe-fetch's policy per request; the pool launches lazily, limits
+ * concurrent pages, and replaces the browser after `pagesPerBrowser` pages or when it grows too large.
+ */
+export class BrowserPool {
+  private readonly slots: PageSlots;
+  private proxy: Promise<EgressProxy> | undefined;
+  private current: Promise<BrowserLease> | undefined;
+  private readonly leases = new Set<BrowserLease>();
+  private closed = false;
+  private launched = 0;
+
+  constructor(private readonly options: BrowserPoolOptions) {
+    this.slots = new PageSlots(options.maxConcurrentPages ?? 4);
+  }
+
+  async render(url: string, { deadlineMs }: { deadlineMs: number }): Promise<RenderedPage> {
+    const startedAt = performance.now();
+    const remainingMs = () => deadlineMs - (performance.now() - startedAt);
+    // Fast failure for the obvious cases; the proxy is what actually guards every request.
+    await assertPublicDestination(url, this.options.policy);
+    const release = await this.slots.acquire();
+    try {
+      if (this.closed) throw new Error('BrowserPool is closed');
+      const lease = await this.acquireBrowser();
+      lease.pagesStarted += 1;
+      lease.activePages += 1;
+      let context: BrowserContext | undefined;
+      try {
+        context = await lease.browser.newContext({
+          serviceWorkers: 'block',
+          acceptDownloads: false,
+          userAgent: desktopUserAgent(lease.browser.version()),
+        });
+        const renderingContext = context;
+        return await withDeadline(
+          this.renderInContext(renderingContext, url, remainingMs, startedAt),
+          remainingMs(),
+          () => new FetchError('timeout', url, `Rendering ${url} took longer than ${deadlineMs} ms`),
+          () => void renderingContext.close().catch(() => undefined),
+        );
+      } finally {
+        await context?.close().catch(() => undefined);
+        lease.activePages -= 1;
+        await this.recycleIfDue(lease);
+      }
+    } finally {
+      release();
+    }
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    this.current = undefined;
+    await Promise.all([...this.leases].map((lease) => lease.browser.close().catch(() => undefined)));
+    this.leases.clear();
+    const proxy = this.proxy;
+    this.proxy = undefined;
+    if (proxy) await (await proxy).close();
+  }
+
+  private async renderInContext(context: BrowserContext, url: string, remainingMs: () => number, startedAt: number): Promise<RenderedPage> {
+    await context.route('**/*', (route) =>
+      skippedResourceTypes.has(route.request().resourceType()) ? route.abort('blockedbyclient') : route.fallback(),
+    );
+    const page = await context.newPage();
+    let lastNavigationUrl = url;
+    page.on('request', (request) => {
+      if (request.isNavigationRequest() && request.frame() === page.mainFrame()) lastNavigationUrl = request.url();
+    });
+
+    let response: Response | null;
+    try {
+      response = await page.goto(url, { waitUntil: 'domcontentloaded', timeout: Math.max(1, remainingMs()) });
+    } catch (error) {
+      throw await this.navigationFailure(error, url, lastNavigationUrl);
+    }
+    if (response && (await response.headerValue(egressRefusalHeader)) === 'blocked') {
+      await assertPublicDestination(response.url(), this.options.policy);
+      throw new FetchError('blocked_address', url, `${response.url()} is not a public internet address and cannot be fetched`);
+    }
+    // Scripts often fill the page between DOMContentLoaded and load; wait for it while time allows.
+    await page.waitForLoadState('load', { timeout: Math.max(1, remainingMs() - readReserveMs) }).catch(() => undefined);
+    return this.readPage(page, url, response, startedAt);
+  }
+
+  private async readPage(page: Page, url: string, response: Response | null, startedAt: number): Promise<RenderedPage> {
+    const maxDomNodes = this.options.maxDomNodes ?? 200_000;
+    const domNodes = await page.evaluate(() => document.getElementsByTagName('*').length);
+    if (domNodes > maxDomNodes) {
+      throw new FetchError('too_large', url, `The rendered page has ${domNodes} elements, more than the ${maxDomNodes} allowed`);
+    }
+    const html = await page.content();
+    const maxHtmlBytes = this.options.maxHtmlBytes ?? 15 * 1024 * 1024;
+    if (Buffer.byteLength(html) > maxHtmlBytes) {
+      throw new FetchError('too_large', url, `The rendered page is larger than the ${maxHtmlBytes}-byte limit`);
+    }
+    return {
+      requestedUrl: url,
+      finalUrl: page.url(),
+      status: response?.status() ?? 200,
+      html,
+      title: await page.title(),
+      elapsedMs: Math.round(performance.now() - startedAt),
+    };
+  }
+
+  /** Names the failure of a navigation; a tunnel the proxy refused is reported as the blocked address it was. */
+  private async navigationFailure(error: unknown, url: string, lastNavigationUrl: string): Promise<FetchError> {
+    const message = error instanceof Error ? error.message : String(error);
+    if (error instanceof FetchError) return error;
+    try {
+      await assertPublicDestination(lastNavigationUrl, this.options.policy);
+    } catch (refusal) {
+      if (refusal instanceof FetchError) return refusal;
+    }
+    if (/Timeout \d+ms exceeded/.test(message)) {
+      return new FetchError('timeout', url, `Rendering ${url} timed out`, { cause: error });
+    }
+    if (/Download is starting/.test(message)) {
+      return new FetchError('unsupported_content', url, `${url} is a file download, not a web page`, { cause: error });
+    }
+    const reason = /net::[A-Z_]+/.exec(message)?.[0] ?? message.split('\n')[0];
+    return new FetchError('network', url, `The browser could not load ${url} (${reason})`, { cause: error });
+  }
+
+  private acquireBrowser(): Promise<BrowserLease> {
+    if (!this.current) {
+      const launching = this.launch();
+      this.current = launching;
+      // A failed launch must not be cached: the next render tries again.
+      launching.catch(() => {
+        if (this.current === launching) this.current = undefined;
+      });
+    }
+    return this.current;
+  }
+
+  private async launch(): Promise<BrowserLease> {
+    this.proxy ??= createEgressProxy(this.options.policy);
+    const proxy = await this.proxy;
+    const marker = randomUUID();
+    const browser = await chromium.launch({
+      executablePath: this.options.executablePath ?? process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+      headless: true,
+      args: chromiumArguments(proxy.url, marker),
+    });
+    this.launched += 1;
+    const lease: BrowserLease = { browser, marker, pagesStarted: 0, activePages: 0, retiring: false };
+    this.leases.add(lease);
+    browser.on('disconnected', () => {
+      this.leases.delete(lease);
+      lease.retiring = true;
+      void this.current?.then((active) => {
+        if (active === lease) this.current = undefined;
+      });
+    });
+    return lease;
+  }
+
+  private async recycleIfDue(lease: BrowserLease): Promise<void> {
+    if (!lease.retiring) {
+      const pagesPerBrowser = this.options.pagesPerBrowser ?? 100;
+      const maxMemory = this.options.maxBrowserMemoryBytes ?? 1.5 * 1024 ** 3;
+      const tooOld = lease.pagesStarted >= pagesPerBrowser;
+      const tooLarge = !tooOld && ((await processTreeResidentBytes(lease.marker)) ?? 0) > maxMemory;
+      if (tooOld || tooLarge) {
+        lease.retiring = true;
+        if (this.current && (await this.current) === lease) this.current = undefined;
+      }
+    }
+    // Pages still rendering in a retiring browser finish first; the last one out closes it.
+    if (lease.retiring && lease.activePages === 0 && this.leases.has(lease)) {
+      this.leases.delete(lease);
+      await lease.browser.close().catch(() => undefined);
+    }
+  }
+
+  /** Browsers launched since the pool was created (for tests and metrics). */
+  get launchedBrowserCount(): number {
+    return this.launched;
+  }
+
+  /** Browsers launched and still open (for tests and metrics). */
+  get openBrowserCount(): number {
+    return this.leases.size;
+  }
+}
+
+/** Headless Chromium announces itself as "HeadlessChrome", which many sites answer with a block page. */
+function desktopUserAgent(version: string): string {
+  return `Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/${version} Safari/537.36`;
+}
+
+async function withDeadline<T>(work: Promise<T>, timeoutMs: number, timeoutError: () => Error, onTimeout: () => void): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const expired = new Promise<never>((_resolve, reject) => {
+    timer = setTimeout(() => {
+      onTimeout();
+      reject(timeoutError());
+    }, Math.max(0, timeoutMs));
+  });
+  try {
+    return await Promise.race([work, expired]);
+  } finally {
+    clearTimeout(timer);
+    // The losing side may reject later (the closed context); that rejection is expected and ignored.
+    work.catch(() => undefined);
+  }
+}

@@ -1,0 +1,108 @@
+import { createReadStream } from 'node:fs';
+import { createInterface } from 'node:readline';
+import { extractHtml } from '@sift/content-extraction';
+import type { DocumentStore } from './document-store.repository';
+import type { DocumentInput } from './stored-document';
+
+export interface ImportProgress {
+  lines: number;
+  imported: number;
+  skipped: number;
+}
+
+export interface ImportOptions {
+  store: DocumentStore;
+  onProgress?: (progress: ImportProgress) => void;
+  /** Lines between progress reports; default 100. */
+  progressEvery?: number;
+  /** Documents written at once; default 8. */
+  concurrency?: number;
+}
+
+export interface ImportResult {
+  imported: number;
+  skipped: number;
+}
+
+/** One line of an import file: {url, title, text | html, published_date?, language?}. */
+interface ImportLine {
+  url?: unknown;
+  title?: unknown;
+  text?: unknown;
+  html?: unknown;
+  published_date?: unknown;
+  language?: unknown;
+}
+
+function optionalString(value: unknown): string | undefined {
+  return typeof value === 'string' && value.trim() !== '' ? value : undefined;
+}
+
+/** The document a line describes, or null when it lacks a URL or any content. */
+export function documentFromImportLine(line: ImportLine): DocumentInput | null {
+  const url = optionalString(line.url);
+  if (!url) return null;
+  const html = optionalString(line.html);
+  const text = optionalString(line.text);
+  const title = optionalString(line.title);
+  const publishedDate = optionalString(line.published_date);
+  const language = optionalString(line.language);
+  if (text) return { url, title, text, publishedDate, language, source: 'import' };
+  if (!html) return null;
+  const extracted = extractHtml(html, { baseUrl: url, includeImages: true });
+  if (!extracted.text.trim()) return null;
+  return {
+    url,
+    title: title ?? extracted.title,
+    description: extracted.description ?? null,
+    markdown: extracted.markdown,
+    text: extracted.text,
+    language: language ?? extracted.language,
+    publishedDate: publishedDate ?? extracted.publishedDate,
+    isNews: extracted.isNewsArticle,
+    countryHints: extracted.contentLanguageHints.flatMap((hint) => hint.split(/[-_]/).slice(1)),
+    images: extracted.images,
+    source: 'import',
+  };
+}
+
+/**
+ * Loads a JSONL file into the document store, where the local index picks it up. A malformed line, one
+ * without URL or content, or one whose URL is not http(s) is skipped and counted, never fatal: self-hosters
+ * import dumps they did not write.
+ */
+export async function importJsonl(path: string, options: ImportOptions): Promise<ImportResult> {
+  const progressEvery = options.progressEvery ?? 100;
+  const concurrency = options.concurrency ?? 8;
+  const progress: ImportProgress = { lines: 0, imported: 0, skipped: 0 };
+  let pending: DocumentInput[] = [];
+
+  const flush = async (): Promise<void> => {
+    const batch = pending;
+    pending = [];
+    const outcomes = await Promise.allSettled(batch.map((document) => options.store.save(document)));
+    for (const outcome of outcomes) {
+      if (outcome.status === 'fulfilled' && outcome.value) progress.imported += 1;
+      else progress.skipped += 1;
+    }
+  };
+
+  const lines = createInterface({ input: createReadStream(path, { encoding: 'utf8' }), crlfDelay: Infinity });
+  for await (const raw of lines) {
+    if (raw.trim() === '') continue;
+    progress.lines += 1;
+    let document: DocumentInput | null = null;
+    try {
+      document = documentFromImportLine(JSON.parse(raw) as ImportLine);
+    } catch {
+      document = null;
+    }
+    if (document) pending.push(document);
+    else progress.skipped += 1;
+    if (pending.length >= concurrency) await flush();
+    if (progress.lines % progressEvery === 0) options.onProgress?.({ ...progress });
+  }
+  await flush();
+  options.onProgress?.({ ...progress });
+  return { imported: progress.imported, skipped: progress.skipped };
+}

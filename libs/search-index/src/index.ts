@@ -1,0 +1,13 @@
+export type { SearchDepth, SearchQuery, SearchTopic, TimeRange } from './search-query';
+export type { ImageReference, SearchCandidate } from './search-candidate';
+export type { SearchProvider } from './search-provider';
+export type { DocumentInput, DocumentSource, StoredDocument } from './stored-document';
+export { DocumentStore, type SaveOptions } from './document-store.repository';
+export { LocalIndexProvider, type LocalIndexOptions } from './local-index.provider';
+export { DEFAULT_BM25F, type Bm25fParameters } from './bm25f-scorer';
+export { SearxngProvider, type SearxngOptions } from './searxng.provider';
+export { mergeResults, type MergeOptions } from './merge-results';
+export { importJsonl, type ImportOptions, type ImportProgress, type ImportResult } from './import-jsonl';
+export { canonicalUrlKey, normalizeUrl } from './canonical-url';
+export { languageCodeOf } from './language-code';
+export { countryCodeOf } from './country-code';

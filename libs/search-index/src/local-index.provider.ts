@@ -1,0 +1,232 @@
+import type { PrismaClient } from '@sift/persistence';
+import { DEFAULT_BM25F, inverseDocumentFrequency, scoreBm25f } from './bm25f-scorer';
+import type { Bm25fParameters, CorpusStatistics, LexemeOccurrences } from './bm25f-scorer';
+import { countryCodeOf } from './country-code';
+import { hostMatchesAny, normalizeDomainEntry } from './domain-match';
+import { languageCodeOf } from './language-code';
+import { quotedPhrases } from './query-phrases';
+import type { ImageReference, SearchCandidate } from './search-candidate';
+import type { SearchProvider } from './search-provider';
+import type { SearchQuery } from './search-query';
+import { timeWindowOf } from './time-window';
+import { anyLexemeQuery, tsqueryOperand } from './tsquery-literal';
+
+export interface LocalIndexOptions {
+  /** How long corpus statistics (document count, lengths, languages) are reused; they move slowly. */
+  statisticsTtlMs?: number;
+  /** Candidates fetched by SQL and re-scored with BM25F; default max(100, 10 × maxResults). */
+  candidateLimit?: number;
+  bm25f?: Bm25fParameters;
+}
+
+interface CorpusSnapshot extends CorpusStatistics {
+  configs: string[];
+  takenAt: number;
+}
+
+interface QueryLexemeRow {
+  config: string;
+  lexeme: string;
+  document_frequency: number;
+}
+
+interface CandidateHitRow {
+  id: string;
+  config: string;
+  word_count: number;
+  language: string | null;
+  domain: string;
+  country_hints: string[] | null;
+  lexeme: string | null;
+  weights: string[] | null;
+}
+
+interface ScoredCandidate {
+  id: string;
+  score: number;
+}
+
+const LANGUAGE_BOOST = 1.25;
+const COUNTRY_BOOST = 1.2;
+const DOMAIN_BOOST = 1.5;
+
+/**
+ * The embedded index over the document store. Postgres full-text search finds candidates through the GIN
+ * index (any query lexeme, ordered by the idf mass of the lexemes they contain); the candidates are then
+ * re-scored with BM25F from their tsvector (title, description and body weights) and corpus statistics.
+ */
+export class LocalIndexProvider implements SearchProvider {
+  readonly name = 'local';
+  private corpus?: CorpusSnapshot;
+
+  constructor(
+    private readonly prisma: PrismaClient,
+    private readonly options: LocalIndexOptions = {},
+  ) {}
+
+  async search(query: SearchQuery): Promise<SearchCandidate[]> {
+    const maxResults = query.maxResults ?? 10;
+    if (maxResults <= 0) return [];
+    const corpus = await this.corpusStatistics();
+    if (corpus.documentCount === 0) return [];
+    const lexemeRows = await this.queryLexemes(query.query, corpus.configs);
+    if (lexemeRows.length === 0) return [];
+
+    const idfByLexeme = new Map<string, number>();
+    const lexemesByConfig = new Map<string, { lexeme: string; idf: number }[]>();
+    for (const row of lexemeRows) {
+      const idf = inverseDocumentFrequency(row.document_frequency, corpus.documentCount);
+      idfByLexeme.set(row.lexeme, idf);
+      const list = lexemesByConfig.get(row.config) ?? [];
+      list.push({ lexeme: row.lexeme, idf });
+      lexemesByConfig.set(row.config, list);
+    }
+    const lexemes = [...idfByLexeme.keys()];
+    const hits = await this.candidateHits(query, lexemes, lexemes.map((lexeme) => idfByLexeme.get(lexeme) ?? 0), maxResults);
+    const scored = this.rescore(query, hits, lexemesByConfig, corpus)
+      .sort((left, right) => right.score - left.score || (left.id < right.id ? -1 : 1))
+      .slice(0, maxResults);
+    return this.loadCandidates(scored);
+  }
+
+  private async corpusStatistics(): Promise<CorpusSnapshot> {
+    const ttl = this.options.statisticsTtlMs ?? 30_000;
+    if (this.corpus && Date.now() - this.corpus.takenAt < ttl) return this.corpus;
+    const rows = await this.prisma.$queryRaw<{ config: string; documents: number; words: number }[]>`
+      SELECT sift_search_config(language)::text AS config, count(*)::int AS documents,
+             coalesce(sum(word_count), 0)::float8 AS words
+      FROM documents GROUP BY 1`;
+    const documentCount = rows.reduce((sum, row) => sum + row.documents, 0);
+    const words = rows.reduce((sum, row) => sum + row.words, 0);
+    this.corpus = {
+      documentCount,
+      averageWordCount: documentCount > 0 ? words / documentCount : 0,
+      configs: rows.map((row) => row.config),
+      takenAt: Date.now(),
+    };
+    return this.corpus;
+  }
+
+  /** The query's lexemes under every text search configuration present in the corpus, with their df. */
+  private async queryLexemes(text: string, configs: string[]): Promise<QueryLexemeRow[]> {
+    return this.prisma.$queryRaw<QueryLexemeRow[]>`
+      WITH pairs AS (
+        SELECT DISTINCT c.config, l.lexeme
+        FROM unnest(${configs}::text[]) AS c(config)
+        CROSS JOIN LATERAL unnest(to_tsvector(c.config::regconfig, ${text})) AS l
+      ),
+      frequencies AS (
+        SELECT p.lexeme,
+               (SELECT count(*) FROM documents d WHERE d.search_vector @@ p.operand::tsquery)::int AS document_frequency
+        FROM (SELECT DISTINCT lexeme, quote_literal(lexeme) AS operand FROM pairs
+              WHERE strpos(lexeme, chr(92)) = 0) AS p
+      )
+      SELECT pairs.config, pairs.lexeme, frequencies.document_frequency
+      FROM pairs JOIN frequencies USING (lexeme)
+      WHERE frequencies.document_frequency > 0`;
+  }
+
+  /** Candidates passing every filter, with the field occurrences of each query lexeme they contain. */
+  private async candidateHits(
+    query: SearchQuery,
+    lexemes: string[],
+    idfs: number[],
+    maxResults: number,
+  ): Promise<CandidateHitRow[]> {
+    const limit = this.options.candidateLimit ?? Math.max(100, maxResults * 10);
+    const includeMode = query.includeDomainsMode ?? 'filter';
+    const includeDomains =
+      includeMode === 'filter' && query.includeDomains?.length ? query.includeDomains.map(normalizeDomainEntry) : null;
+    const excludeDomains = query.excludeDomains?.length ? query.excludeDomains.map(normalizeDomainEntry) : null;
+    const window = timeWindowOf(query);
+    const language = query.filterByLanguage ? (languageCodeOf(query.language) ?? null) : null;
+    const phrases = query.exactMatch ? quotedPhrases(query.query) : [];
+    return this.prisma.$queryRaw<CandidateHitRow[]>`
+      WITH candidates AS (
+        SELECT d.id, d.search_vector, sift_search_config(d.language)::text AS config, d.word_count, d.language,
+               d.domain, d.country_hints,
+               (SELECT coalesce(sum(t.idf), 0) FROM unnest(${lexemes.map(tsqueryOperand)}::tsquery[], ${idfs}::float8[]) AS t(operand, idf)
+                WHERE d.search_vector @@ t.operand) AS coarse
+        FROM documents d
+        WHERE d.search_vector @@ ${anyLexemeQuery(lexemes)}::tsquery
+          AND (${includeDomains}::text[] IS NULL OR EXISTS (
+                SELECT 1 FROM unnest(${includeDomains}::text[]) AS x(domain)
+                WHERE d.domain = x.domain OR right(d.domain, length(x.domain) + 1) = '.' || x.domain))
+          AND (${excludeDomains}::text[] IS NULL OR NOT EXISTS (
+                SELECT 1 FROM unnest(${excludeDomains}::text[]) AS x(domain)
+                WHERE d.domain = x.domain OR right(d.domain, length(x.domain) + 1) = '.' || x.domain))
+          AND (${window.after ?? null}::timestamptz IS NULL OR coalesce(d.published_date, d.fetched_at) >= ${window.after ?? null}::timestamptz)
+          AND (${window.before ?? null}::timestamptz IS NULL OR coalesce(d.published_date, d.fetched_at) < ${window.before ?? null}::timestamptz)
+          AND (${language}::text IS NULL OR d.language = ${language}::text)
+          AND (${query.topic !== 'news'}::boolean OR d.is_news)
+          AND (${!query.safeSearch}::boolean OR NOT d.is_unsafe)
+          AND NOT EXISTS (SELECT 1 FROM unnest(${phrases}::text[]) AS p(phrase)
+                          WHERE strpos(lower(d.title || ' ' || coalesce(d.description, '') || ' ' || d.text), p.phrase) = 0)
+        ORDER BY coarse DESC, d.id
+        LIMIT ${limit}
+      )
+      SELECT c.id, c.config, c.word_count, c.language, c.domain, c.country_hints, u.lexeme, u.weights::text[] AS weights
+      FROM candidates c
+      LEFT JOIN LATERAL unnest(c.search_vector) AS u ON u.lexeme = ANY(${lexemes}::text[])`;
+  }
+
+  private rescore(
+    query: SearchQuery,
+    rows: CandidateHitRow[],
+    lexemesByConfig: Map<string, { lexeme: string; idf: number }[]>,
+    corpus: CorpusStatistics,
+  ): ScoredCandidate[] {
+    const byDocument = new Map<string, { row: CandidateHitRow; occurrences: Map<string, LexemeOccurrences> }>();
+    for (const row of rows) {
+      const entry = byDocument.get(row.id) ?? { row, occurrences: new Map<string, LexemeOccurrences>() };
+      byDocument.set(row.id, entry);
+      if (!row.lexeme || !row.weights) continue;
+      const occurrences: LexemeOccurrences = { title: 0, description: 0, body: 0 };
+      for (const weight of row.weights) {
+        if (weight === 'A') occurrences.title += 1;
+        else if (weight === 'B') occurrences.description += 1;
+        else occurrences.body += 1;
+      }
+      entry.occurrences.set(row.lexeme, occurrences);
+    }
+    const boostLanguage = !query.filterByLanguage ? languageCodeOf(query.language) : undefined;
+    const boostCountry = query.topic === 'general' || !query.topic ? countryCodeOf(query.country) : undefined;
+    const boostDomains =
+      query.includeDomainsMode === 'boost' && query.includeDomains?.length
+        ? query.includeDomains.map(normalizeDomainEntry)
+        : undefined;
+    const parameters = this.options.bm25f ?? DEFAULT_BM25F;
+    return [...byDocument.values()].map(({ row, occurrences }) => {
+      const { score, maximum } = scoreBm25f(lexemesByConfig.get(row.config) ?? [], occurrences, row.word_count, corpus, parameters);
+      let relevance = maximum > 0 ? score / maximum : 0;
+      if (boostLanguage && row.language === boostLanguage) relevance *= LANGUAGE_BOOST;
+      if (boostCountry && row.country_hints?.includes(boostCountry)) relevance *= COUNTRY_BOOST;
+      if (boostDomains && hostMatchesAny(row.domain, boostDomains)) relevance *= DOMAIN_BOOST;
+      return { id: row.id, score: Math.min(1, relevance) };
+    });
+  }
+
+  private async loadCandidates(scored: ScoredCandidate[]): Promise<SearchCandidate[]> {
+    if (scored.length === 0) return [];
+    const rows = await this.prisma.document.findMany({ where: { id: { in: scored.map((entry) => entry.id) } } });
+    const byId = new Map(rows.map((row) => [row.id, row]));
+    return scored.flatMap(({ id, score }) => {
+      const row = byId.get(id);
+      if (!row) return [];
+      const candidate: SearchCandidate = {
+        url: row.finalUrl,
+        title: row.title,
+        content: row.text,
+        markdown: row.markdown,
+        contentIsSnippet: false,
+        score,
+        provider: this.name,
+        images: Array.isArray(row.images) ? (row.images as unknown as ImageReference[]) : [],
+        documentId: row.id,
+      };
+      if (row.publishedDate) candidate.publishedDate = row.publishedDate.toISOString();
+      if (row.language) candidate.language = row.language;
+      return [candidate];
+    });
+  }
+}
