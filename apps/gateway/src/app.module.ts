@@ -2,6 +2,7 @@ import { MiddlewareConsumer, Module, NestModule } from '@nestjs/common';
 import { AccountPlaneModule } from './account-plane.module';
 import { AuthModule } from './core/auth.module';
 import { BillingModule } from './core/billing.module';
+import { DataPlaneModule } from './data-plane.module';
 import { CoreModule } from './core/core.module';
 import { PersistenceModule } from './core/persistence.module';
 import { HealthController } from './health/health.controller';
@@ -9,7 +10,7 @@ import { RequestLoggingMiddleware } from './logs/request-logging.middleware';
 import { MetricsController } from './metrics/metrics.controller';
 
 @Module({
-  imports: [CoreModule, PersistenceModule, AuthModule, BillingModule, AccountPlaneModule],
+  imports: [CoreModule, PersistenceModule, AuthModule, BillingModule, AccountPlaneModule, DataPlaneModule],
   controllers: [HealthController, MetricsController],
 })
 export class AppModule implements NestModule {

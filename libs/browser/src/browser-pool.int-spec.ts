@@ -2,6 +2,8 @@ import type { ServerResponse } from 'node:http';
 import { FetchError, startFixtureServer, type EgressPolicy, type FetchErrorCode, type FixtureServer } from '@sift/safe-fetch';
 import { BrowserPool } from './index';
 
+jest.setTimeout(60_000);
+
 // The "public" site is 127.0.0.2, opened by the policy; the internal service answers on 127.0.0.1 and ::1.
 const policy: EgressPolicy = { allowCidrs: ['127.0.0.2/32'] };
 

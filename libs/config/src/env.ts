@@ -13,6 +13,8 @@ export const coreEnv = z.object({
   DATABASE_URL: z.string().url().default('postgresql://postgres@127.0.0.1:5432/sift'),
   /** Redis connection for queues and rate limits; a database index in the path is honoured. */
   REDIS_URL: z.string().url().default('redis://127.0.0.1:6379'),
+  /** Key prefix of the job queues in Redis; the gateway and the workers of one deployment share it. */
+  QUEUE_PREFIX: z.string().min(1).default('sift'),
   /** Nest log level: error, warn, log, debug. */
   SIFT_LOG_LEVEL: z.enum(['error', 'warn', 'log', 'debug', 'verbose']).default('log'),
 });

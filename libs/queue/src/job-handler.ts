@@ -24,6 +24,6 @@ export function defineJobHandler<Payload, Result>(
   return {
     definition,
     // Producer and worker versions differ during a rolling deploy; the worker trusts only what it parsed itself.
-    run: (rawPayload, context) => handle(validatePayload(definition, rawPayload), context),
+    run: async (rawPayload, context) => handle(validatePayload(definition, rawPayload), context),
   };
 }

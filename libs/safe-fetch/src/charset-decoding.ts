@@ -1,6 +1,5 @@
-/// <reference path="./html-encoding-sniffer.d.ts" />
 import { isUtf8 } from 'node:buffer';
-import sniffHtmlEncoding from 'html-encoding-sniffer';
+import { sniffHtmlEncoding } from './html-encoding-sniffer';
 import iconv from 'iconv-lite';
 import type { ContentKind } from './content-kind';
 

@@ -31,8 +31,8 @@ export function loadGatewayConfig(env: NodeJS.ProcessEnv = process.env): Gateway
     },
     {
       provide: JobQueue,
-      inject: [REDIS],
-      useFactory: (redis: Redis) => new JobQueue({ connection: redis }),
+      inject: [REDIS, GATEWAY_CONFIG],
+      useFactory: (redis: Redis, config: GatewayAppConfig) => new JobQueue({ connection: redis, prefix: config.QUEUE_PREFIX }),
     },
   ],
   exports: [GATEWAY_CONFIG, PrismaClient, REDIS, JobQueue],

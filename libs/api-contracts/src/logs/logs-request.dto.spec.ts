@@ -19,10 +19,9 @@ describe('LogsRequestDto', () => {
   it.each([
     [1, true],
     [10000, true],
-    ['25', true],
     [0, false],
     [10001, false],
-    ['many', false],
+    ['25', false],
   ])('limit %p valid=%p', async (limit, valid) => {
     expect((await parse({ limit })).invalid.includes('limit')).toBe(!valid);
   });

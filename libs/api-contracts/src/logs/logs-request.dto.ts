@@ -1,16 +1,13 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
-import { Type } from 'class-transformer';
 import { IsArray, IsBoolean, IsInt, IsOptional, IsString, Max, Min } from 'class-validator';
 import { IsCalendarDateOrDateTime } from '../common/calendar-date.validator';
 import { NullAsDefault } from '../common/null-as-default.transform';
 import { LOGS_LIMITS, LOG_ENDPOINTS } from './logs.constants';
 
-/** Filter of the logs endpoint (paid plans; the spec does not show its path or method). */
+/** JSON body of POST /logs (paid plans; the spec does not show the path or method, the gateway chose POST). */
 export class LogsRequestDto {
-  // Also readable from a query string, where numbers arrive as text.
   @ApiPropertyOptional({ type: 'integer', minimum: LOGS_LIMITS.limit.min, maximum: LOGS_LIMITS.limit.max, default: LOGS_LIMITS.limit.default })
   @NullAsDefault(LOGS_LIMITS.limit.default)
-  @Type(() => Number)
   @IsInt()
   @Min(LOGS_LIMITS.limit.min)
   @Max(LOGS_LIMITS.limit.max)

@@ -1,0 +1,97 @@
+import { execFile } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { ApiKeyAuthenticator } from '@sift/auth';
+import { AccountRepository, ApiKeyRepository, createPrismaClient, type PrismaClient } from '@sift/persistence';
+
+const run = promisify(execFile);
+// Each command is a fresh Node process compiling TypeScript with SWC: seconds, not milliseconds.
+const CHILD_PROCESS_TEST_TIMEOUT = 120_000;
+const root = join(__dirname, '..', '..', '..');
+
+/** Runs the command line exactly as `npm run admin --` does, as a separate process. */
+async function admin(...args: string[]): Promise<{ stdout: string; stderr: string; exitCode: number }> {
+  try {
+    const { stdout, stderr } = await run(process.execPath, ['scripts/run-ts.js', 'apps/admin-cli/src/main.ts', ...args], {
+      cwd: root,
+      env: { ...process.env, DATABASE_URL: process.env.DATABASE_URL },
+    });
+    return { stdout, stderr, exitCode: 0 };
+  } catch (error) {
+    const failure = error as { stdout: string; stderr: string; code: number };
+    return { stdout: failure.stdout, stderr: failure.stderr, exitCode: failure.code };
+  }
+}
+
+function lastLineJson(stdout: string): Record<string, unknown> {
+  const lines = stdout.trim().split('\n');
+  return JSON.parse(lines[lines.length - 1]) as Record<string, unknown>;
+}
+
+describe('admin command line (child process, real Postgres)', () => {
+  let prisma: PrismaClient;
+  let authenticator: ApiKeyAuthenticator;
+  let accounts: AccountRepository;
+
+  beforeAll(() => {
+    prisma = createPrismaClient(process.env.DATABASE_URL as string, 2);
+    authenticator = new ApiKeyAuthenticator(new ApiKeyRepository(prisma));
+    accounts = new AccountRepository(prisma);
+  });
+
+  afterAll(async () => {
+    await prisma.$disconnect();
+  });
+
+  it('keys create --json creates the account and prints a key that authenticates; deactivate revokes it', async () => {
+    const name = `cli-${randomUUID()}`;
+    const created = await admin('keys', 'create', '--account', name, '--plan', 'growth', '--env', 'prod', '--limit', '500', '--json');
+    expect(created.exitCode).toBe(0);
+    const output = lastLineJson(created.stdout);
+    expect(output).toMatchObject({ account: name, account_created: true, plan: 'growth', environment: 'prod', credit_limit: 500 });
+    const apiKey = output.api_key as string;
+    expect(apiKey).toMatch(/^sift-prod-/);
+
+    const authenticated = await authenticator.authenticate(apiKey);
+    expect(authenticated).toMatchObject({ accountName: name, planId: 'growth', environment: 'prod', creditLimit: 500, apiKeyId: output.key_id });
+    // Only the hash is stored.
+    expect(await prisma.apiKey.count({ where: { keyHash: apiKey } })).toBe(0);
+
+    const second = lastLineJson((await admin('keys', 'create', '--account', name, '--json')).stdout);
+    expect(second).toMatchObject({ account_created: false, plan: 'growth' });
+    expect(second.api_key).not.toBe(apiKey);
+
+    const deactivated = await admin('keys', 'deactivate', '--account', name, output.key_id as string);
+    expect(deactivated.exitCode).toBe(0);
+    expect(await authenticator.authenticate(apiKey)).toBeNull();
+    expect(await authenticator.authenticate(second.api_key as string)).not.toBeNull();
+  }, CHILD_PROCESS_TEST_TIMEOUT);
+
+  it('lists plans and accounts, sets zero data retention and adds members, refusing bad input with exit code 1', async () => {
+    const name = `cli-${randomUUID()}`;
+    const plans = lastLineJson(`{"plans":${(await admin('plans', 'list', '--json')).stdout.trim().split('\n').at(-1)}}`);
+    expect((plans.plans as { id: string }[]).map((plan) => plan.id).sort()).toEqual(
+      ['bootstrap', 'enterprise', 'growth', 'paygo', 'project', 'researcher', 'startup'],
+    );
+
+    const refused = await admin('keys', 'create', '--account', name, '--plan', 'platinum');
+    expect(refused.exitCode).toBe(1);
+    expect(refused.stderr).toContain('Unknown plan "platinum"');
+    expect(await accounts.findByName(name)).toBeNull();
+
+    await admin('keys', 'create', '--account', name, '--plan', 'paygo', '--paygo-limit', '300');
+    expect((await admin('accounts', 'set-zdr', name, 'on')).exitCode).toBe(0);
+    const listed = (await admin('accounts', 'list', '--json')).stdout.trim().split('\n').at(-1) as string;
+    expect(JSON.parse(listed)).toContainEqual(
+      expect.objectContaining({ name, plan: 'paygo', paygo_limit: 300, zero_data_retention: true }),
+    );
+
+    expect((await admin('members', 'add', '--account', name, '--email', 'owner@example.com', '--role', 'owner')).exitCode).toBe(0);
+    const secondOwner = await admin('members', 'add', '--account', name, '--email', 'other@example.com', '--role', 'owner');
+    expect(secondOwner.exitCode).toBe(1);
+    expect(secondOwner.stderr).toContain('already has an owner');
+    const member = lastLineJson((await admin('members', 'add', '--account', name, '--email', 'dev@example.com', '--json')).stdout);
+    expect(member).toMatchObject({ role: 'member', email: 'dev@example.com' });
+  }, CHILD_PROCESS_TEST_TIMEOUT);
+});

@@ -1,0 +1,250 @@
+import { randomUUID } from 'node:crypto';
+import type { ServerResponse } from 'node:http';
+import { BrowserPool } from '@sift/browser';
+import { createPrismaClient, type PrismaClient } from '@sift/persistence';
+import { createRedisConnection, JobQueue, startWorker, type RunningWorker } from '@sift/queue';
+import { ExtractUrlJob, type ExtractUrlPayload, type ExtractUrlResult, QueueName } from '@sift/queue-contracts';
+import { type EgressPolicy, type FixtureServer, startFixtureServer } from '@sift/safe-fetch';
+import { DocumentStore } from '@sift/search-index';
+import type { Redis } from 'ioredis';
+import { createExtractUrlHandler } from './extract-url.handler';
+import { ExtractionService } from './extraction.service';
+import { minimalPdf } from './testing/minimal-pdf';
+
+const policy: EgressPolicy = { allowCidrs: ['127.0.0.1/32'] };
+
+const articleParagraphs = [
+  'The lighthouse keeper climbed the spiral stairs every evening to light the great lamp above the harbour.',
+  'Ships approaching the rocky coast relied on its beam to find the narrow channel between the reefs.',
+  'In winter the storms grew fierce, and the keeper logged wind speeds and wave heights in a leather journal.',
+  'Sourdough bread needs a lively starter, a long cold fermentation and a very hot oven to develop its crust.',
+  'Bakers score the loaf before baking so that steam escapes along a chosen line instead of tearing the crust.',
+];
+const articleHtml = `<!doctype html><html lang="en"><head><title>The Lighthouse Keeper</title>
+<link rel="icon" href="/static/icon.png"></head><body><nav><a href="/">Home</a></nav>
+<article><h1>The Lighthouse Keeper</h1>${articleParagraphs.map((paragraph) => `<p>${paragraph}</p>`).join('\n')}
+<img src="/images/lamp.jpg" alt="The lamp"></article><footer>Copyright</footer></body></html>`;
+
+const renderedText = 'This article only exists after the script runs: the browser rendered it from JavaScript for the reader. '.repeat(3);
+const javascriptOnlyHtml = `<!doctype html><html><head><title>App shell</title></head><body><div id="root"></div>
+<script>document.getElementById('root').innerHTML = '<article><h1>Rendered story</h1><p>${renderedText}</p></article>';</script></body></html>`;
+
+// Enough static text that basic depth keeps the HTTP response; the table only exists once scripts run.
+const lateTableHtml = `<!doctype html><html><head><title>Quarterly figures</title></head><body><article><h1>Quarterly figures</h1>
+<p>${'The figures below summarise the quarter for every region of the company. '.repeat(4)}</p><div id="figures"></div></article>
+<script>document.getElementById('figures').innerHTML = '<table><tr><th>Region</th><th>Revenue</th></tr><tr><td>Northwind</td><td>4711</td></tr></table>';</script>
+</body></html>`;
+
+const challengeHtml = `<!doctype html><html><head><title>Just a moment...</title></head><body>
+<h1>Checking your browser before accessing the site.</h1><p>Please enable JavaScript and cookies to continue.</p>
+<div id="cf-challenge-running"></div><script src="/cdn-cgi/challenge-platform/h/b/orchestrate/jsch/v1"></script></body></html>`;
+
+function html(body: string, status = 200) {
+  return (_request: unknown, response: ServerResponse) => {
+    response.writeHead(status, { 'content-type': 'text/html; charset=utf-8' });
+    response.end(body);
+  };
+}
+
+describe('ExtractionService against loopback fixtures', () => {
+  let site: FixtureServer;
+  let browser: BrowserPool;
+  let prisma: PrismaClient;
+  let documentStore: DocumentStore;
+  let service: ExtractionService;
+  const pendingSlowResponses: ServerResponse[] = [];
+
+  const payloadFor = (path: string, overrides: Partial<ExtractUrlPayload> = {}): ExtractUrlPayload => ({
+    requestId: randomUUID(),
+    accountId: 'account-extractor-test',
+    url: `${site.url}${path}`,
+    extractDepth: 'basic',
+    format: 'markdown',
+    timeoutMs: 20_000,
+    includeImages: false,
+    includeFavicon: false,
+    chunksPerSource: 3,
+    storeDocument: false,
+    ...overrides,
+  });
+
+  const expectSuccess = (result: ExtractUrlResult) => {
+    if (!result.ok) throw new Error(`expected success, got: ${result.error}`);
+    return result;
+  };
+  const expectFailure = (result: ExtractUrlResult) => {
+    if (result.ok) throw new Error(`expected a failure, got content: ${result.rawContent.slice(0, 100)}`);
+    return result;
+  };
+
+  beforeAll(async () => {
+    site = await startFixtureServer({
+      '/article': html(articleHtml),
+      '/article-for-cache': html(articleHtml),
+      '/article-zero-retention': html(articleHtml),
+      '/javascript-only': html(javascriptOnlyHtml),
+      '/late-table': html(lateTableHtml),
+      '/challenge': html(challengeHtml, 403),
+      '/report.pdf': (_request, response) => {
+        response.writeHead(200, { 'content-type': 'application/pdf' });
+        response.end(minimalPdf(['Annual report of the harbour authority', 'Tonnage handled rose by twelve percent']));
+      },
+      '/notes.txt': (_request, response) => {
+        response.writeHead(200, { 'content-type': 'text/plain; charset=utf-8' });
+        response.end('Plain notes about tide tables and mooring fees.');
+      },
+      '/archive.bin': (_request, response) => {
+        response.writeHead(200, { 'content-type': 'application/octet-stream' });
+        response.end(Buffer.from([0x00, 0x01, 0x02, 0xff, 0x00, 0x10, 0x20]));
+      },
+      '/photo.png': (_request, response) => {
+        response.writeHead(200, { 'content-type': 'image/png' });
+        response.end(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]));
+      },
+      // Never answers: the response is held until afterAll.
+      '/slow': (_request, response) => {
+        pendingSlowResponses.push(response);
+      },
+    });
+    browser = new BrowserPool({ policy, maxConcurrentPages: 2 });
+    prisma = createPrismaClient(process.env.DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/sift_test', 2);
+    documentStore = new DocumentStore(prisma);
+    service = new ExtractionService({ policy, browser, documentStore });
+  });
+
+  afterAll(async () => {
+    for (const response of pendingSlowResponses) response.destroy();
+    await prisma?.document.deleteMany({ where: { url: { startsWith: site.url } } });
+    await Promise.allSettled([browser?.close(), site?.close(), prisma?.$disconnect()]);
+  });
+
+  it('extracts an HTML article as markdown with title, images and favicon', async () => {
+    const result = expectSuccess(await service.extract(payloadFor('/article', { includeImages: true, includeFavicon: true })));
+    expect(result.title).toBe('The Lighthouse Keeper');
+    expect(result.rawContent).toContain('spiral stairs');
+    expect(result.rawContent).not.toContain('Copyright');
+    expect(result.images).toContain(`${site.url}/images/lamp.jpg`);
+    expect(result.favicon).toBe(`${site.url}/static/icon.png`);
+    expect(result.fromCache).toBe(false);
+  });
+
+  it('returns plain text when format is text and leaves out images and favicon unless asked', async () => {
+    const result = expectSuccess(await service.extract(payloadFor('/article', { format: 'text' })));
+    expect(result.rawContent).toContain('spiral stairs');
+    expect(result.rawContent).not.toMatch(/^#/m);
+    expect(result).not.toHaveProperty('images');
+    expect(result).not.toHaveProperty('favicon');
+  });
+
+  it('returns the chunks that match the query, joined by [...]', async () => {
+    const result = expectSuccess(await service.extract(payloadFor('/article', { query: 'sourdough bread crust oven', chunksPerSource: 1 })));
+    expect(result.rawContent).toMatch(/sourdough/i);
+    expect(result.rawContent).not.toContain('lighthouse keeper climbed');
+  });
+
+  it('basic depth falls back to the browser for a page that needs JavaScript', async () => {
+    const result = expectSuccess(await service.extract(payloadFor('/javascript-only')));
+    expect(result.rawContent).toContain('only exists after the script runs');
+  });
+
+  it('advanced depth renders the page: content added by scripts is included, basic misses it', async () => {
+    const basic = expectSuccess(await service.extract(payloadFor('/late-table')));
+    expect(basic.rawContent).not.toContain('Northwind');
+    const advanced = expectSuccess(await service.extract(payloadFor('/late-table', { extractDepth: 'advanced' })));
+    expect(advanced.rawContent).toContain('Northwind');
+    expect(advanced.rawContent).toContain('4711');
+  });
+
+  it('extracts the text of a PDF', async () => {
+    const result = expectSuccess(await service.extract(payloadFor('/report.pdf')));
+    expect(result.rawContent).toContain('Tonnage handled rose');
+  });
+
+  it('extracts a plain-text file', async () => {
+    const result = expectSuccess(await service.extract(payloadFor('/notes.txt')));
+    expect(result.rawContent).toContain('tide tables');
+  });
+
+  it.each([
+    ['a missing page', '/missing', 'HTTP 404'],
+    ['a binary file', '/archive.bin', /^Unsupported content type: .*octet-stream/],
+    ['an image', '/photo.png', 'Unsupported content type: image/png'],
+    ['a challenge page (403 "Just a moment...")', '/challenge', /^Blocked by the site \(.+\)$/],
+  ])('fails %s with a clear reason', async (_label, path, reason) => {
+    const result = expectFailure(await service.extract(payloadFor(path)));
+    expect(result.url).toBe(`${site.url}${path}`);
+    expect(result.error).toMatch(reason);
+  });
+
+  it('fails the challenge page at advanced depth too: the browser sees the same block', async () => {
+    const result = expectFailure(await service.extract(payloadFor('/challenge', { extractDepth: 'advanced' })));
+    expect(result.error).toMatch(/^Blocked by the site/);
+  });
+
+  it('fails a server slower than the deadline with the caller’s timeout', async () => {
+    const startedAt = performance.now();
+    const result = expectFailure(await service.extract(payloadFor('/slow', { timeoutMs: 1_000 })));
+    expect(result.error).toBe('Timed out after 1s');
+    expect(performance.now() - startedAt).toBeLessThan(5_000);
+  });
+
+  it('refuses addresses outside the egress policy and invalid URLs', async () => {
+    const blocked = expectFailure(await service.extract({ ...payloadFor('/article'), url: `http://127.0.0.2:${site.port}/article` }));
+    expect(blocked.error).toBe('URL is not supported');
+    const invalid = expectFailure(await service.extract({ ...payloadFor('/article'), url: 'not a url' }));
+    expect(invalid.error).toMatch(/^Invalid URL/);
+  });
+
+  it('stores a successful extraction and serves it from the store within the freshness window', async () => {
+    const first = expectSuccess(await service.extract(payloadFor('/article-for-cache', { storeDocument: true, maxCacheAgeMs: 60_000 })));
+    expect(first.fromCache).toBe(false);
+    const stored = await documentStore.findByUrl(`${site.url}/article-for-cache`);
+    expect(stored?.title).toBe('The Lighthouse Keeper');
+
+    const hitsBefore = site.requests.filter((request) => request === 'GET /article-for-cache').length;
+    const second = expectSuccess(await service.extract(payloadFor('/article-for-cache', { storeDocument: true, maxCacheAgeMs: 60_000 })));
+    expect(second.fromCache).toBe(true);
+    expect(second.rawContent).toContain('spiral stairs');
+    expect(site.requests.filter((request) => request === 'GET /article-for-cache').length).toBe(hitsBefore);
+
+    // Without a freshness window the page is fetched again.
+    const fresh = expectSuccess(await service.extract(payloadFor('/article-for-cache', { storeDocument: true })));
+    expect(fresh.fromCache).toBe(false);
+  });
+
+  it('stores nothing for an account with zero data retention', async () => {
+    expectSuccess(await service.extract(payloadFor('/article-zero-retention', { storeDocument: false })));
+    expect(await documentStore.findByUrl(`${site.url}/article-zero-retention`)).toBeNull();
+  });
+
+  describe('through the extract queue', () => {
+    const prefix = `test-extractor-${randomUUID()}`;
+    let connection: Redis;
+    let jobQueue: JobQueue;
+    let worker: RunningWorker;
+
+    beforeAll(async () => {
+      connection = createRedisConnection(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379/5');
+      jobQueue = new JobQueue({ connection, prefix });
+      worker = await startWorker({ queue: QueueName.Extract, handlers: [createExtractUrlHandler(service)], concurrency: 4, connection, prefix });
+    });
+
+    afterAll(async () => {
+      await worker?.close();
+      await jobQueue?.close();
+      const keys = await connection.keys(`${prefix}:*`);
+      if (keys.length > 0) await connection.del(...keys);
+      await connection.quit();
+    });
+
+    it('answers one job per URL, successes and per-URL failures alike', async () => {
+      const [article, missing] = await Promise.all([
+        jobQueue.enqueueAndWait(ExtractUrlJob, payloadFor('/article'), { timeoutMs: 30_000 }),
+        jobQueue.enqueueAndWait(ExtractUrlJob, payloadFor('/missing'), { timeoutMs: 30_000 }),
+      ]);
+      expect(expectSuccess(article).title).toBe('The Lighthouse Keeper');
+      expect(expectFailure(missing).error).toBe('HTTP 404');
+      expect(await worker.metrics.text()).toMatch(/sift_jobs_completed_total\{queue="extract",job="extract-url"\} 2/);
+    });
+  });
+});

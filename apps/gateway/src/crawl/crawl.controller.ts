@@ -1,0 +1,25 @@
+import { Body, Controller, Post } from '@nestjs/common';
+import { CrawlRequestDto, CrawlResponseDto } from '@sift/api-contracts';
+import { Endpoint } from '../common/endpoint.decorator';
+import { Ctx, RequestContext } from '../common/request-context';
+import { RateLimitCategory } from '../common/route-access.decorator';
+import { CrawlService } from './crawl.service';
+
+@Controller()
+export class CrawlController {
+  constructor(private readonly crawlService: CrawlService) {}
+
+  @Post('crawl')
+  @RateLimitCategory('crawl')
+  @Endpoint({
+    tag: 'data',
+    summary: 'Crawl a site from a root URL, breadth-first, optionally guided by instructions',
+    description: 'A crawl that reaches its timeout returns the pages gathered so far.',
+    response: CrawlResponseDto,
+    billed: true,
+    errors: { 400: 'no starting url provided / invalid pattern', 403: 'URL is not supported' },
+  })
+  crawl(@Ctx() context: RequestContext, @Body() body: CrawlRequestDto): Promise<CrawlResponseDto> {
+    return this.crawlService.crawl(context, body);
+  }
+}

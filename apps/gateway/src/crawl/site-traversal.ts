@@ -1,0 +1,68 @@
+import { MapRequestDto } from '@sift/api-contracts';
+import type { CrawlPayload } from '@sift/queue-contracts';
+import { assertPublicDestination, EgressPolicy, FetchError } from '@sift/safe-fetch';
+import { RE2JS } from 're2js';
+import { ApiError } from '../common/api-error';
+import type { RequestContext } from '../common/request-context';
+
+/** The worker stops at the caller's timeout and returns what it has; the gateway waits a little longer for it. */
+export const TRAVERSAL_REPLY_MARGIN_MS = 5_000;
+
+/**
+ * What crawl and map check before enqueueing: a starting URL (400 "no starting url provided"), a public http(s)
+ * destination (403 "URL is not supported", decided without fetching it) and patterns that compile (400).
+ */
+export async function validateTraversal(body: MapRequestDto, policy: EgressPolicy): Promise<string> {
+  const url = body.url?.trim();
+  if (!url) throw new ApiError(400, 'no starting url provided');
+  const withScheme = /^[a-z][a-z0-9+.-]*:/i.test(url) ? url : `https://${url}`;
+  try {
+    await assertPublicDestination(withScheme, policy);
+  } catch (error) {
+    if (error instanceof FetchError) throw new ApiError(403, 'URL is not supported');
+    throw error;
+  }
+  for (const [field, patterns] of Object.entries({
+    select_paths: body.select_paths,
+    select_domains: body.select_domains,
+    exclude_paths: body.exclude_paths,
+    exclude_domains: body.exclude_domains,
+  })) {
+    for (const pattern of patterns ?? []) {
+      try {
+        // RE2 syntax, as the crawler matches with RE2 (linear time: a caller's regex cannot hang a worker).
+        RE2JS.compile(pattern);
+      } catch {
+        throw new ApiError(400, `Invalid regular expression in ${field}: ${pattern}`);
+      }
+    }
+  }
+  return withScheme;
+}
+
+export function traversalPayload(
+  context: RequestContext,
+  url: string,
+  body: MapRequestDto,
+  extraction: Pick<CrawlPayload, 'includeImages' | 'extractDepth' | 'format' | 'includeFavicon' | 'chunksPerSource'>,
+): CrawlPayload {
+  const caller = context.caller;
+  const zeroDataRetention = Boolean(caller && !caller.keyless && caller.zeroDataRetention);
+  return {
+    requestId: context.requestId,
+    accountId: caller && !caller.keyless ? caller.accountId : 'keyless',
+    url,
+    instructions: body.instructions?.trim() || undefined,
+    maxDepth: body.max_depth,
+    maxBreadth: body.max_breadth,
+    limit: body.limit,
+    selectPaths: body.select_paths ?? undefined,
+    selectDomains: body.select_domains ?? undefined,
+    excludePaths: body.exclude_paths ?? undefined,
+    excludeDomains: body.exclude_domains ?? undefined,
+    allowExternal: body.allow_external,
+    timeoutMs: Math.round(body.timeout * 1000),
+    storeDocuments: !zeroDataRetention,
+    ...extraction,
+  };
+}

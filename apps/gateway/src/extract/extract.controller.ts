@@ -1,0 +1,25 @@
+import { Body, Controller, Post } from '@nestjs/common';
+import { ExtractRequestDto, ExtractResponseDto } from '@sift/api-contracts';
+import { Endpoint } from '../common/endpoint.decorator';
+import { Ctx, RequestContext } from '../common/request-context';
+import { KeylessAllowed } from '../common/route-access.decorator';
+import { ExtractService } from './extract.service';
+
+@Controller()
+export class ExtractController {
+  constructor(private readonly extractService: ExtractService) {}
+
+  @Post('extract')
+  @KeylessAllowed()
+  @Endpoint({
+    tag: 'data',
+    summary: 'Extract the cleaned content of up to 20 URLs',
+    description: 'Per-URL problems are reported in failed_results and never charged. 1 credit per 5 successful basic extractions, 2 per 5 advanced.',
+    response: ExtractResponseDto,
+    keyless: true,
+    billed: true,
+  })
+  extract(@Ctx() context: RequestContext, @Body() body: ExtractRequestDto): Promise<ExtractResponseDto> {
+    return this.extractService.extract(context, body);
+  }
+}

@@ -1,0 +1,24 @@
+import { Body, Controller, Post } from '@nestjs/common';
+import { MapRequestDto, MapResponseDto } from '@sift/api-contracts';
+import { Endpoint } from '../common/endpoint.decorator';
+import { Ctx, RequestContext } from '../common/request-context';
+import { RateLimitCategory } from '../common/route-access.decorator';
+import { MapService } from './map.service';
+
+@Controller()
+export class MapController {
+  constructor(private readonly mapService: MapService) {}
+
+  @Post('map')
+  @RateLimitCategory('crawl')
+  @Endpoint({
+    tag: 'data',
+    summary: "Discover a site's URLs (links, robots.txt sitemaps, /sitemap.xml) without extracting content",
+    response: MapResponseDto,
+    billed: true,
+    errors: { 400: 'no starting url provided / invalid pattern', 403: 'URL is not supported' },
+  })
+  map(@Ctx() context: RequestContext, @Body() body: MapRequestDto): Promise<MapResponseDto> {
+    return this.mapService.map(context, body);
+  }
+}
