@@ -24,6 +24,13 @@ async function admin(...args: string[]): Promise<{ stdout: string; stderr: strin
   }
 }
 
+/** Like admin(), but a failing command fails the test with the command's own error output. */
+async function adminOk(...args: string[]): Promise<string> {
+  const result = await admin(...args);
+  if (result.exitCode !== 0) throw new Error(`admin ${args.join(' ')} exited with ${result.exitCode}: ${result.stderr}`);
+  return result.stdout;
+}
+
 function lastLineJson(stdout: string): Record<string, unknown> {
   const lines = stdout.trim().split('\n');
   return JSON.parse(lines[lines.length - 1]) as Record<string, unknown>;
@@ -46,9 +53,9 @@ describe('admin command line (child process, real Postgres)', () => {
 
   it('keys create --json creates the account and prints a key that authenticates; deactivate revokes it', async () => {
     const name = `cli-${randomUUID()}`;
-    const created = await admin('keys', 'create', '--account', name, '--plan', 'growth', '--env', 'prod', '--limit', '500', '--json');
-    expect(created.exitCode).toBe(0);
-    const output = lastLineJson(created.stdout);
+    const output = lastLineJson(
+      await adminOk('keys', 'create', '--account', name, '--plan', 'growth', '--env', 'prod', '--limit', '500', '--json'),
+    );
     expect(output).toMatchObject({ account: name, account_created: true, plan: 'growth', environment: 'prod', credit_limit: 500 });
     const apiKey = output.api_key as string;
     expect(apiKey).toMatch(/^sift-prod-/);
@@ -58,20 +65,19 @@ describe('admin command line (child process, real Postgres)', () => {
     // Only the hash is stored.
     expect(await prisma.apiKey.count({ where: { keyHash: apiKey } })).toBe(0);
 
-    const second = lastLineJson((await admin('keys', 'create', '--account', name, '--json')).stdout);
+    const second = lastLineJson(await adminOk('keys', 'create', '--account', name, '--json'));
     expect(second).toMatchObject({ account_created: false, plan: 'growth' });
     expect(second.api_key).not.toBe(apiKey);
 
-    const deactivated = await admin('keys', 'deactivate', '--account', name, output.key_id as string);
-    expect(deactivated.exitCode).toBe(0);
+    await adminOk('keys', 'deactivate', '--account', name, output.key_id as string);
     expect(await authenticator.authenticate(apiKey)).toBeNull();
     expect(await authenticator.authenticate(second.api_key as string)).not.toBeNull();
   }, CHILD_PROCESS_TEST_TIMEOUT);
 
   it('lists plans and accounts, sets zero data retention and adds members, refusing bad input with exit code 1', async () => {
     const name = `cli-${randomUUID()}`;
-    const plans = lastLineJson(`{"plans":${(await admin('plans', 'list', '--json')).stdout.trim().split('\n').at(-1)}}`);
-    expect((plans.plans as { id: string }[]).map((plan) => plan.id).sort()).toEqual(
+    const plans = JSON.parse((await adminOk('plans', 'list', '--json')).trim().split('\n').at(-1) as string);
+    expect((plans as { id: string }[]).map((plan) => plan.id).sort()).toEqual(
       ['bootstrap', 'enterprise', 'growth', 'paygo', 'project', 'researcher', 'startup'],
     );
 
@@ -80,18 +86,18 @@ describe('admin command line (child process, real Postgres)', () => {
     expect(refused.stderr).toContain('Unknown plan "platinum"');
     expect(await accounts.findByName(name)).toBeNull();
 
-    await admin('keys', 'create', '--account', name, '--plan', 'paygo', '--paygo-limit', '300');
-    expect((await admin('accounts', 'set-zdr', name, 'on')).exitCode).toBe(0);
-    const listed = (await admin('accounts', 'list', '--json')).stdout.trim().split('\n').at(-1) as string;
+    await adminOk('keys', 'create', '--account', name, '--plan', 'paygo', '--paygo-limit', '300');
+    await adminOk('accounts', 'set-zdr', name, 'on');
+    const listed = (await adminOk('accounts', 'list', '--json')).trim().split('\n').at(-1) as string;
     expect(JSON.parse(listed)).toContainEqual(
       expect.objectContaining({ name, plan: 'paygo', paygo_limit: 300, zero_data_retention: true }),
     );
 
-    expect((await admin('members', 'add', '--account', name, '--email', 'owner@example.com', '--role', 'owner')).exitCode).toBe(0);
+    await adminOk('members', 'add', '--account', name, '--email', 'owner@example.com', '--role', 'owner');
     const secondOwner = await admin('members', 'add', '--account', name, '--email', 'other@example.com', '--role', 'owner');
     expect(secondOwner.exitCode).toBe(1);
     expect(secondOwner.stderr).toContain('already has an owner');
-    const member = lastLineJson((await admin('members', 'add', '--account', name, '--email', 'dev@example.com', '--json')).stdout);
+    const member = lastLineJson(await adminOk('members', 'add', '--account', name, '--email', 'dev@example.com', '--json'));
     expect(member).toMatchObject({ role: 'member', email: 'dev@example.com' });
   }, CHILD_PROCESS_TEST_TIMEOUT);
 });

@@ -11,14 +11,17 @@ import { createExtractUrlHandler } from './extract-url.handler';
 import { ExtractionService } from './extraction.service';
 import { minimalPdf } from './testing/minimal-pdf';
 
+// Chromium's first launch alone can take several seconds.
+jest.setTimeout(60_000);
+
 const policy: EgressPolicy = { allowCidrs: ['127.0.0.1/32'] };
 
+// Each paragraph is longer than one 500-character chunk, so a query can pick one topic without the other.
+const lighthouseSentences = 'The lighthouse keeper climbed the spiral stairs every evening to light the great lamp above the harbour. Ships approaching the rocky coast relied on its beam to find the narrow channel between the reefs. In winter the storms grew fierce, and the keeper logged wind speeds and wave heights in a leather journal. ';
+const sourdoughSentences = 'Sourdough bread needs a lively starter, a long cold fermentation and a very hot oven to develop its crust. Bakers score the loaf before baking so that steam escapes along a chosen line instead of tearing the crust. A good sourdough crumb is open and glossy, with an even sour taste from the starter. ';
 const articleParagraphs = [
-  'The lighthouse keeper climbed the spiral stairs every evening to light the great lamp above the harbour.',
-  'Ships approaching the rocky coast relied on its beam to find the narrow channel between the reefs.',
-  'In winter the storms grew fierce, and the keeper logged wind speeds and wave heights in a leather journal.',
-  'Sourdough bread needs a lively starter, a long cold fermentation and a very hot oven to develop its crust.',
-  'Bakers score the loaf before baking so that steam escapes along a chosen line instead of tearing the crust.',
+  lighthouseSentences.repeat(2).trim(),
+  sourdoughSentences.repeat(2).trim(),
 ];
 const articleHtml = `<!doctype html><html lang="en"><head><title>The Lighthouse Keeper</title>
 <link rel="icon" href="/static/icon.png"></head><body><nav><a href="/">Home</a></nav>
@@ -140,6 +143,8 @@ describe('ExtractionService against loopback fixtures', () => {
     const result = expectSuccess(await service.extract(payloadFor('/article', { query: 'sourdough bread crust oven', chunksPerSource: 1 })));
     expect(result.rawContent).toMatch(/sourdough/i);
     expect(result.rawContent).not.toContain('lighthouse keeper climbed');
+    const twoChunks = expectSuccess(await service.extract(payloadFor('/article', { query: 'sourdough bread crust oven', chunksPerSource: 2 })));
+    expect(twoChunks.rawContent.split(' [...] ')).toHaveLength(2);
   });
 
   it('basic depth falls back to the browser for a page that needs JavaScript', async () => {

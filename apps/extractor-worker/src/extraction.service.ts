@@ -94,14 +94,13 @@ export class ExtractionService {
     if (fetched.status >= 400 && !wantsBrowser) throw statusFailure(fetched.status, fetched.text);
     if (!wantsBrowser) {
       assertNotBlocked(fetched.status, fetched.text);
-      const page = pageFromHtml(fetched.text, fetched.finalUrl, payload.includeImages);
-      if (!needsBrowser(fetched.text, page.text)) return page;
+      const page = this.staticPage(fetched, payload);
+      if (page && !needsBrowser(fetched.text, page.text)) return page;
       // Basic depth retries in the browser only for pages that plainly need JavaScript; a failed retry keeps
       // whatever the HTTP response had.
       return this.renderedPage(payload, deadline).catch((error: unknown) => {
-        if (deadline.expired) throw error;
-        if (page.text.trim() !== '') return page;
-        throw error;
+        if (deadline.expired || !page || page.text.trim() === '') throw error;
+        return page;
       });
     }
     // Advanced depth renders every HTML page; when the browser cannot, the HTTP response is the fallback
@@ -113,6 +112,18 @@ export class ExtractionService {
       if (fetched.status >= 400) throw statusFailure(fetched.status, fetched.text);
       assertNotBlocked(fetched.status, fetched.text);
       return pageFromHtml(fetched.text, fetched.finalUrl, payload.includeImages);
+    }
+  }
+
+  /** The page as served over HTTP; null when it cannot be read without running its scripts. */
+  private staticPage(fetched: FetchedResource, payload: ExtractUrlPayload): ExtractedPage | null {
+    try {
+      return pageFromHtml(fetched.text, fetched.finalUrl, payload.includeImages);
+    } catch (error) {
+      if (!/<script\b/i.test(fetched.text)) throw error;
+      // An empty script-only shell can trip the static extractor; the browser render is the second chance.
+      this.options.onError?.(error, payload.url);
+      return null;
     }
   }
 

@@ -10,3 +10,4 @@ export * from './validate-payload';
 export * from './job-timeout.error';
 export * from './job-failed.error';
 export * from './invalid-job-payload.error';
+export * from './worker-health-server';

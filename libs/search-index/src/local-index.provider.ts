@@ -110,12 +110,12 @@ export class LocalIndexProvider implements SearchProvider {
   /** The query's lexemes under every text search configuration present in the corpus, with their df. */
   private async queryLexemes(text: string, configs: string[]): Promise<QueryLexemeRow[]> {
     return this.prisma.$queryRaw<QueryLexemeRow[]>`
-      WITH pairs AS (
+      WITH pairs AS MATERIALIZED (
         SELECT DISTINCT c.config, l.lexeme
         FROM unnest(${configs}::text[]) AS c(config)
         CROSS JOIN LATERAL unnest(to_tsvector(c.config::regconfig, ${text})) AS l
       ),
-      frequencies AS (
+      frequencies AS MATERIALIZED (
         SELECT p.lexeme,
                (SELECT count(*) FROM documents d WHERE d.search_vector @@ p.operand::tsquery)::int AS document_frequency
         FROM (SELECT DISTINCT lexeme, quote_literal(lexeme) AS operand FROM pairs

@@ -21,6 +21,9 @@ const expectations = JSON.parse(
 ) as CrawlExpectations;
 const isTechnical = (page: string): boolean => page.startsWith('technical/');
 const loopbackPolicy = { allowCidrs: ['127.0.0.1/32'] };
+// A full crawl extracts 219 pages, some of them several hundred kilobytes of HTML.
+const CRAWL_TEST_TIMEOUT_MS = 150_000;
+jest.setTimeout(CRAWL_TEST_TIMEOUT_MS);
 
 function crawlRequest(site: GitDocsSite, overrides: Partial<CrawlRequest> = {}): CrawlRequest {
   return {
@@ -34,7 +37,7 @@ function crawlRequest(site: GitDocsSite, overrides: Partial<CrawlRequest> = {}):
     extractDepth: 'basic',
     format: 'markdown',
     includeFavicon: false,
-    timeoutMs: 50_000,
+    timeoutMs: CRAWL_TEST_TIMEOUT_MS - 10_000,
     mode: 'crawl',
     ...overrides,
   };

@@ -1,0 +1,12 @@
+import { coreEnv, fetchEnv } from '@sift/config';
+import { z } from 'zod';
+
+/** The settings of the crawler worker: core and fetch fragments plus its own. */
+export const crawlerEnv = coreEnv.merge(fetchEnv).extend({
+  /** Crawl and map jobs this process runs at once (each holds its own frontier). */
+  CRAWL_CONCURRENCY: z.coerce.number().int().min(1).default(4),
+  /** Port of the worker's /health and /metrics endpoints. */
+  CRAWLER_PORT: z.coerce.number().int().min(0).default(3102),
+});
+
+export type CrawlerConfig = z.infer<typeof crawlerEnv>;

@@ -1,0 +1,72 @@
+import { loadConfig } from '@sift/config';
+import { createPrismaClient } from '@sift/persistence';
+import { checkRedis, createRedisConnection, startWorker, startWorkerHealthServer } from '@sift/queue';
+import { QueueName } from '@sift/queue-contracts';
+import { egressPolicyFromEnv } from '@sift/safe-fetch';
+import { DocumentStore } from '@sift/search-index';
+import { createDefaultCrawlDependencies, RobotsCache } from './crawl';
+import { createCrawlHandlers } from './crawl.handler';
+import { crawlerEnv } from './crawler-env';
+
+function log(level: 'info' | 'error', message: string, details: Record<string, unknown> = {}): void {
+  process.stderr.write(`${JSON.stringify({ level, service: 'crawler-worker', message, ...details })}\n`);
+}
+
+async function main(): Promise<void> {
+  const config = loadConfig(crawlerEnv);
+  const policy = egressPolicyFromEnv();
+  const connection = createRedisConnection(config.REDIS_URL);
+  const prisma = createPrismaClient(config.DATABASE_URL);
+  const documents = new DocumentStore(prisma);
+  // One robots.txt cache for every crawl this worker runs.
+  const robotsCache = new RobotsCache();
+  const worker = await startWorker({
+    queue: QueueName.Crawl,
+    handlers: createCrawlHandlers((payload) =>
+      createDefaultCrawlDependencies({
+        policy,
+        robotsCache,
+        storePage: payload.storeDocuments
+          ? async (page) => {
+              await documents.save({
+                url: page.url,
+                title: page.title,
+                text: page.content,
+                markdown: page.format === 'markdown' ? page.content : undefined,
+                source: 'crawl',
+              });
+            }
+          : undefined,
+      }),
+    ),
+    concurrency: config.CRAWL_CONCURRENCY,
+    connection,
+    prefix: config.QUEUE_PREFIX,
+    onError: (error) => log('error', 'worker error', { error: error.message }),
+  });
+  const health = await startWorkerHealthServer({
+    port: config.CRAWLER_PORT,
+    checkRedis: () => checkRedis(connection),
+    metrics: () => worker.metrics.text(),
+    metricsContentType: worker.metrics.contentType,
+  });
+  log('info', 'crawler worker started', { concurrency: config.CRAWL_CONCURRENCY, port: health.port });
+
+  let stopping = false;
+  const shutdown = async (signal: string): Promise<void> => {
+    if (stopping) return;
+    stopping = true;
+    log('info', 'shutting down', { signal });
+    await worker.close();
+    await Promise.allSettled([health.close(), prisma.$disconnect()]);
+    await connection.quit();
+    process.exit(0);
+  };
+  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+  process.on('SIGINT', () => void shutdown('SIGINT'));
+}
+
+main().catch((error: unknown) => {
+  log('error', 'crawler worker failed to start', { error: error instanceof Error ? error.message : String(error) });
+  process.exit(1);
+});
