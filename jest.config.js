@@ -30,6 +30,8 @@ const common = {
 };
 
 module.exports = {
+  // Integration tests start browsers and servers; the per-project testTimeout is not honoured by Jest, this one is.
+  testTimeout: 60000,
   projects: [
     { ...common, displayName: 'unit', testMatch: ['<rootDir>/{apps,libs,prisma,bench}/**/*.spec.ts'] },
     {

@@ -20,6 +20,8 @@ async function main() {
   const bin = (name) => path.join(root, 'node_modules', '.bin', name);
   const extra = process.argv.slice(2);
   const typecheck = step('typecheck', bin('tsc'), ['-p', 'tsconfig.json']);
+  // The module-boundary rule reads Nx's project graph; without a computed graph it silently checks nothing.
+  step('project graph', bin('nx'), ['show', 'projects']);
   const lint = step('lint', bin('eslint'), ['--max-warnings=0', 'apps', 'libs', 'prisma', 'bench']);
   fs.mkdirSync(path.join(root, 'tmp'), { recursive: true });
   const resultsFile = path.join(root, 'tmp', 'jest-results.json');

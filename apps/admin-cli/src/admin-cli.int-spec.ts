@@ -7,7 +7,7 @@ import { AccountRepository, ApiKeyRepository, createPrismaClient, type PrismaCli
 
 const run = promisify(execFile);
 // Each command is a fresh Node process compiling TypeScript with SWC: seconds, not milliseconds.
-const CHILD_PROCESS_TEST_TIMEOUT = 120_000;
+const CHILD_PROCESS_TEST_TIMEOUT = 300_000;
 const root = join(__dirname, '..', '..', '..');
 
 /** Runs the command line exactly as `npm run admin --` does, as a separate process. */

@@ -82,11 +82,36 @@ export class LocalIndexProvider implements SearchProvider {
       lexemesByConfig.set(row.config, list);
     }
     const lexemes = [...idfByLexeme.keys()];
-    const hits = await this.candidateHits(query, lexemes, lexemes.map((lexeme) => idfByLexeme.get(lexeme) ?? 0), maxResults);
+    const limit = this.options.candidateLimit ?? Math.max(100, maxResults * 10);
+    const hits = await this.candidateHits(query, {
+      lexemes,
+      idfs: lexemes.map((lexeme) => idfByLexeme.get(lexeme) ?? 0),
+      matchLexemes: this.matchLexemes(lexemeRows, limit * 10),
+      limit,
+    });
     const scored = this.rescore(query, hits, lexemesByConfig, corpus)
       .sort((left, right) => right.score - left.score || (left.id < right.id ? -1 : 1))
       .slice(0, maxResults);
     return this.loadCandidates(scored);
+  }
+
+  /**
+   * The lexemes candidates must contain at least one of: the rarest ones, until their document frequencies
+   * add up to the budget. A page that only shares the query's most common words almost never makes the top
+   * results, and leaving those words out keeps the GIN scan from visiting most of the corpus.
+   */
+  private matchLexemes(rows: QueryLexemeRow[], budget: number): string[] {
+    const byFrequency = new Map<string, number>();
+    for (const row of rows) byFrequency.set(row.lexeme, row.document_frequency);
+    const sorted = [...byFrequency.entries()].sort((left, right) => left[1] - right[1]);
+    const chosen: string[] = [];
+    let total = 0;
+    for (const [lexeme, frequency] of sorted) {
+      if (chosen.length > 0 && total + frequency > budget) break;
+      chosen.push(lexeme);
+      total += frequency;
+    }
+    return chosen;
   }
 
   private async corpusStatistics(): Promise<CorpusSnapshot> {
@@ -129,11 +154,8 @@ export class LocalIndexProvider implements SearchProvider {
   /** Candidates passing every filter, with the field occurrences of each query lexeme they contain. */
   private async candidateHits(
     query: SearchQuery,
-    lexemes: string[],
-    idfs: number[],
-    maxResults: number,
+    { lexemes, idfs, matchLexemes, limit }: { lexemes: string[]; idfs: number[]; matchLexemes: string[]; limit: number },
   ): Promise<CandidateHitRow[]> {
-    const limit = this.options.candidateLimit ?? Math.max(100, maxResults * 10);
     const includeMode = query.includeDomainsMode ?? 'filter';
     const includeDomains =
       includeMode === 'filter' && query.includeDomains?.length ? query.includeDomains.map(normalizeDomainEntry) : null;
@@ -148,7 +170,7 @@ export class LocalIndexProvider implements SearchProvider {
                (SELECT coalesce(sum(t.idf), 0) FROM unnest(${lexemes.map(tsqueryOperand)}::tsquery[], ${idfs}::float8[]) AS t(operand, idf)
                 WHERE d.search_vector @@ t.operand) AS coarse
         FROM documents d
-        WHERE d.search_vector @@ ${anyLexemeQuery(lexemes)}::tsquery
+        WHERE d.search_vector @@ ${anyLexemeQuery(matchLexemes)}::tsquery
           AND (${includeDomains}::text[] IS NULL OR EXISTS (
                 SELECT 1 FROM unnest(${includeDomains}::text[]) AS x(domain)
                 WHERE d.domain = x.domain OR right(d.domain, length(x.domain) + 1) = '.' || x.domain))

