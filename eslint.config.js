@@ -12,6 +12,21 @@ const egressBan = {
   ],
 };
 
+const depConstraints = [
+  { sourceTag: 'type:app', onlyDependOnLibsWithTags: ['type:feature', 'type:infra', 'type:domain', 'type:contracts'] },
+  { sourceTag: 'type:e2e', onlyDependOnLibsWithTags: ['type:testing', 'type:contracts'] },
+  { sourceTag: 'type:feature', onlyDependOnLibsWithTags: ['type:feature', 'type:infra', 'type:domain', 'type:contracts'] },
+  { sourceTag: 'type:infra', onlyDependOnLibsWithTags: ['type:infra', 'type:domain', 'type:contracts'] },
+  { sourceTag: 'type:domain', onlyDependOnLibsWithTags: ['type:domain', 'type:contracts'] },
+  { sourceTag: 'type:contracts', onlyDependOnLibsWithTags: ['type:contracts'] },
+  { sourceTag: 'type:testing', onlyDependOnLibsWithTags: ['type:feature', 'type:infra', 'type:domain', 'type:contracts', 'type:testing'] },
+  { sourceTag: 'scope:gateway', onlyDependOnLibsWithTags: ['scope:gateway', 'scope:shared'] },
+  { sourceTag: 'scope:extractor', onlyDependOnLibsWithTags: ['scope:extractor', 'scope:shared'] },
+  { sourceTag: 'scope:crawler', onlyDependOnLibsWithTags: ['scope:crawler', 'scope:shared'] },
+  { sourceTag: 'scope:research', onlyDependOnLibsWithTags: ['scope:research', 'scope:shared'] },
+  { sourceTag: 'scope:shared', onlyDependOnLibsWithTags: ['scope:shared'] },
+];
+
 module.exports = [
   { ignores: ['**/node_modules/**', '**/dist/**', '**/generated/**', 'tmp/**', '**/*.js', '**/*.mjs'] },
   ...tseslint.configs.recommended,
@@ -26,22 +41,27 @@ module.exports = [
         {
           enforceBuildableLibDependency: false,
           allow: [],
-          depConstraints: [
-            { sourceTag: 'type:app', onlyDependOnLibsWithTags: ['type:feature', 'type:infra', 'type:domain', 'type:contracts'] },
-            { sourceTag: 'type:e2e', onlyDependOnLibsWithTags: ['type:testing', 'type:contracts'] },
-            { sourceTag: 'type:feature', onlyDependOnLibsWithTags: ['type:feature', 'type:infra', 'type:domain', 'type:contracts'] },
-            { sourceTag: 'type:infra', onlyDependOnLibsWithTags: ['type:infra', 'type:domain', 'type:contracts'] },
-            { sourceTag: 'type:domain', onlyDependOnLibsWithTags: ['type:domain', 'type:contracts'] },
-            { sourceTag: 'type:contracts', onlyDependOnLibsWithTags: ['type:contracts'] },
-            { sourceTag: 'type:testing', onlyDependOnLibsWithTags: ['type:feature', 'type:infra', 'type:domain', 'type:contracts', 'type:testing'] },
-            { sourceTag: 'scope:gateway', onlyDependOnLibsWithTags: ['scope:gateway', 'scope:shared'] },
-            { sourceTag: 'scope:extractor', onlyDependOnLibsWithTags: ['scope:extractor', 'scope:shared'] },
-            { sourceTag: 'scope:crawler', onlyDependOnLibsWithTags: ['scope:crawler', 'scope:shared'] },
-            { sourceTag: 'scope:research', onlyDependOnLibsWithTags: ['scope:research', 'scope:shared'] },
-            { sourceTag: 'scope:shared', onlyDependOnLibsWithTags: ['scope:shared'] },
-          ],
+          depConstraints,
           // Pure domain libs may not pull in frameworks or infrastructure.
           banTransitiveDependencies: false,
+        },
+      ],
+    },
+  },
+  {
+    // Tests (and the gateway's test harness) may use the shared fixtures and factories of type:testing.
+    files: ['**/*.spec.ts', '**/*.int-spec.ts', '**/*.e2e-spec.ts', 'apps/*/src/testing/**/*.ts'],
+    rules: {
+      '@nx/enforce-module-boundaries': [
+        'error',
+        {
+          enforceBuildableLibDependency: false,
+          allow: [],
+          depConstraints: depConstraints.map((constraint) =>
+            constraint.sourceTag.startsWith('type:') && constraint.sourceTag !== 'type:domain' && constraint.sourceTag !== 'type:contracts'
+              ? { ...constraint, onlyDependOnLibsWithTags: [...constraint.onlyDependOnLibsWithTags, 'type:testing'] }
+              : constraint,
+          ),
         },
       ],
     },

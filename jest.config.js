@@ -25,7 +25,7 @@ const common = {
   moduleNameMapper,
   transform: { '^.+\\.(t|j|mj)s$': swc },
   // ESM-only dependencies are compiled to CommonJS for Jest.
-  transformIgnorePatterns: ['/node_modules/(?!(linkedom|htmlparser2|entities|domhandler|domutils|dom-serializer|@tavily|@langchain|p-retry|p-queue|p-timeout|eventemitter3|uuid|ky|re2js|css-select|css-what|nth-check|boolbase|domelementtype|cssomnom|html-escaper|uhyphen)/)'],
+  transformIgnorePatterns: ['/node_modules/(?!(linkedom|htmlparser2|entities|domhandler|domutils|dom-serializer|@tavily|@langchain|p-retry|p-queue|p-timeout|eventemitter3|uuid|ky|re2js|css-select|css-what|nth-check|boolbase|domelementtype|cssomnom|html-escaper|uhyphen|pdfjs-dist)/)'],
   modulePathIgnorePatterns: ['<rootDir>/tmp/', '<rootDir>/dist/'],
 };
 

@@ -20,7 +20,7 @@ interface Timed {
 }
 
 const extractors: Record<string, Extractor> = {
-  sift: (html, url) => extractHtml(html, { baseUrl: url, includeImages: false }).text,
+  sift: (html, url) => extractHtml(html, { baseUrl: url, includeImages: false, format: 'text' }).text,
   'readability.js+jsdom': extractWithReadabilityOnJsdom,
 };
 

@@ -56,6 +56,8 @@ describe('ExtractionService against loopback fixtures', () => {
   let documentStore: DocumentStore;
   let service: ExtractionService;
   const pendingSlowResponses: ServerResponse[] = [];
+  // Errors the service could only report as "internal error"; a test fails when one slips through.
+  const unexpectedErrors: unknown[] = [];
 
   const payloadFor = (path: string, overrides: Partial<ExtractUrlPayload> = {}): ExtractUrlPayload => ({
     requestId: randomUUID(),
@@ -72,7 +74,7 @@ describe('ExtractionService against loopback fixtures', () => {
   });
 
   const expectSuccess = (result: ExtractUrlResult) => {
-    if (!result.ok) throw new Error(`expected success, got: ${result.error}`);
+    if (!result.ok) throw new Error(`expected success, got: ${result.error} ${unexpectedErrors.map(String).join('; ')}`);
     return result;
   };
   const expectFailure = (result: ExtractUrlResult) => {
@@ -112,7 +114,12 @@ describe('ExtractionService against loopback fixtures', () => {
     browser = new BrowserPool({ policy, maxConcurrentPages: 2 });
     prisma = createPrismaClient(process.env.DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/sift_test', 2);
     documentStore = new DocumentStore(prisma);
-    service = new ExtractionService({ policy, browser, documentStore });
+    service = new ExtractionService({ policy, browser, documentStore, onError: (error) => unexpectedErrors.push(error) });
+  });
+
+  afterEach(() => {
+    const errors = unexpectedErrors.splice(0);
+    expect(errors).toEqual([]);
   });
 
   afterAll(async () => {

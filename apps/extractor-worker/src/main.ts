@@ -1,14 +1,13 @@
 import { BrowserPool } from '@sift/browser';
 import { loadConfig } from '@sift/config';
 import { createPrismaClient } from '@sift/persistence';
-import { checkRedis, createRedisConnection, startWorker } from '@sift/queue';
+import { checkRedis, createRedisConnection, startWorker, startWorkerHealthServer } from '@sift/queue';
 import { QueueName } from '@sift/queue-contracts';
 import { egressPolicyFromEnv } from '@sift/safe-fetch';
 import { DocumentStore } from '@sift/search-index';
 import { createExtractUrlHandler } from './extract-url.handler';
 import { ExtractionService } from './extraction.service';
 import { extractorEnv } from './extractor-env';
-import { startHealthServer } from './health-server';
 
 function log(level: 'info' | 'error', message: string, details: Record<string, unknown> = {}): void {
   process.stderr.write(`${JSON.stringify({ level, service: 'extractor-worker', message, ...details })}\n`);
@@ -36,7 +35,7 @@ async function main(): Promise<void> {
     prefix: config.QUEUE_PREFIX,
     onError: (error) => log('error', 'worker error', { error: error.message }),
   });
-  const health = await startHealthServer({
+  const health = await startWorkerHealthServer({
     port: config.EXTRACTOR_PORT,
     checkRedis: () => checkRedis(connection),
     metrics: () => worker.metrics.text(),

@@ -35,6 +35,7 @@ describe('ApiKeyAuthenticator (real Postgres)', () => {
       apiKeyId: record.id,
       accountId: account.id,
       accountName: account.name,
+      memberId: null,
       environment: 'prod',
       creditLimit: 42,
       planId: 'startup',

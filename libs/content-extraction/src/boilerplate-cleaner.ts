@@ -1,7 +1,7 @@
 // Page furniture that is never main content, removed before the content scorer runs so that it cannot win or
 // drag a sibling in. Each removal is skipped when the element holds most of the page's text: some sites put
 // the whole page inside <form> or give <body> a "sidebar" class.
-const FURNITURE_TAGS = ['nav', 'aside', 'footer', 'header', 'iframe', 'button', 'select', 'input', 'textarea', 'dialog', 'menu'];
+const FURNITURE_TAGS = new Set(['nav', 'aside', 'footer', 'header', 'iframe', 'button', 'select', 'input', 'textarea', 'dialog', 'menu']);
 
 // Class and id words (split at "-", "_", spaces and case changes) that name boilerplate blocks.
 const FURNITURE_WORDS = new Set([
@@ -24,8 +24,29 @@ function attributeWords(element: Element): string[] {
     .split(/[^a-z0-9]+/);
 }
 
-function textLength(element: Element): number {
-  return (element.textContent ?? '').replace(/\s+/g, '').length;
+/**
+ * One walk over the body: the text length of every element (for the wrapper guard) and the furniture
+ * candidates. Selector queries over attributes are several times slower on linkedom than this walk.
+ */
+function survey(root: Element): { lengths: Map<Element, number>; candidates: Element[] } {
+  const lengths = new Map<Element, number>();
+  const candidates: Element[] = [];
+  const visit = (element: Element): number => {
+    const tag = element.tagName.toLowerCase();
+    if (FURNITURE_TAGS.has(tag) || (tag !== 'article' && tag !== 'main' && (isHidden(element) || isFurniture(element)))) {
+      candidates.push(element);
+    }
+    let total = 0;
+    for (let child = element.firstChild; child; child = child.nextSibling) {
+      if (child.nodeType === 3) total += (child.nodeValue ?? '').trim().length;
+      else if (child.nodeType === 1) total += visit(child as Element);
+    }
+    lengths.set(element, total);
+    return total;
+  };
+  for (let child = root.firstElementChild; child; child = child.nextElementSibling) visit(child);
+  lengths.set(root, Array.from(root.children).reduce((sum, child) => sum + (lengths.get(child) ?? 0), 0));
+  return { lengths, candidates };
 }
 
 export function isFurniture(element: Element): boolean {
@@ -44,18 +65,13 @@ export function isHidden(element: Element): boolean {
 export function removeBoilerplate(document: Document): void {
   const body = document.body;
   if (!body) return;
-  const pageText = textLength(body);
+  const { lengths, candidates } = survey(body);
+  const pageText = lengths.get(body) ?? 0;
   // A block holding this much of the page is a layout wrapper, whatever its name says.
   const wrapperThreshold = Math.max(500, pageText * 0.4);
-  const candidates = new Set<Element>();
-  for (const element of Array.from(body.querySelectorAll(FURNITURE_TAGS.join(',')))) candidates.add(element);
-  for (const element of Array.from(body.querySelectorAll('[class],[id],[role],[hidden],[aria-hidden],[style]'))) {
-    if (element.tagName === 'ARTICLE' || element.tagName === 'MAIN') continue;
-    if (isHidden(element) || isFurniture(element)) candidates.add(element);
-  }
   for (const element of candidates) {
     if (!element.parentNode) continue;
-    if (textLength(element) > wrapperThreshold) continue;
+    if ((lengths.get(element) ?? 0) > wrapperThreshold) continue;
     element.remove();
   }
 }

@@ -30,7 +30,13 @@ export interface ExtractedContent {
 
 export interface ExtractOptions {
   baseUrl: string;
+  /** Collect `images` (default true). */
   includeImages?: boolean;
+  /**
+   * "markdown" (default) converts the content to markdown; "text" skips that conversion, the slower half of the
+   * work, and `markdown` then holds the plain text.
+   */
+  format?: 'markdown' | 'text';
 }
 
 export interface ExtractedLinks {

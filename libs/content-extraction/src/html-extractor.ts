@@ -1,5 +1,5 @@
 import { removeBoilerplate } from './boilerplate-cleaner';
-import { elementToText } from './element-to-text';
+import { absolutizeContentUrls } from './content-urls';
 import { ExtractedContent, ExtractOptions } from './extracted-content';
 import { faviconFromDocument } from './favicon';
 import { htmlToMarkdown } from './html-to-markdown';
@@ -24,11 +24,13 @@ export function extractHtml(html: string, options: ExtractOptions): ExtractedCon
   };
   removeBoilerplate(document);
   const content = findMainContent(document, freshCleanDocument);
+  if (content) absolutizeContentUrls(content.element, baseUrl);
 
+  const text = content?.text ?? '';
   return {
     ...metadata,
-    markdown: content ? htmlToMarkdown(content.element.innerHTML) : '',
-    text: content?.text ?? elementToText(document.body ?? document.documentElement),
+    markdown: content && options.format !== 'text' ? htmlToMarkdown(content.element.innerHTML) : text,
+    text,
     favicon,
     images: options.includeImages === false ? [] : collectImages(content?.element ?? null, previewImage, baseUrl),
   };

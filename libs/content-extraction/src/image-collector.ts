@@ -4,7 +4,7 @@ import { resolveUrl } from './parse-document';
 // Analytics beacons and spacers served as images; they carry no picture for the reader.
 const TRACKING_URL = /(?:\/pixel|\/beacon|\/track(?:ing)?[/?.]|\/spacer|\/blank\.gif|\/1x1|facebook\.com\/tr|doubleclick\.net|google-analytics\.com|\/b\/ss\/|scorecardresearch\.com|\/collect\?|quantserve\.com|\.gif\?)/i;
 
-function isTrackingPixel(image: Element, url: string): boolean {
+export function isTrackingPixel(image: Element, url: string): boolean {
   const width = Number(image.getAttribute('width'));
   const height = Number(image.getAttribute('height'));
   if ((width > 0 && width <= 2) || (height > 0 && height <= 2)) return true;
@@ -12,7 +12,7 @@ function isTrackingPixel(image: Element, url: string): boolean {
 }
 
 /** The best source of an <img>: lazy-loading attributes first (src is then a placeholder), then srcset. */
-function imageSource(image: Element): string | undefined {
+export function imageSource(image: Element): string | undefined {
   for (const attribute of ['data-src', 'data-lazy-src', 'data-original', 'src']) {
     const value = image.getAttribute(attribute)?.trim();
     if (value && !value.startsWith('data:')) return value;

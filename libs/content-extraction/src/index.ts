@@ -1,4 +1,8 @@
 export type { ExtractedContent, ExtractedImage, ExtractedLink, ExtractedLinks, ExtractOptions } from './extracted-content';
 export { extractHtml } from './html-extractor';
-export { decodeHtml } from './decode-html';
+export { extractLinks } from './link-extractor';
+export { extractPdf } from './pdf-extractor';
+export { extractPlainText } from './plain-text-extractor';
+export { detectBlockPage } from './block-page-detector';
 export { faviconFor } from './favicon';
+export { decodeHtml } from './decode-html';

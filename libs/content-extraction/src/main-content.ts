@@ -34,7 +34,8 @@ export function findMainContent(document: Document, freshDocument: () => Documen
   const fallback = fallbackBody ? densestRegion(fallbackBody) : null;
   if (!fallback) return readable ? { element: readable, text: readableText } : null;
   const fallbackText = elementToText(fallback);
-  return fallbackText.length > readableText.length ? { element: fallback, text: fallbackText } : { element: readable as Element, text: readableText };
+  if (!readable || fallbackText.length > readableText.length) return { element: fallback, text: fallbackText };
+  return { element: readable, text: readableText };
 }
 
 /** The element holding the most paragraph text directly, a cheap stand-in when Readability gives up. */

@@ -9,7 +9,9 @@ export function stripNonContent(html: string): string {
 }
 
 export function parseDocument(html: string): Document {
-  const { document } = parseHTML(html);
+  // linkedom builds no implied <html>/<body> (it is not a spec parser), so fragments get them explicitly.
+  const complete = /<html[\s>]/i.test(html) ? html : `<!DOCTYPE html><html><head></head><body>${html}</body></html>`;
+  const { document } = parseHTML(complete);
   return document as unknown as Document;
 }
 

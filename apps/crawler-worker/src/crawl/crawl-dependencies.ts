@@ -58,7 +58,7 @@ export interface CrawlEngineSettings {
   maxCrawlDelayMs: number;
   /** Upper bound of one page fetch inside the crawl's own deadline. */
   pageTimeoutMs: number;
-  /** Further attempts of a page answered 429 or 503. */
+  /** Further attempts of a page answered 429 or 503, or whose fetch failed. */
   maxRetries: number;
   /** Retry-After above this gives the page up instead of waiting. */
   maxRetryAfterMs: number;

@@ -263,7 +263,7 @@ class CrawlRun {
     this.wake();
   }
 
-  /** One page through the host's politeness gate, retried after 429/503 as Retry-After asks; undefined on failure. */
+  /** One page through the host's politeness gate, retried after 429/503 as Retry-After asks and after errors; undefined on failure. */
   private async fetchPage(url: URL): Promise<FetchedResource | undefined> {
     for (let attempt = 0; ; attempt += 1) {
       const release = await this.hostScheduler.acquire(url.host, this.controller.signal);
@@ -276,6 +276,8 @@ class CrawlRun {
         });
       } catch (error) {
         if (this.stopped) throw error;
+        // A timeout or reset is often transient (a busy site, or this worker busy extracting a large page).
+        if (attempt < this.settings.maxRetries && this.deadline - Date.now() > 1000) continue;
         return undefined;
       } finally {
         release();

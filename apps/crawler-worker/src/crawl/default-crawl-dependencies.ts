@@ -1,8 +1,7 @@
-import { extractHtml } from '@sift/content-extraction';
+import { extractHtml, extractLinks } from '@sift/content-extraction';
 import { assertPublicDestination, ContentKind, EgressPolicy, egressPolicyFromEnv, FetchError, safeFetch } from '@sift/safe-fetch';
 import { CrawlDependencies, CrawlEngineSettings, CrawledDocument, FetchPurpose } from './crawl-dependencies';
 import { ForbiddenTargetError } from './forbidden-target.error';
-import { readHtmlLinks } from './html-link-reader';
 import { RobotsCache } from './robots-cache';
 
 // Pages are read as HTML or plain text; robots.txt is plain text but often mislabelled; sitemaps are XML.
@@ -56,7 +55,10 @@ export function createDefaultCrawlDependencies(options: DefaultCrawlDependencyOp
         favicon: extracted.favicon,
       };
     },
-    extractLinks: readHtmlLinks,
+    extractLinks(html, baseUrl) {
+      const { links, canonicalUrl, robotsNoFollow } = extractLinks(html, baseUrl);
+      return { links, canonicalUrl, robotsNoFollow };
+    },
     robotsCache: options.robotsCache ?? new RobotsCache(),
     storePage: options.storePage,
     settings: options.settings,

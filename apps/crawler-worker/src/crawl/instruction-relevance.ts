@@ -13,8 +13,8 @@ const INSTRUCTION_STOP_WORDS = new Set([
 const ANCHOR_WEIGHT = 3;
 const URL_WEIGHT = 2;
 const CONTEXT_WEIGHT = 1;
-// Title and URL words describe the whole page; repeating them weighs them above a passing mention in the body.
-const TITLE_REPETITIONS = 3;
+// Title and URL words describe the whole page, so they weigh more than a mention in the body.
+const HEADING_WEIGHT = 2;
 
 export interface LinkCandidate {
   url: URL;
@@ -56,10 +56,14 @@ export class InstructionRelevance {
     return score;
   }
 
-  /** BM25 score of every page against the instructions, over the crawl's own pages as the corpus. */
+  /**
+   * BM25F-like score of every page over the crawl's own pages as the corpus: a page whose title or URL names
+   * the subject outranks one that merely mentions it, and the body decides between those.
+   */
   scorePages(pages: RankablePage[]): number[] {
-    const index = new Bm25Index(pages.map((page) => pageTokens(page)));
-    return pages.map((_, position) => index.score(this.terms, position));
+    const headings = new Bm25Index(pages.map((page) => stems(`${page.title ?? ''} ${decodeSafely(safePathname(page.url))}`)));
+    const bodies = new Bm25Index(pages.map((page) => stems(page.content)));
+    return pages.map((_, position) => HEADING_WEIGHT * headings.score(this.terms, position) + bodies.score(this.terms, position));
   }
 
   /** The `count` best chunks of `content`, back in document order, joined by ` [...] `. */
@@ -74,14 +78,6 @@ export class InstructionRelevance {
       .map((position) => chunks[position])
       .join(CHUNK_SEPARATOR);
   }
-}
-
-function pageTokens(page: RankablePage): string[] {
-  const heading = stems(`${page.title ?? ''} ${decodeSafely(safePathname(page.url))}`);
-  const tokens: string[] = [];
-  for (let repetition = 0; repetition < TITLE_REPETITIONS; repetition += 1) tokens.push(...heading);
-  tokens.push(...stems(page.content));
-  return tokens;
 }
 
 function stems(text: string): string[] {

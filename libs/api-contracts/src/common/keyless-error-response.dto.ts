@@ -1,4 +1,16 @@
-import { ApiProperty } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+
+/** One way to continue, typed as official clients read it (`type` names the path, e.g. "signup"). */
+export class KeylessNextActionDto {
+  @ApiProperty({ description: 'Kind of continuation: signup (use an API key) or retry_later.', example: 'signup' })
+  type!: string;
+
+  @ApiProperty({ description: 'What to do, in plain language.' })
+  details!: string;
+
+  @ApiPropertyOptional({ description: 'Seconds to wait, for retry_later.' })
+  retry_after_seconds?: number;
+}
 
 export class KeylessErrorDto {
   @ApiProperty({ description: 'Which keyless cap was hit.', example: 'keyless_hourly_limit' })
@@ -10,8 +22,8 @@ export class KeylessErrorDto {
   @ApiProperty({ description: 'Seconds until the keyless budget refills.', nullable: true, type: Number, example: 3600 })
   retry_after_seconds!: number | null;
 
-  @ApiProperty({ description: 'Instructions on how to continue, for example by signing up for an API key.', type: [String] })
-  next_actions!: string[];
+  @ApiProperty({ description: 'Ways to continue, for example by using an API key.', type: [KeylessNextActionDto] })
+  next_actions!: KeylessNextActionDto[];
 }
 
 /**

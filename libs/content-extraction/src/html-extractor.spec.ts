@@ -1,0 +1,79 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { extractHtml } from './html-extractor';
+
+const article = readFileSync(path.join(__dirname, 'fixtures', 'article.html'), 'utf8');
+const pageUrl = 'https://grind.example/guides/coffee?ref=home';
+
+describe('extractHtml on an article page', () => {
+  const result = extractHtml(article, { baseUrl: pageUrl, includeImages: true });
+
+  it('renders headings, lists, links, code blocks and GFM tables as markdown', () => {
+    expect(result.markdown).toMatch(/^## What you need$/m);
+    expect(result.markdown).toMatch(/^- A burr grinder, which gives an even grind size$/m);
+    expect(result.markdown).toContain('[full ratio guide](https://grind.example/guides/ratios)');
+    expect(result.markdown).toContain('![A burr grinder](https://grind.example/guides/images/grinder.webp)');
+    expect(result.markdown).not.toMatch(/pixel\.gif|data:image/);
+    expect(result.markdown).toMatch(/```[a-z]*\nfor \(const pour of \[50, 150, 320\]\) \{\n {2}await pourTo\(pour\);\n\}\n```/);
+    expect(result.markdown).toMatch(/\| Method +\| Coffee \(g\) \| Water \(g\) \|\n\| -+ \| -+ \| -+ \|\n\| Pour-over +\| 20 +\| 320 +\|/);
+  });
+
+  it('keeps the article text and drops navigation, sharing, related links, comments and footer', () => {
+    expect(result.text).toContain('Good coffee starts with fresh beans.');
+    expect(result.text).toContain('Taste, adjust the grind by one step at a time');
+    expect(result.text).toContain('A kitchen scale accurate to a tenth of a gram');
+    for (const boilerplate of ['Share on Social', 'Tea for beginners', 'Great article', 'All rights reserved', 'About']) {
+      expect(result.text).not.toContain(boilerplate);
+      expect(result.markdown).not.toContain(boilerplate);
+    }
+  });
+
+  it('separates paragraphs in plain text and keeps words whole', () => {
+    expect(result.text).toMatch(/exposure to air\.\n\nWhat you need\n\nA burr grinder/);
+    expect(result.text).not.toMatch(/[#*`|]{2}/);
+  });
+
+  it('reads title and metadata', () => {
+    expect(result.title).toBe('Brewing Better Coffee');
+    expect(result.siteName).toBe('The Daily Grind');
+    expect(result.description).toBe('A practical guide to brewing coffee at home.');
+    expect(result.canonicalUrl).toBe('https://grind.example/guides/coffee');
+    expect(result.publishedDate).toBe('2024-03-05T09:30:00.000Z');
+    expect(result.language).toBe('en-GB');
+    expect(result.isNewsArticle).toBe(true);
+    expect(result.contentLanguageHints).toEqual(['en-GB', 'de']);
+    expect(result.favicon).toBe('https://grind.example/static/icon.svg');
+  });
+
+  it('lists absolute, deduplicated images without data URIs or tracking pixels', () => {
+    expect(result.images.map((image) => image.url)).toEqual([
+      'https://grind.example/images/cover.jpg',
+      'https://grind.example/images/beans.jpg',
+      'https://grind.example/guides/images/grinder.webp',
+    ]);
+    expect(result.images[1].alt).toBe('Roasted beans');
+  });
+
+  it('skips the markdown conversion in text format', () => {
+    const textOnly = extractHtml(article, { baseUrl: pageUrl, format: 'text' });
+    expect(textOnly.markdown).toBe(textOnly.text);
+    expect(textOnly.text).toBe(result.text);
+  });
+
+  it('leaves images out when they are not wanted', () => {
+    expect(extractHtml(article, { baseUrl: pageUrl, includeImages: false }).images).toEqual([]);
+  });
+});
+
+describe('extractHtml on pages Readability gives up on', () => {
+  it('falls back to the densest text region of a short page', () => {
+    const html = '<html><head><title>Note</title></head><body><nav><a href="/">Home</a></nav><div><p>A short note that is still the whole content of this page.</p></div></body></html>';
+    const result = extractHtml(html, { baseUrl: 'https://notes.example/1' });
+    expect(result.text).toBe('A short note that is still the whole content of this page.');
+    expect(result.title).toBe('Note');
+  });
+
+  it('returns empty content for an empty document instead of throwing', () => {
+    expect(extractHtml('', { baseUrl: 'https://empty.example/' }).text).toBe('');
+  });
+});

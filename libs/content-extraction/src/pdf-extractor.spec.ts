@@ -1,0 +1,41 @@
+import { extractPdf } from './pdf-extractor';
+
+/** A minimal valid one-page PDF with two lines of text, byte offsets computed so the xref table is exact. */
+function buildPdf(lines: string[], title: string): Uint8Array {
+  const stream = `BT /F1 18 Tf 72 720 Td ${lines.map((line, index) => `${index ? '0 -24 Td ' : ''}(${line}) Tj`).join(' ')} ET`;
+  const objects = [
+    '<< /Type /Catalog /Pages 2 0 R >>',
+    '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
+    '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R /Resources << /Font << /F1 5 0 R >> >> >>',
+    `<< /Length ${stream.length} >>\nstream\n${stream}\nendstream`,
+    '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>',
+    `<< /Title (${title}) >>`,
+  ];
+  let body = '%PDF-1.4\n';
+  const offsets: number[] = [];
+  objects.forEach((object, index) => {
+    offsets.push(body.length);
+    body += `${index + 1} 0 obj\n${object}\nendobj\n`;
+  });
+  const xref = body.length;
+  body += `xref\n0 ${objects.length + 1}\n0000000000 65535 f \n`;
+  for (const offset of offsets) body += `${String(offset).padStart(10, '0')} 00000 n \n`;
+  body += `trailer\n<< /Size ${objects.length + 1} /Root 1 0 R /Info 6 0 R >>\nstartxref\n${xref}\n%%EOF\n`;
+  return new TextEncoder().encode(body);
+}
+
+describe('extractPdf', () => {
+  it('reads the text layer and the document title', async () => {
+    const pdf = buildPdf(['Quarterly report', 'Revenue grew by twelve percent.'], 'Q3 Report');
+    const result = await extractPdf(pdf, 'https://files.example/reports/q3.pdf');
+    expect(result.title).toBe('Q3 Report');
+    expect(result.text).toContain('Quarterly report');
+    expect(result.text).toContain('Revenue grew by twelve percent.');
+    expect(result.text.indexOf('Quarterly')).toBeLessThan(result.text.indexOf('Revenue'));
+    expect(result.markdown).toBe(result.text);
+  });
+
+  it('rejects bytes that are not a PDF', async () => {
+    await expect(extractPdf(new TextEncoder().encode('<html>not a pdf</html>'), 'https://files.example/x.pdf')).rejects.toThrow();
+  });
+});

@@ -1,0 +1,27 @@
+export interface ChatMessage {
+  role: 'system' | 'user' | 'assistant';
+  content: string;
+}
+
+export interface CompletionOptions {
+  maxTokens?: number;
+  temperature?: number;
+  /** Time for the whole call; the caller's remaining search budget. */
+  deadlineMs?: number;
+}
+
+/** A chat model: OpenAI, vLLM, llama.cpp server, Ollama, … behind one call. */
+export interface LlmClient {
+  complete(messages: ChatMessage[], options?: CompletionOptions): Promise<string>;
+}
+
+/** The model answered with an error, malformed JSON or no text. */
+export class LlmError extends Error {
+  constructor(
+    message: string,
+    readonly status?: number,
+  ) {
+    super(message);
+    this.name = 'LlmError';
+  }
+}

@@ -1,0 +1,75 @@
+import { egressPolicyFromEnv } from '@sift/safe-fetch';
+import type { EgressPolicy } from '@sift/safe-fetch';
+import { postJson } from './json-post.transport';
+import type { JsonPostTransport } from './json-post.transport';
+import { LlmError } from './llm-client';
+import type { ChatMessage, CompletionOptions, LlmClient } from './llm-client';
+import { operatorEndpointPolicy } from './operator-endpoint-policy';
+
+export interface OpenAiCompatibleOptions {
+  /** LLM_BASE_URL, up to and including the version: https://api.openai.com/v1, http://localhost:11434/v1 */
+  baseUrl: string;
+  /** LLM_API_KEY; local servers usually need none. */
+  apiKey?: string;
+  /** LLM_MODEL */
+  model: string;
+  /** Egress policy for everything but the model host; default FETCH_ALLOW_CIDRS. */
+  policy?: EgressPolicy;
+  /** Used when a call carries no deadline. */
+  timeoutMs?: number;
+  transport?: JsonPostTransport;
+}
+
+/** The part of the chat.completion object we read. */
+interface ChatCompletionResponse {
+  choices?: { message?: { content?: string | null } }[];
+  error?: { message?: string };
+}
+
+/** The chat-completions API spoken by OpenAI, vLLM, llama.cpp server and Ollama (POST {base}/chat/completions). */
+export class OpenAiCompatibleClient implements LlmClient {
+  private policy?: Promise<EgressPolicy>;
+  private readonly endpoint: string;
+
+  constructor(private readonly options: OpenAiCompatibleOptions) {
+    this.endpoint = new URL('chat/completions', options.baseUrl.endsWith('/') ? options.baseUrl : `${options.baseUrl}/`).toString();
+  }
+
+  async complete(messages: ChatMessage[], options: CompletionOptions = {}): Promise<string> {
+    this.policy ??= operatorEndpointPolicy(this.endpoint, this.options.policy ?? egressPolicyFromEnv());
+    const body: Record<string, unknown> = { model: this.options.model, messages, temperature: options.temperature ?? 0.2 };
+    if (options.maxTokens !== undefined) body.max_tokens = options.maxTokens;
+    const headers: Record<string, string> = this.options.apiKey ? { authorization: `Bearer ${this.options.apiKey}` } : {};
+    const transport = this.options.transport ?? postJson;
+    const response = await transport({
+      url: this.endpoint,
+      body,
+      headers,
+      deadlineMs: options.deadlineMs ?? this.options.timeoutMs ?? 30_000,
+      policy: await this.policy,
+    });
+    let parsed: ChatCompletionResponse;
+    try {
+      parsed = JSON.parse(response.text) as ChatCompletionResponse;
+    } catch {
+      throw new LlmError(`the model server answered ${response.status} with a body that is not JSON`, response.status);
+    }
+    if (response.status < 200 || response.status >= 300) {
+      throw new LlmError(`the model server answered ${response.status}: ${parsed.error?.message ?? 'no message'}`, response.status);
+    }
+    const content = parsed.choices?.[0]?.message?.content;
+    if (typeof content !== 'string' || content.trim() === '') {
+      throw new LlmError('the model returned no text', response.status);
+    }
+    return content.trim();
+  }
+}
+
+/** The client LLM_BASE_URL / LLM_API_KEY / LLM_MODEL describe, or undefined when no LLM is configured. */
+export function llmClientFromEnv(env: NodeJS.ProcessEnv = process.env): OpenAiCompatibleClient | undefined {
+  const baseUrl = env.LLM_BASE_URL?.trim();
+  if (!baseUrl) return undefined;
+  const model = env.LLM_MODEL?.trim();
+  if (!model) throw new Error('LLM_MODEL is required when LLM_BASE_URL is set');
+  return new OpenAiCompatibleClient({ baseUrl, model, apiKey: env.LLM_API_KEY?.trim() || undefined });
+}

@@ -1,0 +1,110 @@
+import { randomUUID } from 'node:crypto';
+import { createPrismaClient } from '@sift/persistence';
+import type { PrismaClient } from '@sift/persistence';
+import { DocumentStore } from './document-store.repository';
+import { LocalIndexProvider } from './local-index.provider';
+import type { SearchQuery } from './search-query';
+
+describe('LocalIndexProvider (Postgres full-text search + BM25F)', () => {
+  let prisma: PrismaClient;
+  let index: LocalIndexProvider;
+  // A word no other test's document contains, so the shared test database cannot leak results in.
+  const marker = `zorblax${randomUUID().slice(0, 8).replace(/-/g, '')}`;
+  const suffix = randomUUID().slice(0, 8);
+  const domain = (name: string) => `${name}-${suffix}.test`;
+  const recent = new Date(Date.now() - 2 * 24 * 60 * 60 * 1000);
+  const old = new Date('2019-05-01T00:00:00Z');
+
+  beforeAll(async () => {
+    prisma = createPrismaClient(process.env.DATABASE_URL as string, 2);
+    const store = new DocumentStore(prisma);
+    const documents = [
+      { url: `https://${domain('volcano')}/guide`, title: `${marker} volcano eruptions explained`, text: `Volcanoes erupt when magma rises. ${marker} eruptions of volcanoes are studied by volcanologists who measure magma.`, language: 'en', publishedDate: recent },
+      { url: `https://news.${domain('volcano')}/today`, title: 'Eruption today', text: `Breaking: the ${marker} volcano erupted this morning, ash clouds reported.`, language: 'en', publishedDate: recent, isNews: true },
+      { url: `https://${domain('history')}/1980`, title: 'History of an eruption', text: `In 1980 the ${marker} mountain erupted; this page recounts the volcano history in detail.`, language: 'en', publishedDate: old },
+      { url: `https://${domain('vulkan')}/seite`, title: 'Vulkane', text: `Der ${marker} Vulkan brach aus und die Lava floss in das Tal, sagen die Forscher.`, language: 'de' },
+      { url: `https://${domain('adult')}/page`, title: 'Unsafe volcano', text: `An unsafe page about the ${marker} volcano.`, language: 'en', isUnsafe: true },
+      { url: `https://${domain('unrelated')}/cooking`, title: 'Cooking pasta', text: `Boil water, add pasta and ${marker} salt.`, language: 'en', countryHints: ['it'] },
+    ];
+    for (const document of documents) await store.save({ ...document, source: 'import' });
+    index = new LocalIndexProvider(prisma, { statisticsTtlMs: 0 });
+  });
+
+  afterAll(async () => {
+    await prisma.document.deleteMany({ where: { domain: { endsWith: `${suffix}.test` } } });
+    await prisma.$disconnect();
+  });
+
+  const search = (query: Partial<SearchQuery>) => index.search({ query: `${marker} volcano eruption`, maxResults: 10, ...query });
+  const hosts = async (query: Partial<SearchQuery>) => (await search(query)).map((candidate) => new URL(candidate.url).hostname);
+
+  it('ranks the page about the query first, with stemming and scores in [0, 1]', async () => {
+    const results = await search({});
+    expect(results[0].url).toBe(`https://${domain('volcano')}/guide`);
+    // The pasta page shares only the marker word: it comes last.
+    expect(results[results.length - 1].url).toBe(`https://${domain('unrelated')}/cooking`);
+    for (const candidate of results) {
+      expect(candidate.score).toBeGreaterThan(0);
+      expect(candidate.score).toBeLessThanOrEqual(1);
+      expect(candidate).toMatchObject({ provider: 'local', contentIsSnippet: false });
+    }
+    const scores = results.map((candidate) => candidate.score);
+    expect([...scores].sort((left, right) => right - left)).toEqual(scores);
+    // "eruption" matches "erupted" and "eruptions" only through the English stemmer.
+    expect(results.map((candidate) => candidate.url)).toContain(`https://${domain('history')}/1980`);
+  });
+
+  it('restricts to included domains and their subdomains, and drops excluded ones', async () => {
+    expect(new Set(await hosts({ includeDomains: [domain('volcano')] }))).toEqual(new Set([domain('volcano'), `news.${domain('volcano')}`]));
+    const excluded = await hosts({ excludeDomains: [`https://www.${domain('volcano')}/`] });
+    expect(excluded.length).toBeGreaterThan(0);
+    expect(excluded.some((host) => host.endsWith(domain('volcano')))).toBe(false);
+  });
+
+  it('boosts rather than filters in include_domains_mode boost', async () => {
+    const boosted = await hosts({ includeDomains: [domain('history')], includeDomainsMode: 'boost' });
+    expect(boosted[0]).toBe(domain('history'));
+    expect(boosted.length).toBeGreaterThan(1);
+  });
+
+  it('applies time range and start/end dates to the publish date', async () => {
+    const lastWeek = await hosts({ timeRange: 'week' });
+    expect(lastWeek).not.toContain(domain('history'));
+    expect(lastWeek).toContain(domain('volcano'));
+    expect(await hosts({ endDate: '2020-01-01' })).toEqual([domain('history')]);
+    expect(await hosts({ startDate: '2019-01-01', endDate: '2019-12-31' })).toEqual([domain('history')]);
+  });
+
+  it('filters strictly by language when asked, and only boosts otherwise', async () => {
+    const german = await index.search({ query: `${marker} Vulkan`, language: 'german', filterByLanguage: true });
+    expect(german.map((candidate) => candidate.language)).toEqual(['de']);
+    const english = await hosts({ language: 'en', filterByLanguage: true });
+    expect(english).not.toContain(domain('vulkan'));
+  });
+
+  it('keeps only news articles, with their publish date, for topic news', async () => {
+    const news = await search({ topic: 'news' });
+    expect(news).toHaveLength(1);
+    expect(news[0]).toMatchObject({ url: `https://news.${domain('volcano')}/today`, publishedDate: recent.toISOString() });
+  });
+
+  it('drops unsafe pages under safe search only', async () => {
+    expect(await hosts({})).toContain(domain('adult'));
+    expect(await hosts({ safeSearch: true })).not.toContain(domain('adult'));
+  });
+
+  it('requires the quoted phrases under exact_match', async () => {
+    const exact = await index.search({ query: `"the ${marker} volcano erupted" eruption`, exactMatch: true });
+    expect(exact.map((candidate) => candidate.url)).toEqual([`https://news.${domain('volcano')}/today`]);
+  });
+
+  it('boosts pages of the requested country', async () => {
+    const salt = await index.search({ query: `${marker} salt volcano`, country: 'italy' });
+    expect(new URL(salt[0].url).hostname).toBe(domain('unrelated'));
+  });
+
+  it('returns nothing for a query without any indexed word', async () => {
+    expect(await index.search({ query: `nonexistentword${suffix}` })).toEqual([]);
+    expect(await index.search({ query: 'the of and' })).toEqual([]);
+  });
+});
