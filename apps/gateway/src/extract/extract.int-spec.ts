@@ -1,0 +1,145 @@
+import { callGateway, createTestAccount, createTestKey } from '@sift/testing';
+import { FixtureServer, startFixtureServer } from '@sift/safe-fetch';
+import { startTestGateway, TestGateway, uniqueClientIp } from '../testing/gateway-harness';
+import { startWorkerProcess, WorkerProcess } from '../testing/worker-process';
+
+interface ExtractBody {
+  results: Array<{ url: string; raw_content: string; images?: string[]; favicon?: string }>;
+  failed_results: Array<{ url: string; error: string }>;
+  request_id: string;
+  response_time: number;
+  usage?: { credits: number };
+}
+
+const article = (title: string) => `<!doctype html><html lang="en"><head><title>${title}</title>
+<link rel="icon" href="/icon.png"></head><body><nav><a href="/">Home</a> | <a href="/about">About</a></nav>
+<article><h1>${title}</h1><p>${'Sift extracts the main content of pages for agents. '.repeat(12)}</p>
+<p><img src="/photo.jpg" alt="A photo"> Tables, lists and code survive the trip to markdown.</p>
+<table><tr><th>Plan</th><th>Credits</th></tr><tr><td>Researcher</td><td>1000</td></tr></table></article>
+<footer>Copyright footer text</footer></body></html>`;
+
+// POST /extract over HTTP: the gateway validates, meters and enqueues; a real extractor worker process fetches
+// through the safe egress path from loopback fixture servers.
+describe('POST /extract', () => {
+  let gateway: TestGateway;
+  let worker: WorkerProcess;
+  let site: FixtureServer;
+  let internal: FixtureServer;
+
+  beforeAll(async () => {
+    site = await startFixtureServer({
+      '/a': (_request, response) => response.writeHead(200, { 'content-type': 'text/html' }).end(article('Alpha page')),
+      '/b': (_request, response) => response.writeHead(200, { 'content-type': 'text/html' }).end(article('Beta page')),
+      '/c': (_request, response) => response.writeHead(200, { 'content-type': 'text/html' }).end(article('Gamma page')),
+      '/d': (_request, response) => response.writeHead(200, { 'content-type': 'text/html' }).end(article('Delta page')),
+      '/e': (_request, response) => response.writeHead(200, { 'content-type': 'text/html' }).end(article('Epsilon page')),
+      '/to-internal': (_request, response) => response.writeHead(302, { location: `http://127.0.0.2:${internal.port}/secret` }).end(),
+      '/slow': () => undefined,
+      '/binary': (_request, response) => response.writeHead(200, { 'content-type': 'image/png' }).end(Buffer.alloc(2048, 1)),
+    });
+    // The "internal" service: reachable on loopback addresses that the egress policy does not allow.
+    internal = await startFixtureServer({ '/secret': (_request, response) => response.end('<p>secret</p>') }, ['127.0.0.2', '::1']);
+    worker = await startWorkerProcess('extractor-worker');
+    gateway = await startTestGateway({ QUEUE_PREFIX: worker.queuePrefix, FETCH_ALLOW_CIDRS: '127.0.0.1/32' });
+  }, 120_000);
+
+  afterAll(async () => {
+    await Promise.all([gateway?.close(), worker?.stop(), site?.close(), internal?.close()]);
+  });
+
+  async function keyFor(plan = 'growth', options: { zeroDataRetention?: boolean } = {}): Promise<string> {
+    const account = await createTestAccount(gateway.prisma, { plan, ...options });
+    return (await createTestKey(gateway.prisma, account.id)).apiKey;
+  }
+
+  it('returns content, images and favicon, and reports every per-URL problem in failed_results', async () => {
+    const apiKey = await keyFor();
+    const { status, body } = await callGateway<ExtractBody>(gateway.baseUrl, 'POST', '/extract', {
+      apiKey,
+      body: {
+        urls: [`${site.url}/a`, `${site.url}/missing`, 'not a url', `${site.url}/binary`, `http://127.0.0.2:${internal.port}/secret`],
+        include_images: true,
+        include_favicon: true,
+      },
+    });
+    expect(status).toBe(200);
+    expect(body.request_id).toMatch(/^[0-9a-f-]{36}$/);
+    expect(body.response_time).toBeGreaterThan(0);
+    expect(body.results).toHaveLength(1);
+    const [page] = body.results;
+    expect(page.raw_content).toContain('# Alpha page');
+    expect(page.raw_content).toMatch(/\| Plan \| Credits \|/);
+    expect(page.raw_content).not.toContain('Copyright footer');
+    expect(page.images).toEqual([`${site.url}/photo.jpg`]);
+    expect(page.favicon).toBe(`${site.url}/icon.png`);
+    const reasons = Object.fromEntries(body.failed_results.map((failure) => [failure.url, failure.error]));
+    expect(reasons[`${site.url}/missing`]).toMatch(/404/);
+    expect(reasons['not a url']).toMatch(/invalid url/i);
+    expect(reasons[`${site.url}/binary`]).toMatch(/unsupported content/i);
+    expect(reasons[`http://127.0.0.2:${internal.port}/secret`]).toBe('URL is not supported');
+    expect(internal.requests).toEqual([]);
+  });
+
+  it('refuses a redirect from an allowed host to a forbidden one, with zero hits on the forbidden one', async () => {
+    const { body } = await callGateway<ExtractBody>(gateway.baseUrl, 'POST', '/extract', { apiKey: await keyFor(), body: { urls: `${site.url}/to-internal` } });
+    expect(body.results).toEqual([]);
+    expect(body.failed_results).toEqual([{ url: `${site.url}/to-internal`, error: 'URL is not supported' }]);
+    expect(internal.requests).toEqual([]);
+  });
+
+  it('answers within the request timeout, reporting the slow URL as timed out', async () => {
+    const started = Date.now();
+    const { status, body } = await callGateway<ExtractBody>(gateway.baseUrl, 'POST', '/extract', {
+      apiKey: await keyFor(),
+      body: { urls: [`${site.url}/slow`, `${site.url}/b`], timeout: 2 },
+    });
+    expect(status).toBe(200);
+    expect(Date.now() - started).toBeLessThan(6_000);
+    expect(body.results.map((result) => result.url)).toEqual([`${site.url}/b`]);
+    expect(body.failed_results[0]).toEqual({ url: `${site.url}/slow`, error: expect.stringMatching(/timed out/i) });
+  });
+
+  it('charges 1 credit per 5 successful basic extractions, carried over, and never charges failures', async () => {
+    const apiKey = await keyFor();
+    const first = await callGateway<ExtractBody>(gateway.baseUrl, 'POST', '/extract', {
+      apiKey,
+      body: { urls: [`${site.url}/a`, `${site.url}/b`, `${site.url}/c`, `${site.url}/missing`], include_usage: true },
+    });
+    expect(first.body.results).toHaveLength(3);
+    expect(first.body.usage).toEqual({ credits: 0 });
+    const second = await callGateway<ExtractBody>(gateway.baseUrl, 'POST', '/extract', {
+      apiKey,
+      body: { urls: [`${site.url}/d`, `${site.url}/e`], include_usage: true },
+    });
+    expect(second.body.usage).toEqual({ credits: 1 });
+    const usage = await callGateway<{ key: { usage: number; extract_usage: number } }>(gateway.baseUrl, 'GET', '/usage', { apiKey });
+    expect(usage.body.key).toEqual(expect.objectContaining({ usage: 1, extract_usage: 1 }));
+  });
+
+  it('validates the request: more than 20 URLs, a bad depth or timeout is a 400 in the spec shape', async () => {
+    const apiKey = await keyFor();
+    const tooMany = await callGateway(gateway.baseUrl, 'POST', '/extract', { apiKey, body: { urls: Array.from({ length: 21 }, (_, i) => `${site.url}/${i}`) } });
+    expect(tooMany.status).toBe(400);
+    expect(tooMany.body).toEqual({ detail: { error: expect.stringMatching(/urls/) } });
+    for (const body of [{ urls: [`${site.url}/a`], extract_depth: 'deep' }, { urls: [`${site.url}/a`], timeout: 61 }, {}]) {
+      const answer = await callGateway(gateway.baseUrl, 'POST', '/extract', { apiKey, body });
+      expect(answer.status).toBe(400);
+    }
+  });
+
+  it('works keyless without charging anyone, and stores nothing for a zero-data-retention account', async () => {
+    const keyless = await callGateway<ExtractBody>(gateway.baseUrl, 'POST', '/extract', {
+      headers: { 'X-Tavily-Access-Mode': 'keyless', 'X-Forwarded-For': uniqueClientIp() },
+      body: { urls: [`${site.url}/c`] },
+    });
+    expect(keyless.status).toBe(200);
+    expect(keyless.body.results[0].raw_content).toContain('Gamma page');
+
+    const zdrKey = await keyFor('growth', { zeroDataRetention: true });
+    const zdrUrl = `${site.url}/e?zdr=${Date.now()}`;
+    const zdr = await callGateway<ExtractBody>(gateway.baseUrl, 'POST', '/extract', { apiKey: zdrKey, body: { urls: [zdrUrl] } });
+    expect(zdr.body.results).toHaveLength(1);
+    const stored = await gateway.prisma.document.findFirst({ where: { url: { contains: 'zdr=' } } });
+    expect(stored).toBeNull();
+  });
+});

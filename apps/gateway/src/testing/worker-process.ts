@@ -1,0 +1,54 @@
+import { ChildProcess, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { resolve } from 'node:path';
+
+const repositoryRoot = resolve(__dirname, '..', '..', '..', '..');
+
+export interface WorkerProcess {
+  queuePrefix: string;
+  output(): string;
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts a worker app (`apps/<name>/src/main.ts`) as its own process, the way `npm start` does, on the test
+ * database and Redis index, and resolves once it logs that it consumes its queue.
+ */
+export async function startWorkerProcess(app: 'extractor-worker' | 'crawler-worker', env: Record<string, string> = {}): Promise<WorkerProcess> {
+  const queuePrefix = env.QUEUE_PREFIX ?? `test-${randomBytes(4).toString('hex')}`;
+  const child: ChildProcess = spawn(process.execPath, [resolve(repositoryRoot, 'scripts', 'run-ts.js'), `apps/${app}/src/main.ts`], {
+    cwd: repositoryRoot,
+    env: {
+      ...process.env,
+      QUEUE_PREFIX: queuePrefix,
+      FETCH_ALLOW_CIDRS: '127.0.0.1/32',
+      EXTRACTOR_PORT: '0',
+      CRAWLER_PORT: '0',
+      ...env,
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  const started = new Promise<void>((resolveStarted, reject) => {
+    const onData = (chunk: Buffer) => {
+      output += chunk.toString();
+      if (/worker started/.test(output)) resolveStarted();
+    };
+    child.stdout?.on('data', onData);
+    child.stderr?.on('data', onData);
+    child.once('exit', (code) => reject(new Error(`${app} exited with ${code} before starting:\n${output}`)));
+  });
+  await started;
+  return {
+    queuePrefix,
+    output: () => output,
+    stop: async () => {
+      if (child.exitCode !== null) return;
+      const exited = new Promise((done) => child.once('exit', done));
+      child.kill('SIGTERM');
+      const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
+      await exited;
+      clearTimeout(timer);
+    },
+  };
+}
