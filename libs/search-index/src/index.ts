@@ -11,3 +11,4 @@ export { importJsonl, type ImportOptions, type ImportProgress, type ImportResult
 export { canonicalUrlKey, normalizeUrl } from './canonical-url';
 export { languageCodeOf } from './language-code';
 export { countryCodeOf } from './country-code';
+export { containsQuotedPhrases, pageLanguageOf } from './content-filters';

@@ -116,6 +116,22 @@ describe('POST /extract', () => {
     expect(usage.body.key).toEqual(expect.objectContaining({ usage: 1, extract_usage: 1 }));
   });
 
+  it('refuses up front with 432 over the key or plan limit and 433 over the pay-as-you-go limit, fetching nothing', async () => {
+    const before = site.requests.length;
+    const limited = await createTestAccount(gateway.prisma, { plan: 'growth' });
+    const limitedKey = (await createTestKey(gateway.prisma, limited.id, { creditLimit: 0 })).apiKey;
+    const overKey = await callGateway(gateway.baseUrl, 'POST', '/extract', { apiKey: limitedKey, body: { urls: [`${site.url}/a`] } });
+    expect(overKey.status).toBe(432);
+    expect(overKey.body).toEqual({ detail: { error: expect.stringMatching(/limit/i) } });
+
+    const paygo = await createTestAccount(gateway.prisma, { plan: 'paygo', paygoLimit: 0 });
+    const paygoKey = (await createTestKey(gateway.prisma, paygo.id)).apiKey;
+    const overPaygo = await callGateway(gateway.baseUrl, 'POST', '/extract', { apiKey: paygoKey, body: { urls: [`${site.url}/a`] } });
+    expect(overPaygo.status).toBe(433);
+    expect(overPaygo.body).toEqual({ detail: { error: expect.stringMatching(/pay-as-you-go/i) } });
+    expect(site.requests.length).toBe(before);
+  });
+
   it('validates the request: more than 20 URLs, a bad depth or timeout is a 400 in the spec shape', async () => {
     const apiKey = await keyFor();
     const tooMany = await callGateway(gateway.baseUrl, 'POST', '/extract', { apiKey, body: { urls: Array.from({ length: 21 }, (_, i) => `${site.url}/${i}`) } });

@@ -1,0 +1,44 @@
+// Extraction time on the Git HTML documentation site: big single-page manuals (user-manual.html, git-config.html)
+// are where a super-linear step in the extractor shows. Reports total CPU time, pages per CPU-second and the
+// slowest pages.
+// Run: node scripts/run-ts.js bench/extraction/git-docs-timing.ts
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { extractPage } from '@sift/content-extraction';
+
+const siteRoot = path.resolve(__dirname, '..', '..', '..', 'shared', 'bench-data', 'git-htmldocs-site', 'site');
+
+function htmlFiles(folder: string): string[] {
+  return readdirSync(folder, { withFileTypes: true }).flatMap((entry) => {
+    const full = path.join(folder, entry.name);
+    if (entry.isDirectory()) return htmlFiles(full);
+    return entry.name.endsWith('.html') ? [full] : [];
+  });
+}
+
+function cpuMilliseconds(since: NodeJS.CpuUsage): number {
+  const used = process.cpuUsage(since);
+  return (used.user + used.system) / 1000;
+}
+
+function main(): void {
+  const files = htmlFiles(siteRoot);
+  const timings: { page: string; milliseconds: number; bytes: number }[] = [];
+  const before = process.cpuUsage();
+  for (const file of files) {
+    const html = readFileSync(file, 'utf8');
+    const page = path.relative(siteRoot, file);
+    const start = process.cpuUsage();
+    extractPage(html, { baseUrl: `http://127.0.0.1:8080/${page}`, includeImages: true, format: 'markdown' });
+    timings.push({ page, milliseconds: cpuMilliseconds(start), bytes: html.length });
+  }
+  const totalSeconds = cpuMilliseconds(before) / 1000;
+  timings.sort((a, b) => b.milliseconds - a.milliseconds);
+  console.log(`Git HTML documentation site (${files.length} pages, extractPage, markdown + links + images)`);
+  console.log(`  total ${totalSeconds.toFixed(2)} CPU s, ${(files.length / totalSeconds).toFixed(1)} pages/s/core`);
+  for (const { page, milliseconds, bytes } of timings.slice(0, 5)) {
+    console.log(`  ${page.padEnd(36)} ${(bytes / 1024).toFixed(0).padStart(5)} KiB  ${milliseconds.toFixed(0).padStart(6)} ms`);
+  }
+}
+
+main();
