@@ -4,7 +4,7 @@ import { startTestGateway, TestGateway, uniqueClientIp } from '../testing/gatewa
 import { startWorkerProcess, WorkerProcess } from '../testing/worker-process';
 
 interface ExtractBody {
-  results: Array<{ url: string; raw_content: string; images?: string[]; favicon?: string }>;
+  results: Array<{ url: string; title: string | null; raw_content: string; images?: string[]; favicon?: string }>;
   failed_results: Array<{ url: string; error: string }>;
   request_id: string;
   response_time: number;
@@ -67,8 +67,10 @@ describe('POST /extract', () => {
     expect(body.response_time).toBeGreaterThan(0);
     expect(body.results).toHaveLength(1);
     const [page] = body.results;
-    expect(page.raw_content).toContain('# Alpha page');
-    expect(page.raw_content).toMatch(/\| Plan \| Credits \|/);
+    // The page's title comes as `title`; the content is the article without navigation and footer.
+    expect(page.title).toBe('Alpha page');
+    expect(page.raw_content).toContain('Sift extracts the main content of pages for agents.');
+    expect(page.raw_content).toMatch(/\|\s*Plan\s*\|\s*Credits\s*\|/);
     expect(page.raw_content).not.toContain('Copyright footer');
     expect(page.images).toEqual([`${site.url}/photo.jpg`]);
     expect(page.favicon).toBe(`${site.url}/icon.png`);
@@ -149,7 +151,7 @@ describe('POST /extract', () => {
       body: { urls: [`${site.url}/c`] },
     });
     expect(keyless.status).toBe(200);
-    expect(keyless.body.results[0].raw_content).toContain('Gamma page');
+    expect(keyless.body.results[0].title).toBe('Gamma page');
 
     const zdrKey = await keyFor('growth', { zeroDataRetention: true });
     const zdrUrl = `${site.url}/e?zdr=${Date.now()}`;
