@@ -49,6 +49,7 @@ describe('@tavily/core against Sift (npm start)', () => {
     const keyless = tavily({ apiBaseURL: stack.baseUrl } as Parameters<typeof tavily>[0]);
     const response = await keyless.extract([`${site.origin}/git-add.html`]).catch((error: Error) => error);
     if (response instanceof Error) throw response;
-    expect(response.results[0].rawContent).toMatch(/git-add/);
+    expect(response.results[0].title).toMatch(/git-add/);
+    expect(response.results[0].rawContent).toMatch(/interactive mode/i);
   });
 });
