@@ -9,8 +9,6 @@ export const extractorEnv = coreEnv.merge(fetchEnv).extend({
   EXTRACT_CONCURRENCY: integer(8, 1),
   /** Port of the worker's /health and /metrics endpoints. */
   EXTRACTOR_PORT: integer(3101),
-  /** BullMQ key prefix in Redis; must match the gateway's. */
-  QUEUE_PREFIX: z.string().min(1).default('sift'),
   /** Pages rendered in Chromium at once. */
   BROWSER_PAGES: integer(4, 1),
 });

@@ -11,3 +11,4 @@ export * from './job-timeout.error';
 export * from './job-failed.error';
 export * from './invalid-job-payload.error';
 export * from './worker-health-server';
+export * from './worker-process';
