@@ -6,10 +6,24 @@ import { ExtractController } from './extract/extract.controller';
 import { ExtractService } from './extract/extract.service';
 import { MapController } from './map/map.controller';
 import { MapService } from './map/map.service';
+import { SearchController } from './search/search.controller';
+import { SearchService } from './search/search.service';
+import { SearchAnswerService } from './search/search-answer.service';
+import { SearchProvidersService } from './search/search-providers.service';
+import { SourceContentService } from './search/source-content.service';
 
-/** Extract, crawl and map: validate, meter, enqueue to the workers, wait, answer. */
+/** Search, extract, crawl and map: validate, meter, enqueue to the workers, wait, answer. */
 @Module({
-  controllers: [ExtractController, CrawlController, MapController],
-  providers: [MeteringService, ExtractService, CrawlService, MapService],
+  controllers: [SearchController, ExtractController, CrawlController, MapController],
+  providers: [
+    MeteringService,
+    SearchService,
+    SearchProvidersService,
+    SourceContentService,
+    SearchAnswerService,
+    ExtractService,
+    CrawlService,
+    MapService,
+  ],
 })
 export class DataPlaneModule {}

@@ -1,0 +1,104 @@
+import {
+  normalizeTimeRange,
+  SearchAutoParametersDto,
+  SearchDepth,
+  SearchRequestDto,
+  SearchTopic,
+} from '@sift/api-contracts';
+import { languageCodeOf } from '@sift/search-index';
+import { ApiError } from '../common/api-error';
+import { inferParameters, LongTimeRange } from './auto-parameters';
+
+/** A search request after defaults, auto_parameters and the cross-field rules: what the pipeline runs. */
+export interface ResolvedSearch {
+  query: string;
+  depth: SearchDepth;
+  topic: SearchTopic;
+  timeRange?: LongTimeRange;
+  startDate?: string;
+  endDate?: string;
+  maxResults: number;
+  chunksPerSource: number;
+  includeImages: boolean;
+  includeImageDescriptions: boolean;
+  /** Absent when no answer was asked for. */
+  answerDepth?: 'basic' | 'advanced';
+  /** Absent when raw content was not asked for. */
+  rawContentFormat?: 'markdown' | 'text';
+  includeDomains: string[];
+  excludeDomains: string[];
+  includeDomainsMode?: 'filter' | 'boost';
+  country?: string;
+  language?: string;
+  filterByLanguage: boolean;
+  exactMatch: boolean;
+  safeSearch: boolean;
+  includeFavicon: boolean;
+  includeUsage: boolean;
+  /** The echo of what auto_parameters chose; only when it was on. */
+  autoParameters?: SearchAutoParametersDto;
+}
+
+/**
+ * Applies auto_parameters (explicit request fields win: `explicitFields` are the body's non-null keys, since the
+ * DTO's defaults hide whether a value was sent) and the 400 rules, with messages naming the fields.
+ */
+export function resolveSearch(body: SearchRequestDto, explicitFields: ReadonlySet<string>, now: Date = new Date()): ResolvedSearch {
+  let depth = body.search_depth;
+  let topic = body.topic;
+  let timeRange = body.time_range ? normalizeTimeRange(body.time_range) : undefined;
+  let autoParameters: SearchAutoParametersDto | undefined;
+  if (body.auto_parameters) {
+    const inferred = inferParameters(body.query, now);
+    if (!explicitFields.has('search_depth')) depth = inferred.searchDepth;
+    if (!explicitFields.has('topic')) topic = inferred.topic;
+    if (!explicitFields.has('time_range') && !explicitFields.has('start_date') && !explicitFields.has('end_date')) {
+      timeRange = inferred.timeRange;
+    }
+    autoParameters = { topic, search_depth: depth, ...(timeRange ? { time_range: timeRange } : {}) };
+  }
+
+  const includeDomains = body.include_domains.map((domain) => domain.trim()).filter(Boolean);
+  if (body.include_domains_mode && includeDomains.length === 0) {
+    throw new ApiError(400, 'include_domains_mode requires include_domains: send at least one domain or leave include_domains_mode out.');
+  }
+  if (body.filter_by_language && !body.language) {
+    throw new ApiError(400, 'filter_by_language requires language: name the language to keep (ISO 639-1 code or English name).');
+  }
+  if (body.language && !languageCodeOf(body.language)) {
+    throw new ApiError(400, `language must be an ISO 639-1 code or an English language name; got "${body.language}".`);
+  }
+  if (body.safe_search && (depth === 'fast' || depth === 'ultra-fast')) {
+    throw new ApiError(400, `safe_search is not supported with search_depth ${depth}; use basic or advanced.`);
+  }
+  if (body.start_date && body.end_date && body.start_date > body.end_date) {
+    throw new ApiError(400, 'start_date must not be after end_date.');
+  }
+
+  return {
+    query: body.query.trim(),
+    depth,
+    topic,
+    timeRange,
+    startDate: body.start_date,
+    endDate: body.end_date,
+    maxResults: body.max_results,
+    chunksPerSource: body.chunks_per_source,
+    includeImages: body.include_images,
+    includeImageDescriptions: body.include_images && body.include_image_descriptions,
+    answerDepth: body.include_answer === false ? undefined : body.include_answer === 'advanced' ? 'advanced' : 'basic',
+    rawContentFormat: body.include_raw_content === false ? undefined : body.include_raw_content === 'text' ? 'text' : 'markdown',
+    includeDomains,
+    excludeDomains: body.exclude_domains.map((domain) => domain.trim()).filter(Boolean),
+    includeDomainsMode: includeDomains.length > 0 ? (body.include_domains_mode ?? 'filter') : undefined,
+    // The spec boosts a country only for the general topic.
+    country: topic === 'general' ? body.country : undefined,
+    language: body.language,
+    filterByLanguage: body.filter_by_language,
+    exactMatch: body.exact_match,
+    safeSearch: body.safe_search,
+    includeFavicon: body.include_favicon,
+    includeUsage: body.include_usage,
+    autoParameters,
+  };
+}

@@ -1,0 +1,28 @@
+import { Body, Controller, Post } from '@nestjs/common';
+import { SearchRequestDto, SearchResponseDto } from '@sift/api-contracts';
+import { Endpoint } from '../common/endpoint.decorator';
+import { Ctx, RequestContext } from '../common/request-context';
+import { KeylessAllowed } from '../common/route-access.decorator';
+import { ExplicitFields } from './explicit-fields.decorator';
+import { SearchService } from './search.service';
+
+@Controller()
+export class SearchController {
+  constructor(private readonly searchService: SearchService) {}
+
+  @Post('search')
+  @KeylessAllowed()
+  @Endpoint({
+    tag: 'data',
+    summary: 'Search the local index and the configured upstream engines',
+    description:
+      'Ranked, scored results with query-related chunks, optionally an answer, images and raw content. Result ids are ' +
+      'version-5 UUIDs of the canonical URL in the namespace of request_id (usable in feedback). 1 credit; 2 at advanced depth.',
+    response: SearchResponseDto,
+    keyless: true,
+    billed: true,
+  })
+  search(@Ctx() context: RequestContext, @Body() body: SearchRequestDto, @ExplicitFields() explicitFields: ReadonlySet<string>): Promise<SearchResponseDto> {
+    return this.searchService.search(context, body, explicitFields);
+  }
+}

@@ -1,0 +1,180 @@
+import { Injectable } from '@nestjs/common';
+import { ImageResultDto, SearchRequestDto, SearchResponseDto, SearchResultDto } from '@sift/api-contracts';
+import { searchCredits } from '@sift/billing';
+import { ImageContext, SourceChunk } from '@sift/llm';
+import { CHUNK_SEPARATOR } from '@sift/ranking';
+import { containsQuotedPhrases, languageCodeOf, pageLanguageOf, SearchQuery } from '@sift/search-index';
+import { MeteringService } from '../common/metering.service';
+import { RequestContext, responseTimeSeconds } from '../common/request-context';
+import { chunkSources, ChunkedSource } from './result-chunks';
+import { searchResultId } from './result-id';
+import { SEARCH_DEPTH_PROFILES } from './search-depth-profile';
+import { SearchAnswerService } from './search-answer.service';
+import { resolveSearch, ResolvedSearch } from './search-parameters';
+import { SearchProvidersService } from './search-providers.service';
+import type { SourceContent } from './source-content';
+import { SourceContentService } from './source-content.service';
+
+/** An answer needs a few sources even when the caller asked for no results (max_results 0). */
+const ANSWER_SOURCES = { basic: 5, advanced: 10 } as const;
+const MAXIMUM_CANDIDATES = 60;
+const IMAGES_PER_RESULT = 5;
+const TOP_LEVEL_IMAGES = 10;
+/** advanced: how much of the final score is the retrieval score, the rest being the best chunk's relevance. */
+const RETRIEVAL_WEIGHT = 0.6;
+
+/**
+ * POST /search: resolve the parameters → ask the providers and fuse their lists → get each candidate's
+ * content as the depth allows → drop what the content-level filters reject → chunk and score → answer and
+ * images → charge.
+ */
+@Injectable()
+export class SearchService {
+  constructor(
+    private readonly metering: MeteringService,
+    private readonly providers: SearchProvidersService,
+    private readonly content: SourceContentService,
+    private readonly answers: SearchAnswerService,
+  ) {}
+
+  async search(context: RequestContext, body: SearchRequestDto, explicitFields: ReadonlySet<string>): Promise<SearchResponseDto> {
+    const search = resolveSearch(body, explicitFields);
+    const profile = SEARCH_DEPTH_PROFILES[search.depth];
+    const credits = searchCredits(search.depth);
+    context.depth = search.depth;
+    await this.metering.precheck(context, credits);
+    const startedAt = Date.now();
+
+    const wanted = Math.max(search.maxResults, search.answerDepth ? ANSWER_SOURCES[search.answerDepth] : 0);
+    const fanOut = await this.providers.search(this.providerQuery(search, Math.min(MAXIMUM_CANDIDATES, wanted * profile.candidateFactor), profile.providerDeadlineMs));
+    const loaded = await this.content.load(context, search, fanOut.candidates, {
+      content: profile.content,
+      fetchDeadline: startedAt + profile.contentDeadlineMs,
+    });
+    const kept = loaded.sources.filter((source) => this.passesContentFilters(search, source));
+    const chunked = chunkSources(kept, {
+      query: search.query,
+      chunksPerSource: search.depth === 'ultra-fast' ? 1 : search.chunksPerSource,
+      crossSource: profile.crossSourceRanking,
+    });
+    const ranked = chunked
+      .map((entry) => ({
+        entry,
+        score: profile.crossSourceRanking
+          ? RETRIEVAL_WEIGHT * entry.source.candidate.score + (1 - RETRIEVAL_WEIGHT) * entry.chunkRelevance
+          : entry.source.candidate.score,
+      }))
+      .sort((left, right) => right.score - left.score);
+
+    const shown = ranked.slice(0, search.maxResults);
+    const descriptions = search.includeImageDescriptions
+      ? await this.answers.describe(this.imageContexts(shown.map(({ entry }) => entry)), search.query, profile.answerDeadlineMs)
+      : undefined;
+    const results = shown.map(({ entry, score }) => this.toResult(context, search, entry, score, descriptions?.descriptions));
+    const answer = search.answerDepth
+      ? await this.answers.answer(search.query, this.answerChunks(ranked.slice(0, wanted).map(({ entry }) => entry)), search.answerDepth, profile.answerDeadlineMs)
+      : undefined;
+
+    context.logDetail = {
+      answer_mode: answer?.mode ?? null,
+      ...(answer?.fallbackReason ? { answer_fallback_reason: answer.fallbackReason } : {}),
+      image_description_mode: descriptions?.mode ?? null,
+      providers: fanOut.providers,
+      candidates: fanOut.candidates.length,
+      fetched: loaded.fetched,
+      from_cache: loaded.fromCache,
+      fetch_failures: loaded.fetchFailures,
+      results: results.length,
+    };
+    const charged = await this.metering.chargeFixed(context, 'search', 'search', credits);
+    return {
+      query: body.query,
+      results,
+      images: search.includeImages ? this.topLevelImages(shown.map(({ entry }) => entry), descriptions?.descriptions) : [],
+      ...(answer ? { answer: answer.answer } : {}),
+      response_time: responseTimeSeconds(context),
+      request_id: context.requestId,
+      ...(search.autoParameters ? { auto_parameters: search.autoParameters } : {}),
+      ...(search.includeUsage ? { usage: { credits: charged } } : {}),
+    };
+  }
+
+  private providerQuery(search: ResolvedSearch, maxResults: number, deadlineMs: number): SearchQuery {
+    return {
+      query: search.query,
+      maxResults,
+      depth: search.depth,
+      topic: search.topic,
+      timeRange: search.timeRange,
+      startDate: search.startDate,
+      endDate: search.endDate,
+      includeDomains: search.includeDomains,
+      excludeDomains: search.excludeDomains,
+      includeDomainsMode: search.includeDomainsMode,
+      country: search.country,
+      language: search.language,
+      filterByLanguage: search.filterByLanguage,
+      exactMatch: search.exactMatch,
+      safeSearch: search.safeSearch,
+      deadlineMs,
+    };
+  }
+
+  /** The filters the local index applies in SQL, applied again to pages fetched for upstream results. */
+  private passesContentFilters(search: ResolvedSearch, source: SourceContent): boolean {
+    if (search.safeSearch && source.unsafe) return false;
+    if (search.exactMatch && !containsQuotedPhrases(search.query, `${source.title}\n${source.text}`)) return false;
+    if (search.filterByLanguage && pageLanguageOf(source.language, source.text) !== languageCodeOf(search.language)) return false;
+    return true;
+  }
+
+  private toResult(
+    context: RequestContext,
+    search: ResolvedSearch,
+    entry: ChunkedSource,
+    score: number,
+    descriptions?: Map<string, string>,
+  ): SearchResultDto {
+    const { source } = entry;
+    const url = source.candidate.url;
+    const result: SearchResultDto = {
+      id: searchResultId(context.requestId, url),
+      title: source.title,
+      url,
+      content: entry.chunks.join(CHUNK_SEPARATOR),
+      score: Math.round(Math.min(1, Math.max(0, score)) * 1e6) / 1e6,
+    };
+    if (search.rawContentFormat) result.raw_content = search.rawContentFormat === 'text' ? source.text : source.markdown;
+    if (search.topic === 'news' && source.publishedDate) result.published_date = source.publishedDate;
+    if (search.includeFavicon && source.favicon) result.favicon = source.favicon;
+    if (search.includeImages) result.images = this.describedImages(source.images.slice(0, IMAGES_PER_RESULT).map((image) => image.url), descriptions);
+    return result;
+  }
+
+  private topLevelImages(entries: ChunkedSource[], descriptions?: Map<string, string>): string[] | ImageResultDto[] {
+    const urls = [...new Set(entries.flatMap((entry) => entry.source.images.map((image) => image.url)))].slice(0, TOP_LEVEL_IMAGES);
+    return this.describedImages(urls, descriptions);
+  }
+
+  private describedImages(urls: string[], descriptions?: Map<string, string>): string[] | ImageResultDto[] {
+    if (!descriptions) return urls;
+    return urls.map((url) => ({ url, description: descriptions.get(url) ?? '' }));
+  }
+
+  private imageContexts(entries: ChunkedSource[]): ImageContext[] {
+    const seen = new Set<string>();
+    const contexts: ImageContext[] = [];
+    for (const { source } of entries) {
+      for (const image of source.images.slice(0, TOP_LEVEL_IMAGES)) {
+        if (seen.has(image.url)) continue;
+        seen.add(image.url);
+        contexts.push({ url: image.url, alt: image.alt, pageTitle: source.title });
+      }
+    }
+    return contexts;
+  }
+
+  private answerChunks(entries: ChunkedSource[]): SourceChunk[] {
+    return entries.flatMap(({ source, chunks }) => chunks.map((chunk) => ({ url: source.candidate.url, title: source.title, content: chunk })));
+  }
+}

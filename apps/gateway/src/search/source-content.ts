@@ -1,0 +1,18 @@
+import type { ImageReference, SearchCandidate } from '@sift/search-index';
+
+/** One search candidate with the content the pipeline could get for it within the depth's rules. */
+export interface SourceContent {
+  candidate: SearchCandidate;
+  title: string;
+  /** Plain text that chunks are cut from: the page's text, or only the upstream snippet (see snippetOnly). */
+  text: string;
+  markdown: string;
+  /** True when neither the store nor a fetch gave the page: text is the upstream snippet. */
+  snippetOnly: boolean;
+  language?: string;
+  publishedDate?: string;
+  images: ImageReference[];
+  favicon?: string;
+  /** Stored as unsafe (adult) content: dropped under safe_search. */
+  unsafe: boolean;
+}
