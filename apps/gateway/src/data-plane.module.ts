@@ -6,15 +6,17 @@ import { ExtractController } from './extract/extract.controller';
 import { ExtractService } from './extract/extract.service';
 import { MapController } from './map/map.controller';
 import { MapService } from './map/map.service';
+import { McpController } from './mcp/mcp.controller';
+import { McpService } from './mcp/mcp.service';
 import { SearchController } from './search/search.controller';
 import { SearchService } from './search/search.service';
 import { SearchAnswerService } from './search/search-answer.service';
 import { SearchProvidersService } from './search/search-providers.service';
 import { SourceContentService } from './search/source-content.service';
 
-/** Search, extract, crawl and map: validate, meter, enqueue to the workers, wait, answer. */
+/** Search, extract, crawl, map and the MCP tool server over them: validate, meter, enqueue to the workers, wait, answer. */
 @Module({
-  controllers: [SearchController, ExtractController, CrawlController, MapController],
+  controllers: [SearchController, ExtractController, CrawlController, MapController, McpController],
   providers: [
     MeteringService,
     SearchService,
@@ -24,6 +26,7 @@ import { SourceContentService } from './search/source-content.service';
     ExtractService,
     CrawlService,
     MapService,
+    McpService,
   ],
 })
 export class DataPlaneModule {}

@@ -22,8 +22,12 @@ export class KeylessLimitError extends HttpException {
             'or continue without waiting by sending an API key: Authorization: Bearer <your key>.',
           retry_after_seconds: retryAfterSeconds,
           next_actions: [
-            'Create an API key (self-hosted: npm run admin -- keys create --account <name> --plan researcher) and send it as "Authorization: Bearer <key>".',
-            `Or wait ${retryAfterSeconds} seconds and retry in keyless mode.`,
+            {
+              type: 'signup',
+              details:
+                'Get an API key (self-hosted: npm run admin -- keys create --account <name> --plan researcher) and send it as "Authorization: Bearer <key>".',
+            },
+            { type: 'retry_later', details: `Wait ${retryAfterSeconds} seconds and retry in keyless mode.`, retry_after_seconds: retryAfterSeconds },
           ],
         },
       },

@@ -116,7 +116,8 @@ describe('CallerGuard over HTTP (real Postgres and Redis)', () => {
           code: expect.any(String),
           message: expect.stringMatching(/API key/),
           retry_after_seconds: retryAfter,
-          next_actions: expect.arrayContaining([expect.stringMatching(/Authorization: Bearer/)]),
+          // Typed continuation paths, as @tavily/core reads them (`type`), one of them how to use an API key.
+          next_actions: expect.arrayContaining([{ type: 'signup', details: expect.stringMatching(/Authorization: Bearer/) }]),
         },
       });
       // The X-Tavily-Access-Mode spelling draws on the same budget.

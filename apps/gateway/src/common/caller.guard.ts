@@ -51,7 +51,8 @@ export class CallerGuard implements CanActivate {
     if (wantsKeyless) {
       throw new ApiError(401, 'Unauthorized: this endpoint requires an API key; keyless mode covers only /search and /extract.');
     }
-    throw new ApiError(401, UNAUTHORIZED_MESSAGE);
+    // MCP clients read WWW-Authenticate as the request to sign in.
+    throw new ApiError(401, UNAUTHORIZED_MESSAGE, { 'WWW-Authenticate': 'Bearer realm="sift"' });
   }
 }
 
