@@ -8,6 +8,7 @@ import {
   type PrismaClient,
 } from '@sift/persistence';
 import { TeamService } from '@sift/auth';
+import { DocumentStore } from '@sift/search-index';
 
 export const DEFAULT_DATABASE_URL = 'postgresql://postgres@127.0.0.1:5432/sift';
 
@@ -16,18 +17,19 @@ export interface AdminContext {
   apiKeys: ApiKeyRepository;
   members: MemberRepository;
   team: TeamService;
+  documents: DocumentStore;
 }
 
 /**
  * Every command first brings the database up to date, so `npm run admin -- keys create ...` works on a fresh
  * machine before the server has ever started. Migration notes go to stderr: stdout belongs to the command.
  */
-export async function withAdminContext<T>(work: (context: AdminContext) => Promise<T>): Promise<T> {
+export async function withAdminContext<T>(work: (context: AdminContext) => Promise<T>, connections = 2): Promise<T> {
   const databaseUrl = process.env.DATABASE_URL || DEFAULT_DATABASE_URL;
   if (await ensureDatabaseExists(databaseUrl)) process.stderr.write('Created the database.\n');
   const migrations = await applyMigrations(databaseUrl);
   if (migrations.applied.length > 0) process.stderr.write(`Applied migrations: ${migrations.applied.join(', ')}\n`);
-  const prisma: PrismaClient = createPrismaClient(databaseUrl, 2);
+  const prisma: PrismaClient = createPrismaClient(databaseUrl, connections);
   try {
     const members = new MemberRepository(prisma);
     return await work({
@@ -35,6 +37,7 @@ export async function withAdminContext<T>(work: (context: AdminContext) => Promi
       apiKeys: new ApiKeyRepository(prisma),
       members,
       team: new TeamService(members),
+      documents: new DocumentStore(prisma),
     });
   } finally {
     await prisma.$disconnect();

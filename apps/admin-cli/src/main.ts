@@ -2,6 +2,7 @@ import { Command } from 'commander';
 import { ForbiddenActionError, NotFoundError, TeamConflictError } from '@sift/auth';
 import { registerAccountsCommands } from './accounts.commands';
 import { AdminCommandError } from './admin-command-error';
+import { registerIndexCommands } from './index.commands';
 import { registerKeysCommands } from './keys.commands';
 import { registerMembersCommands } from './members.commands';
 import { registerPlansCommands } from './plans.commands';
@@ -9,14 +10,13 @@ import { registerPlansCommands } from './plans.commands';
 /** Operator command line for self-hosters: `npm run admin -- <command>`. Uses DATABASE_URL. */
 function buildProgram(): Command {
   const program = new Command('sift-admin')
-    .description('Administer a self-hosted Sift: accounts, plans, API keys, team members')
+    .description('Administer a self-hosted Sift: accounts, plans, API keys, team members, the local search index')
     .showHelpAfterError();
   registerKeysCommands(program);
   registerAccountsCommands(program);
   registerPlansCommands(program);
   registerMembersCommands(program);
-  // The `index` group (index import / index crawl) registers here, from an index.commands.ts beside these,
-  // once @sift/search-index exposes its import and crawl services.
+  registerIndexCommands(program);
   return program;
 }
 

@@ -1,10 +1,7 @@
-import { egressPolicyFromEnv } from '@sift/safe-fetch';
+import { egressPolicyFromEnv, operatorEndpointPolicy, safeRequest } from '@sift/safe-fetch';
 import type { EgressPolicy } from '@sift/safe-fetch';
-import { postJson } from './json-post.transport';
-import type { JsonPostTransport } from './json-post.transport';
 import { LlmError } from './llm-client';
 import type { ChatMessage, CompletionOptions, LlmClient } from './llm-client';
-import { operatorEndpointPolicy } from './operator-endpoint-policy';
 
 export interface OpenAiCompatibleOptions {
   /** LLM_BASE_URL, up to and including the version: https://api.openai.com/v1, http://localhost:11434/v1 */
@@ -17,7 +14,6 @@ export interface OpenAiCompatibleOptions {
   policy?: EgressPolicy;
   /** Used when a call carries no deadline. */
   timeoutMs?: number;
-  transport?: JsonPostTransport;
 }
 
 /** The part of the chat.completion object we read. */
@@ -40,9 +36,8 @@ export class OpenAiCompatibleClient implements LlmClient {
     const body: Record<string, unknown> = { model: this.options.model, messages, temperature: options.temperature ?? 0.2 };
     if (options.maxTokens !== undefined) body.max_tokens = options.maxTokens;
     const headers: Record<string, string> = this.options.apiKey ? { authorization: `Bearer ${this.options.apiKey}` } : {};
-    const transport = this.options.transport ?? postJson;
-    const response = await transport({
-      url: this.endpoint,
+    const response = await safeRequest(this.endpoint, {
+      method: 'POST',
       body,
       headers,
       deadlineMs: options.deadlineMs ?? this.options.timeoutMs ?? 30_000,

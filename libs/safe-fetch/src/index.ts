@@ -4,6 +4,7 @@ export { egressPolicyFromEnv, isAddressAllowed, type EgressPolicy } from './egre
 export { createEgressProxy, egressRefusalHeader, type EgressProxy } from './egress-proxy';
 export { FetchError, type FetchErrorCode } from './fetch-error';
 export { allContentKinds, type ContentKind } from './content-kind';
+export { operatorEndpointPolicy } from './operator-endpoint-policy';
 export { parsePublicUrl } from './public-url';
 export {
   defaultMaxBytes,
@@ -13,4 +14,5 @@ export {
   type FetchedResource,
   type SafeFetchOptions,
 } from './safe-fetch';
+export { safeRequest, type SafeRequestMethod, type SafeRequestOptions, type SafeResponse } from './safe-request';
 export { startFixtureServer, type FixtureRoutes, type FixtureServer } from './testing/fixture-server';

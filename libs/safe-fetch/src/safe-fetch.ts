@@ -6,6 +6,7 @@ import { readDecodedBody } from './body-reader';
 import type { EgressPolicy } from './egress-policy';
 import { FetchError } from './fetch-error';
 import { guardedAgentFor } from './guarded-agent-registry';
+import { gunzipXml, isGzipMimeType, startsWithGzipMagic } from './gzipped-xml';
 import { parsePublicUrl } from './public-url';
 
 export interface SafeFetchOptions {
@@ -50,7 +51,7 @@ const defaultHeaders: Record<string, string> = {
 // Credentials the caller meant for one origin must not follow a redirect to another.
 const originBoundHeaders = ['authorization', 'cookie', 'proxy-authorization'];
 
-function flattenHeaders(headers: Dispatcher.ResponseData['headers']): Record<string, string> {
+export function flattenHeaders(headers: Dispatcher.ResponseData['headers']): Record<string, string> {
   const flat: Record<string, string> = {};
   for (const [name, value] of Object.entries(headers)) {
     if (value !== undefined) flat[name] = Array.isArray(value) ? value.join(', ') : value;
@@ -139,13 +140,22 @@ async function readResource(response: Dispatcher.ResponseData, context: ReadCont
   const declaredKind = contentKindOfMimeType(mimeType);
   const unsupported = (what: string) =>
     new FetchError('unsupported_content', context.currentUrl, `The resource is ${what}, which cannot be read as a web page or document`);
+  const acceptsXml = context.accept.includes('xml');
+  const declaredGzip = acceptsXml && isGzipMimeType(mimeType);
   // A declared binary type fails before its body is downloaded.
-  if (declaredKind === null || (declaredKind !== undefined && !context.accept.includes(declaredKind))) {
+  if (!declaredGzip && (declaredKind === null || (declaredKind !== undefined && !context.accept.includes(declaredKind)))) {
     await response.body.dump();
     throw unsupported(mimeType);
   }
-  const body = await readDecodedBody(response.body as Readable, headers['content-encoding'], context.maxBytes, context.currentUrl);
-  const kind = declaredKind ?? sniffContentKind(body);
+  let body = await readDecodedBody(response.body as Readable, headers['content-encoding'], context.maxBytes, context.currentUrl);
+  let kind: ContentKind | null;
+  if (declaredGzip || (acceptsXml && declaredKind === undefined && startsWithGzipMagic(body))) {
+    // A .xml.gz sitemap: the file itself is gzip, not its transfer, so it is unpacked here under the same cap.
+    body = await gunzipXml(body, context.maxBytes, context.currentUrl);
+    kind = 'xml';
+  } else {
+    kind = declaredKind ?? sniffContentKind(body);
+  }
   if (kind === null || !context.accept.includes(kind)) throw unsupported(mimeType === '' ? 'binary data' : `binary data (${mimeType})`);
   const { charset, text } = decodeBody(body, kind, declaredCharset);
   return {
@@ -154,7 +164,7 @@ async function readResource(response: Dispatcher.ResponseData, context: ReadCont
     status: response.statusCode,
     headers,
     kind,
-    mimeType: mimeType === '' || declaredKind === undefined ? mimeTypeOfKind(kind) : mimeType,
+    mimeType: mimeType === '' || declaredKind === undefined || declaredGzip ? mimeTypeOfKind(kind) : mimeType,
     charset,
     body,
     text,
@@ -175,7 +185,12 @@ function mimeTypeOfKind(kind: ContentKind): string {
   return mimeTypes[kind];
 }
 
-function toFetchError(error: unknown, url: string, deadlineExpired: boolean, options: SafeFetchOptions): FetchError {
+export function toFetchError(
+  error: unknown,
+  url: string,
+  deadlineExpired: boolean,
+  options: Pick<SafeFetchOptions, 'deadlineMs' | 'signal'>,
+): FetchError {
   if (deadlineExpired) {
     return new FetchError('timeout', url, `Fetching ${url} took longer than ${options.deadlineMs} ms`, { cause: error });
   }

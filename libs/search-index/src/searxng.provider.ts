@@ -1,8 +1,7 @@
-import { egressPolicyFromEnv, safeFetch } from '@sift/safe-fetch';
+import { egressPolicyFromEnv, operatorEndpointPolicy, safeFetch } from '@sift/safe-fetch';
 import type { EgressPolicy } from '@sift/safe-fetch';
 import { hostMatchesAny, normalizeDomainEntry } from './domain-match';
 import { languageCodeOf } from './language-code';
-import { operatorEndpointPolicy } from './operator-endpoint-policy';
 import type { SearchCandidate } from './search-candidate';
 import type { SearchProvider } from './search-provider';
 import type { SearchQuery } from './search-query';

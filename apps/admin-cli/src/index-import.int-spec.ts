@@ -1,0 +1,85 @@
+import { execFile } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { createPrismaClient, type PrismaClient } from '@sift/persistence';
+import { DocumentStore, LocalIndexProvider } from '@sift/search-index';
+
+const run = promisify(execFile);
+// The command is a fresh Node process compiling TypeScript with SWC: seconds, not milliseconds.
+const CHILD_PROCESS_TEST_TIMEOUT = 300_000;
+const root = join(__dirname, '..', '..', '..');
+
+async function admin(...args: string[]): Promise<{ stdout: string; stderr: string; exitCode: number }> {
+  try {
+    const { stdout, stderr } = await run(process.execPath, ['scripts/run-ts.js', 'apps/admin-cli/src/main.ts', ...args], {
+      cwd: root,
+      env: { ...process.env, DATABASE_URL: process.env.DATABASE_URL },
+    });
+    return { stdout, stderr, exitCode: 0 };
+  } catch (error) {
+    const failure = error as { stdout: string; stderr: string; code: number };
+    return { stdout: failure.stdout, stderr: failure.stderr, exitCode: failure.code };
+  }
+}
+
+describe('admin index import (child process, real Postgres)', () => {
+  let prisma: PrismaClient;
+  let directory: string;
+  // A host and a made-up word no other test's documents contain, so the search below sees only this import.
+  const host = `cli-import-${randomUUID().slice(0, 8)}.test`;
+  const marker = `zorblat${randomUUID().replace(/[^a-f]/g, '').slice(0, 6)}`;
+
+  beforeAll(() => {
+    prisma = createPrismaClient(process.env.DATABASE_URL as string, 2);
+    directory = mkdtempSync(join(tmpdir(), 'sift-cli-import-'));
+  });
+
+  afterAll(async () => {
+    rmSync(directory, { recursive: true, force: true });
+    await prisma.document.deleteMany({ where: { domain: host } });
+    await prisma.$disconnect();
+  });
+
+  it(
+    'imports a JSONL file, prints the counts, and the documents are searchable in the local index',
+    async () => {
+      const lines = [
+        JSON.stringify({ url: `https://${host}/glaciers`, title: `Glaciers of the ${marker} valley`, text: `The ${marker} glacier retreats every summer as the valley warms.`, language: 'en' }),
+        JSON.stringify({
+          url: `https://${host}/rivers`,
+          html: `<!doctype html><html lang="en"><head><title>Rivers</title></head><body><article><h1>Rivers</h1><p>Meltwater from the ${marker} glacier feeds three rivers that run south to the sea.</p><p>Farmers downstream depend on that water in dry years.</p></article></body></html>`,
+        }),
+        JSON.stringify({ url: `https://${host}/unrelated`, title: 'Deserts', text: 'Sand dunes move with the wind across the plain.' }),
+        '{not json',
+        JSON.stringify({ title: 'no url', text: 'x' }),
+      ];
+      const file = join(directory, 'documents.jsonl');
+      writeFileSync(file, `${lines.join('\n')}\n`);
+
+      const result = await admin('index', 'import', file);
+
+      expect(result).toMatchObject({ exitCode: 0 });
+      expect(result.stdout.trim().split('\n').at(-1)).toMatch(/^imported 3, skipped 2 \(/);
+      const store = new DocumentStore(prisma);
+      expect(await store.findByUrl(`https://${host}/glaciers`)).toMatchObject({ title: `Glaciers of the ${marker} valley`, source: 'import' });
+      expect(await store.findByUrl(`https://${host}/rivers`)).toMatchObject({ title: 'Rivers', source: 'import' });
+
+      const hits = await new LocalIndexProvider(prisma).search({ query: `${marker} glacier`, maxResults: 10 });
+      expect(hits.map((hit) => hit.url).sort()).toEqual([`https://${host}/glaciers`, `https://${host}/rivers`]);
+    },
+    CHILD_PROCESS_TEST_TIMEOUT,
+  );
+
+  it(
+    'says which file is missing and exits 1',
+    async () => {
+      const result = await admin('index', 'import', join(directory, 'missing.jsonl'));
+      expect(result.exitCode).toBe(1);
+      expect(result.stderr.trim()).toBe(`error: No such file: ${join(directory, 'missing.jsonl')}`);
+    },
+    CHILD_PROCESS_TEST_TIMEOUT,
+  );
+});

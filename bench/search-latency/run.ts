@@ -1,0 +1,178 @@
+// Search latency over HTTP: a 10,000-document index (Cranfield sentences recombined, imported with
+// `admin index import` into database sift_bench_latency), the gateway as its own process, 16 concurrent
+// autocannon clients on loopback sending rotating queries to POST /search at ultra-fast and basic depth; then,
+// as the floor, the same queries from 16 concurrent pg clients as plain Postgres full-text search
+// (websearch_to_tsquery + ts_rank, LIMIT 10). Target: basic-depth p50 under 50 ms.
+import { createReadStream, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { createInterface } from 'node:readline';
+import autocannon from 'autocannon';
+import { Client } from 'pg';
+import { createBenchKey, dropDatabase, importThroughAdmin, searchOverHttp, startGateway, type GatewayProcess } from '../search-quality/search-stack';
+import { synthesiseCorpus, type SourceDocument } from './synthetic-corpus';
+
+const cranfieldDirectory = resolve(__dirname, '../../../shared/bench-data/cranfield/beir');
+const databaseUrl = process.env.BENCH_DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/sift_bench_latency';
+const documentCount = Number(process.env.BENCH_DOCUMENTS ?? 10_000);
+const durationSeconds = Number(process.env.BENCH_DURATION_SECONDS ?? 20);
+const connections = 16;
+const depths = ['ultra-fast', 'basic'] as const;
+
+interface Measurement {
+  name: string;
+  requests: number;
+  p50Ms: number;
+  p99Ms: number;
+  requestsPerSecond: number;
+  failures: number;
+}
+
+async function readJsonl<T>(path: string): Promise<T[]> {
+  const rows: T[] = [];
+  for await (const line of createInterface({ input: createReadStream(path, { encoding: 'utf8' }), crlfDelay: Infinity })) {
+    if (line.trim()) rows.push(JSON.parse(line) as T);
+  }
+  return rows;
+}
+
+function percentile(sorted: number[], fraction: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * fraction))];
+}
+
+async function measureSearch(gateway: GatewayProcess, apiKey: string, depth: string, queries: string[]): Promise<Measurement> {
+  let next = 0;
+  const result = await autocannon({
+    url: `${gateway.baseUrl}/search`,
+    connections,
+    duration: durationSeconds,
+    method: 'POST',
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${apiKey}` },
+    requests: [
+      {
+        // Every request takes the next query, so the 16 connections spread over the whole query set.
+        setupRequest: (request) => ({
+          ...request,
+          body: JSON.stringify({ query: queries[next++ % queries.length], search_depth: depth, max_results: 10 }),
+        }),
+      },
+    ],
+  });
+  return {
+    name: `POST /search, search_depth ${depth}`,
+    requests: result.requests.total,
+    p50Ms: result.latency.p50,
+    p99Ms: result.latency.p99,
+    requestsPerSecond: result.requests.total / result.duration,
+    failures: result.errors + result.timeouts + result.non2xx,
+  };
+}
+
+/** The floor: what Postgres full-text search alone costs for the same queries at the same concurrency. */
+async function measurePostgresFloor(queries: string[]): Promise<Measurement> {
+  const clients = await Promise.all(
+    Array.from({ length: connections }, async () => {
+      const client = new Client({ connectionString: databaseUrl });
+      await client.connect();
+      return client;
+    }),
+  );
+  const latencies: number[] = [];
+  let next = 0;
+  let failures = 0;
+  const startedAt = performance.now();
+  const endsAt = startedAt + durationSeconds * 1000;
+  try {
+    await Promise.all(
+      clients.map(async (client) => {
+        while (performance.now() < endsAt) {
+          const query = queries[next++ % queries.length];
+          const sent = performance.now();
+          try {
+            await client.query(
+              `SELECT id, url, title, ts_rank(search_vector, query) AS rank
+                 FROM documents, websearch_to_tsquery('english', $1) AS query
+                WHERE search_vector @@ query
+                ORDER BY rank DESC
+                LIMIT 10`,
+              [query],
+            );
+            latencies.push(performance.now() - sent);
+          } catch {
+            failures += 1;
+          }
+        }
+      }),
+    );
+  } finally {
+    await Promise.all(clients.map((client) => client.end()));
+  }
+  const elapsedSeconds = (performance.now() - startedAt) / 1000;
+  latencies.sort((left, right) => left - right);
+  return {
+    name: 'Postgres FTS floor (websearch_to_tsquery + ts_rank, LIMIT 10)',
+    requests: latencies.length,
+    p50Ms: percentile(latencies, 0.5),
+    p99Ms: percentile(latencies, 0.99),
+    requestsPerSecond: latencies.length / elapsedSeconds,
+    failures,
+  };
+}
+
+async function main(): Promise<void> {
+  await dropDatabase(databaseUrl);
+  const workDirectory = mkdtempSync(join(tmpdir(), 'sift-bench-latency-'));
+  let gateway: GatewayProcess | undefined;
+  try {
+    const sources = await readJsonl<SourceDocument>(join(cranfieldDirectory, 'corpus.jsonl'));
+    const documents = synthesiseCorpus(sources, documentCount);
+    const importFile = join(workDirectory, 'synthetic.jsonl');
+    writeFileSync(importFile, documents.map((document) => JSON.stringify(document)).join('\n'));
+    const words = documents.reduce((sum, document) => sum + document.text.split(/\s+/).length, 0);
+    console.log(`Corpus: ${documents.length} documents, ${Math.round(words / documents.length)} words on average`);
+    const imported = await importThroughAdmin(databaseUrl, importFile);
+    console.log(`admin index import: imported ${imported.imported}, skipped ${imported.skipped} in ${imported.seconds.toFixed(1)} s`);
+    const vacuum = new Client({ connectionString: databaseUrl });
+    await vacuum.connect();
+    // What autovacuum would do soon after a bulk import; without it the planner works from empty statistics.
+    await vacuum.query('VACUUM ANALYZE documents');
+    await vacuum.end();
+
+    const queries = (await readJsonl<{ text: string }>(join(cranfieldDirectory, 'queries.jsonl'))).map((query) => query.text.trim());
+    gateway = await startGateway(databaseUrl, { RATE_LIMIT_PROD_PER_MINUTE: '1000000' });
+    const apiKey = await createBenchKey(databaseUrl);
+    // Warm-up: the gateway's first searches load corpus statistics and JIT-compile the hot paths.
+    for (const depth of depths) {
+      for (const query of queries.slice(0, 20)) await searchOverHttp(gateway, apiKey, { query, search_depth: depth, max_results: 10 });
+    }
+
+    const measurements: Measurement[] = [];
+    for (const depth of depths) measurements.push(await measureSearch(gateway, apiKey, depth, queries));
+    await gateway.stop();
+    gateway = undefined;
+    // The floor runs with the gateway stopped, so both sides get the machine to themselves.
+    const floor = await measurePostgresFloor(queries);
+    measurements.push(floor);
+
+    console.log(`${connections} concurrent clients, ${durationSeconds} s each, ${queries.length} rotating Cranfield queries, max_results 10`);
+    console.log('| Path | Requests | p50 | p99 | Requests/s | Failed | p50 / floor | Requests/s / floor |');
+    console.log('|---|---|---|---|---|---|---|---|');
+    for (const measurement of measurements) {
+      console.log(
+        `| ${measurement.name} | ${measurement.requests} | ${measurement.p50Ms.toFixed(1)} ms | ${measurement.p99Ms.toFixed(1)} ms | ` +
+          `${measurement.requestsPerSecond.toFixed(1)} | ${measurement.failures} | ${(measurement.p50Ms / floor.p50Ms).toFixed(2)}× | ` +
+          `${(measurement.requestsPerSecond / floor.requestsPerSecond).toFixed(2)}× |`,
+      );
+    }
+    const basic = measurements.find((measurement) => measurement.name.endsWith('basic'));
+    if (basic) console.log(`Target basic-depth p50 < 50 ms: ${basic.p50Ms < 50 ? 'met' : 'not met'} (${basic.p50Ms.toFixed(1)} ms)`);
+  } finally {
+    await gateway?.stop();
+    rmSync(workDirectory, { recursive: true, force: true });
+  }
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exitCode = 1;
+});

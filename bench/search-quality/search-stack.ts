@@ -1,0 +1,127 @@
+// The pieces a search benchmark needs to measure Sift as a user runs it: a fresh database filled through the
+// admin command line, the gateway as its own process, an API key, and POST /search over loopback.
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { createServer } from 'node:net';
+import { resolve } from 'node:path';
+import { promisify } from 'node:util';
+import { Client } from 'pg';
+
+const run = promisify(execFile);
+export const repositoryRoot = resolve(__dirname, '../..');
+const gatewayStartTimeoutMs = 120_000;
+
+/** Drops and re-creates the database; the admin command line creates and migrates it on first use. */
+export async function dropDatabase(url: string): Promise<void> {
+  const admin = new URL(url);
+  const name = decodeURIComponent(admin.pathname.slice(1));
+  admin.pathname = '/postgres';
+  const client = new Client({ connectionString: admin.toString() });
+  await client.connect();
+  try {
+    await client.query(`DROP DATABASE IF EXISTS "${name.replace(/"/g, '""')}" WITH (FORCE)`);
+  } finally {
+    await client.end();
+  }
+}
+
+/** `npm run admin -- <args>` as a child process; its stderr (migration notes, progress) passes through. */
+export async function runAdmin(databaseUrl: string, args: string[]): Promise<string> {
+  const child = run(process.execPath, ['scripts/run-ts.js', 'apps/admin-cli/src/main.ts', ...args], {
+    cwd: repositoryRoot,
+    env: { ...process.env, DATABASE_URL: databaseUrl },
+    maxBuffer: 64 * 1024 * 1024,
+  });
+  child.child.stderr?.pipe(process.stderr);
+  const { stdout } = await child;
+  return stdout;
+}
+
+/** Imports a JSONL file through `admin index import` and returns its counts. */
+export async function importThroughAdmin(databaseUrl: string, file: string): Promise<{ imported: number; skipped: number; seconds: number }> {
+  const stdout = await runAdmin(databaseUrl, ['index', 'import', file, '--json']);
+  return JSON.parse(stdout.trim().split('\n').at(-1) ?? '{}') as { imported: number; skipped: number; seconds: number };
+}
+
+/** A production key on the enterprise plan, created through `admin keys create`. */
+export async function createBenchKey(databaseUrl: string): Promise<string> {
+  const stdout = await runAdmin(databaseUrl, ['keys', 'create', '--account', `bench-${Date.now()}`, '--plan', 'enterprise', '--env', 'prod', '--json']);
+  const created = JSON.parse(stdout.trim().split('\n').at(-1) ?? '{}') as { api_key?: string };
+  if (!created.api_key) throw new Error(`keys create printed no key: ${stdout}`);
+  return created.api_key;
+}
+
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
+  const address = server.address();
+  await new Promise<void>((done) => server.close(() => done()));
+  if (typeof address !== 'object' || address === null) throw new Error('no port');
+  return address.port;
+}
+
+export interface GatewayProcess {
+  baseUrl: string;
+  stop(): Promise<void>;
+}
+
+/** Starts `apps/gateway/src/main.ts` on a free port against the database, and resolves once /health answers 200. */
+export async function startGateway(databaseUrl: string, env: Record<string, string> = {}): Promise<GatewayProcess> {
+  const port = await freePort();
+  const child: ChildProcess = spawn(process.execPath, ['scripts/run-ts.js', 'apps/gateway/src/main.ts'], {
+    cwd: repositoryRoot,
+    env: { ...process.env, PORT: String(port), DATABASE_URL: databaseUrl, SIFT_LOG_LEVEL: 'warn', SEARXNG_URL: '', LLM_BASE_URL: '', ...env },
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  let errorOutput = '';
+  child.stderr?.on('data', (chunk: Buffer) => (errorOutput = (errorOutput + chunk.toString()).slice(-4000)));
+  const exited = new Promise<never>((_resolve, reject) =>
+    child.once('exit', (code) => reject(new Error(`the gateway exited (${code}) before it was ready:\n${errorOutput}`))),
+  );
+  const baseUrl = `http://127.0.0.1:${port}`;
+  const ready = (async () => {
+    const startedAt = Date.now();
+    while (Date.now() - startedAt < gatewayStartTimeoutMs) {
+      try {
+        if ((await fetch(`${baseUrl}/health`)).status === 200) return;
+      } catch {
+        // Not listening yet: SWC compiles the gateway on start.
+      }
+      await new Promise((done) => setTimeout(done, 250));
+    }
+    throw new Error(`the gateway did not answer /health within ${gatewayStartTimeoutMs / 1000} s:\n${errorOutput}`);
+  })();
+  try {
+    await Promise.race([ready, exited]);
+  } catch (error) {
+    child.kill('SIGTERM');
+    throw error;
+  }
+  exited.catch(() => undefined);
+  return {
+    baseUrl,
+    stop: async () => {
+      if (child.exitCode !== null) return;
+      const gone = new Promise<void>((done) => child.once('exit', () => done()));
+      child.kill('SIGTERM');
+      await gone;
+    },
+  };
+}
+
+export interface SearchHit {
+  url: string;
+  title: string;
+  score: number;
+}
+
+/** POST /search as an API client sends it; throws with the body on any non-200 answer. */
+export async function searchOverHttp(gateway: GatewayProcess, apiKey: string, body: Record<string, unknown>): Promise<SearchHit[]> {
+  const response = await fetch(`${gateway.baseUrl}/search`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${apiKey}` },
+    body: JSON.stringify(body),
+  });
+  const text = await response.text();
+  if (response.status !== 200) throw new Error(`POST /search answered ${response.status}: ${text.slice(0, 500)}`);
+  return (JSON.parse(text) as { results: SearchHit[] }).results;
+}
