@@ -1,43 +1,108 @@
-// Crawl benchmark: Sift's crawl engine against Crawlee's CheerioCrawler on the Git documentation site served on
-// loopback, with the same depth, concurrency and extraction function; then the time of a map of the same site.
+// Crawl benchmark, end to end: POST /crawl to a gateway process whose crawler worker (its own process) crawls the
+// Git documentation site served on loopback, against Crawlee's CheerioCrawler fetching the same pages with the
+// same concurrency and the same extraction function in this process; then POST /map of the same site.
 // Run: node scripts/run-ts.js bench/crawl/run.ts
+import { ChildProcess, execFile, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { promisify } from 'node:util';
 import { CheerioCrawler, Configuration, type EnqueueLinksOptions } from '@crawlee/cheerio';
 import { extractHtml } from '@sift/content-extraction';
 import { startGitDocsSite } from '@sift/testing';
-import { createDefaultCrawlDependencies, runCrawl, type CrawlRequest } from '../../apps/crawler-worker/src/crawl';
+import { createBenchKey, repositoryRoot, startGateway, type GatewayProcess } from '../search-quality/search-stack';
 
+const run = promisify(execFile);
+const DATABASE_URL = 'postgresql://postgres@127.0.0.1:5432/sift_bench_crawl';
+// The crawl engine fetches at most 4 pages of one host at once (its per-host politeness limit); Crawlee gets the same.
 const CONCURRENCY = 4;
 const MAX_DEPTH = 2;
-const LIMIT = 1000;
-const loopbackPolicy = { allowCidrs: ['127.0.0.1/32'] };
+const MAX_BREADTH = 500;
+const LIMIT = 500;
+const TIMEOUT_SECONDS = 150;
 
 interface RunFigures {
   pages: number;
   seconds: number;
 }
 
-async function runSift(root: string): Promise<RunFigures> {
-  const request: CrawlRequest = {
-    url: root,
-    chunksPerSource: 3,
-    maxDepth: MAX_DEPTH,
-    maxBreadth: 500,
-    limit: LIMIT,
-    allowExternal: false,
-    includeImages: false,
-    extractDepth: 'basic',
-    format: 'markdown',
-    includeFavicon: false,
-    timeoutMs: 150_000,
-    mode: 'crawl',
+/** Settings shared by the gateway and the crawler worker: same database, Redis and queue prefix. */
+function stackEnv(): Record<string, string> {
+  return {
+    DATABASE_URL,
+    QUEUE_PREFIX: `bench-crawl-${randomBytes(4).toString('hex')}`,
+    FETCH_ALLOW_CIDRS: '127.0.0.1/32',
+    CRAWLER_PORT: '0',
+    RATE_LIMIT_DEV_PER_MINUTE: '100000',
+    RATE_LIMIT_PROD_PER_MINUTE: '100000',
+    RATE_LIMIT_CRAWL_PER_MINUTE: '100000',
+    SIFT_LOG_LEVEL: 'warn',
   };
-  const dependencies = createDefaultCrawlDependencies({
-    policy: loopbackPolicy,
-    settings: { concurrency: CONCURRENCY, maxConcurrentPerHost: CONCURRENCY },
+}
+
+interface WorkerProcess {
+  stop(): Promise<void>;
+}
+
+/** `apps/crawler-worker/src/main.ts` as its own process; resolves once it consumes its queue. */
+async function startCrawlerWorker(env: Record<string, string>): Promise<WorkerProcess> {
+  const child: ChildProcess = spawn(process.execPath, ['scripts/run-ts.js', 'apps/crawler-worker/src/main.ts'], {
+    cwd: repositoryRoot,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'ignore', 'pipe'],
   });
+  let output = '';
+  await new Promise<void>((resolve, reject) => {
+    child.stderr?.on('data', (chunk: Buffer) => {
+      output = (output + chunk.toString()).slice(-4000);
+      if (/crawler worker started/.test(output)) resolve();
+    });
+    child.once('exit', (code) => reject(new Error(`the crawler worker exited (${code}) before starting:\n${output}`)));
+  });
+  return {
+    stop: async () => {
+      if (child.exitCode !== null) return;
+      const gone = new Promise<void>((done) => child.once('exit', () => done()));
+      child.kill('SIGTERM');
+      await gone;
+    },
+  };
+}
+
+async function post<Body>(gateway: GatewayProcess, apiKey: string, path: string, body: Record<string, unknown>): Promise<Body> {
+  const response = await fetch(`${gateway.baseUrl}${path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${apiKey}` },
+    body: JSON.stringify(body),
+  });
+  const text = await response.text();
+  if (response.status !== 200) throw new Error(`POST ${path} answered ${response.status}: ${text.slice(0, 500)}`);
+  return JSON.parse(text) as Body;
+}
+
+async function runSift(gateway: GatewayProcess, apiKey: string, root: string): Promise<RunFigures> {
   const startedAt = performance.now();
-  const outcome = await runCrawl(request, dependencies);
-  return { pages: outcome.pages.length, seconds: (performance.now() - startedAt) / 1000 };
+  const body = await post<{ results: unknown[] }>(gateway, apiKey, '/crawl', {
+    url: root,
+    max_depth: MAX_DEPTH,
+    max_breadth: MAX_BREADTH,
+    limit: LIMIT,
+    format: 'markdown',
+    allow_external: false,
+    timeout: TIMEOUT_SECONDS,
+  });
+  return { pages: body.results.length, seconds: (performance.now() - startedAt) / 1000 };
+}
+
+async function runMap(gateway: GatewayProcess, apiKey: string, root: string): Promise<RunFigures> {
+  const startedAt = performance.now();
+  const body = await post<{ results: string[] }>(gateway, apiKey, '/map', {
+    url: root,
+    max_depth: 1,
+    max_breadth: MAX_BREADTH,
+    limit: LIMIT,
+    allow_external: false,
+    timeout: TIMEOUT_SECONDS,
+  });
+  return { pages: body.results.length, seconds: (performance.now() - startedAt) / 1000 };
 }
 
 async function runCrawlee(root: string): Promise<RunFigures> {
@@ -51,7 +116,7 @@ async function runCrawlee(root: string): Promise<RunFigures> {
       respectRobotsTxtFile: true,
       async requestHandler({ request, body, enqueueLinks }) {
         const depth = Number(request.userData.depth ?? 0);
-        extractHtml(body.toString(), { baseUrl: request.loadedUrl ?? request.url });
+        extractHtml(body.toString(), { baseUrl: request.loadedUrl ?? request.url, format: 'markdown' });
         pages += 1;
         if (depth >= MAX_DEPTH) return;
         const options: EnqueueLinksOptions = {
@@ -68,44 +133,31 @@ async function runCrawlee(root: string): Promise<RunFigures> {
   return { pages, seconds: (performance.now() - startedAt) / 1000 };
 }
 
-async function runMap(root: string): Promise<RunFigures> {
-  const request: CrawlRequest = {
-    url: root,
-    chunksPerSource: 3,
-    maxDepth: 1,
-    maxBreadth: 500,
-    limit: LIMIT,
-    allowExternal: false,
-    includeImages: false,
-    extractDepth: 'basic',
-    format: 'markdown',
-    includeFavicon: false,
-    timeoutMs: 150_000,
-    mode: 'map',
-  };
-  const startedAt = performance.now();
-  const outcome = await runCrawl(request, createDefaultCrawlDependencies({ policy: loopbackPolicy }));
-  return { pages: outcome.urls.length, seconds: (performance.now() - startedAt) / 1000 };
-}
-
 async function main(): Promise<void> {
+  const env = stackEnv();
+  await run(process.execPath, ['scripts/run-ts.js', 'prisma/migrate.ts'], { cwd: repositoryRoot, env: { ...process.env, DATABASE_URL } });
   const site = await startGitDocsSite();
+  const worker = await startCrawlerWorker(env);
+  const gateway = await startGateway(DATABASE_URL, env);
   const root = `${site.origin}/index.html`;
   try {
+    const apiKey = await createBenchKey(DATABASE_URL);
     // One warm-up of each so neither pays for module loading or JIT in the measured run.
-    await runSift(root);
+    await runSift(gateway, apiKey, root);
     await runCrawlee(root);
-    const sift = await runSift(root);
+    const sift = await runSift(gateway, apiKey, root);
     const crawlee = await runCrawlee(root);
-    const map = await runMap(root);
+    const map = await runMap(gateway, apiKey, root);
     const rate = (figures: RunFigures): number => figures.pages / figures.seconds;
-    console.log(`concurrency ${CONCURRENCY}, depth ${MAX_DEPTH}, robots.txt obeyed, extraction: @sift/content-extraction extractHtml`);
-    console.log(`sift    ${sift.pages} pages in ${sift.seconds.toFixed(2)} s = ${rate(sift).toFixed(1)} pages/s`);
-    console.log(`crawlee ${crawlee.pages} pages in ${crawlee.seconds.toFixed(2)} s = ${rate(crawlee).toFixed(1)} pages/s`);
+    console.log(
+      `concurrency ${CONCURRENCY}, depth ${MAX_DEPTH}, breadth ${MAX_BREADTH}, robots.txt obeyed, markdown via @sift/content-extraction extractHtml`,
+    );
+    console.log(`sift POST /crawl ${sift.pages} pages in ${sift.seconds.toFixed(2)} s = ${rate(sift).toFixed(1)} pages/s`);
+    console.log(`crawlee          ${crawlee.pages} pages in ${crawlee.seconds.toFixed(2)} s = ${rate(crawlee).toFixed(1)} pages/s`);
     console.log(`ratio sift/crawlee ${(rate(sift) / rate(crawlee)).toFixed(2)}`);
-    console.log(`map     ${map.pages} URLs in ${(map.seconds * 1000).toFixed(0)} ms`);
+    console.log(`POST /map        ${map.pages} URLs in ${(map.seconds * 1000).toFixed(0)} ms`);
   } finally {
-    await site.close();
+    await Promise.allSettled([gateway.stop(), worker.stop(), site.close()]);
   }
 }
 

@@ -7,6 +7,8 @@ export const crawlerEnv = coreEnv.merge(fetchEnv).extend({
   CRAWL_CONCURRENCY: z.coerce.number().int().min(1).default(4),
   /** Port of the worker's /health and /metrics endpoints. */
   CRAWLER_PORT: z.coerce.number().int().min(0).default(3102),
+  /** Pages rendered in Chromium at once by advanced crawls, over all crawls of this process. */
+  BROWSER_PAGES: z.coerce.number().int().min(1).default(4),
 });
 
 export type CrawlerConfig = z.infer<typeof crawlerEnv>;

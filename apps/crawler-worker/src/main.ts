@@ -1,3 +1,4 @@
+import { BrowserPool } from '@sift/browser';
 import { loadConfig } from '@sift/config';
 import { createPrismaClient } from '@sift/persistence';
 import { checkRedis, createRedisConnection, startWorker, startWorkerHealthServer } from '@sift/queue';
@@ -18,23 +19,19 @@ async function main(): Promise<void> {
   const connection = createRedisConnection(config.REDIS_URL);
   const prisma = createPrismaClient(config.DATABASE_URL);
   const documents = new DocumentStore(prisma);
-  // One robots.txt cache for every crawl this worker runs.
+  // One robots.txt cache and one browser pool (launched on the first advanced crawl) for every crawl of this worker.
   const robotsCache = new RobotsCache();
+  const browser = new BrowserPool({ policy, executablePath: config.CHROMIUM_PATH, maxConcurrentPages: config.BROWSER_PAGES });
   const worker = await startWorker({
     queue: QueueName.Crawl,
     handlers: createCrawlHandlers((payload) =>
       createDefaultCrawlDependencies({
         policy,
         robotsCache,
+        browser,
         storePage: payload.storeDocuments
           ? async (page) => {
-              await documents.save({
-                url: page.url,
-                title: page.title,
-                text: page.content,
-                markdown: page.format === 'markdown' ? page.content : undefined,
-                source: 'crawl',
-              });
+              await documents.save({ ...page, source: 'crawl' });
             }
           : undefined,
       }),
@@ -57,8 +54,9 @@ async function main(): Promise<void> {
     if (stopping) return;
     stopping = true;
     log('info', 'shutting down', { signal });
+    // Running crawls finish first; only then do the browser and connections go.
     await worker.close();
-    await Promise.allSettled([health.close(), prisma.$disconnect()]);
+    await Promise.allSettled([health.close(), browser.close(), prisma.$disconnect()]);
     await connection.quit();
     process.exit(0);
   };

@@ -19,12 +19,38 @@ export interface FetchedResource {
   body: Buffer;
 }
 
+export interface PageImage {
+  url: string;
+  alt: string;
+}
+
 export interface ExtractedPage {
   title: string;
+  /** With format "text" the markdown conversion is skipped and this holds the plain text. */
   markdown: string;
   text: string;
-  images: string[];
+  images: PageImage[];
   favicon?: string;
+  description?: string;
+  language?: string;
+  /** ISO 8601, only when the page states one. */
+  publishedDate?: string;
+  isNewsArticle: boolean;
+  /** html lang, hreflang alternates and og:locale, as found. */
+  contentLanguageHints: string[];
+}
+
+export interface PageExtractionOptions {
+  baseUrl: string;
+  includeImages: boolean;
+  format: 'markdown' | 'text';
+}
+
+/** A page rendered in a browser for `extract_depth: advanced`. */
+export interface RenderedResource {
+  finalUrl: string;
+  status: number;
+  html: string;
 }
 
 export interface PageLink {
@@ -42,12 +68,22 @@ export interface PageLinks {
   robotsNoFollow: boolean;
 }
 
-/** The full text of a crawled page, for the document store (not the chunks the caller asked for). */
+/** The full extraction of a crawled page, for the document store (not the chunks the caller asked for). */
 export interface CrawledDocument {
+  /** The URL the crawl reached the page by. */
   url: string;
+  /** After redirects. */
+  finalUrl: string;
   title: string;
-  content: string;
-  format: 'markdown' | 'text';
+  /** Absent when the crawl asked for text only (the markdown conversion was skipped). */
+  markdown?: string;
+  text: string;
+  description?: string;
+  language?: string;
+  publishedDate?: string;
+  images: PageImage[];
+  isNews: boolean;
+  countryHints: string[];
 }
 
 export interface CrawlEngineSettings {
@@ -82,8 +118,14 @@ export interface CrawlDependencies {
   assertAllowedTarget(url: string): Promise<void>;
   /** Throws when no response was obtained (refused destination, network, timeout, unreadable content). */
   fetchResource(url: string, options: FetchResourceOptions): Promise<FetchedResource>;
-  extractPage(html: string, options: { baseUrl: string; includeImages: boolean }): ExtractedPage;
+  /** Content and links of a page from one parse (crawl mode); map mode needs only the links. */
+  extractPageWithLinks(html: string, options: PageExtractionOptions): { page: ExtractedPage; links: PageLinks };
   extractLinks(html: string, baseUrl: string): PageLinks;
+  /**
+   * Renders a page in a browser (JavaScript run, `extract_depth: advanced`); without it advanced crawls fetch like
+   * basic ones. Throws like fetchResource when no page was obtained.
+   */
+  renderPage?(url: string, options: { deadlineMs: number }): Promise<RenderedResource>;
   robotsCache: RobotsCache;
   /** Saves a crawled page in the document store; failures are the store's concern, not the crawl's. */
   storePage?(document: CrawledDocument): Promise<void>;

@@ -1,7 +1,9 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import { BrowserPool } from '@sift/browser';
+import { FixtureServer, startFixtureServer } from '@sift/safe-fetch';
 import { GitDocsSite, GIT_DOCS_SITE_ROOT, startGitDocsSite } from '@sift/testing';
-import { CrawlDependencies } from './crawl-dependencies';
+import { CrawlDependencies, CrawledDocument } from './crawl-dependencies';
 import { runCrawl } from './crawl-engine';
 import { CrawlRequest } from './crawl-request';
 import { createDefaultCrawlDependencies } from './default-crawl-dependencies';
@@ -165,11 +167,33 @@ describe('runCrawl on the Git documentation site', () => {
     );
     const ranked = outcome.pages.map((page) => pagePath(site, page.url));
     expect(ranked.slice(0, 3)).toContain('git-merge.html');
+    // Pages far below the best one (a third of its score) are dropped, not listed last.
+    expect(ranked.length).toBeGreaterThan(3);
+    expect(ranked.length).toBeLessThan(40);
+    expect(ranked).not.toContain('git-version.html');
     const mergePage = outcome.pages.find((page) => page.url.endsWith('/git-merge.html'));
     const chunks = mergePage?.rawContent.split(CHUNK_SEPARATOR) ?? [];
     expect(chunks).toHaveLength(3);
     expect(chunks.every((chunk) => chunk.length <= 500)).toBe(true);
     expect(mergePage?.rawContent.toLowerCase()).toContain('merge');
+  });
+
+  it('hands the full extraction of every crawled page to the document store', async () => {
+    const stored: CrawledDocument[] = [];
+    const dependencies = createDefaultCrawlDependencies({
+      policy: loopbackPolicy,
+      storePage: async (document) => {
+        stored.push(document);
+      },
+    });
+    const outcome = await runCrawl(crawlRequest(site, { limit: 5 }), dependencies);
+    expect(stored.map((document) => document.finalUrl).sort()).toEqual(outcome.pages.map((page) => page.url).sort());
+    const seed = stored.find((document) => document.url === `${site.origin}/index.html`);
+    expect(seed).toMatchObject({ title: expect.stringMatching(/git/i), isNews: false, countryHints: [] });
+    expect(seed?.markdown).toMatch(/^#+ /m);
+    expect(seed?.text.length).toBeGreaterThan(1000);
+    expect(seed?.text).not.toBe(seed?.markdown);
+    expect(seed?.language).toBe('en');
   });
 
   it('refuses a root the egress policy forbids without a single request to it', async () => {
@@ -183,5 +207,56 @@ describe('runCrawl on the Git documentation site', () => {
       ForbiddenTargetError,
     );
     expect(site.hits.size).toBe(0);
+  });
+});
+
+describe('runCrawl with extract_depth advanced', () => {
+  let fixture: FixtureServer;
+  let browser: BrowserPool;
+  // The links and text of the seed exist only once its script has run.
+  const scripted = `<!doctype html><html lang="en"><head><title>Scripted</title></head><body><main id="main"></main>
+<script>document.getElementById('main').innerHTML = '<h1>Rendered seed</h1><p>' + 'Text written by a script. '.repeat(20) +
+'</p><a href="/second">Second page</a>';</script></body></html>`;
+  const plain = `<!doctype html><html lang="en"><head><title>Second</title></head><body><main><h1>Second</h1>
+<p>${'The second page is plain HTML. '.repeat(20)}</p></main></body></html>`;
+
+  beforeAll(async () => {
+    fixture = await startFixtureServer({
+      '/': (_request, response) => response.writeHead(200, { 'content-type': 'text/html' }).end(scripted),
+      '/second': (_request, response) => response.writeHead(200, { 'content-type': 'text/html' }).end(plain),
+      '/robots.txt': (_request, response) => response.writeHead(200, { 'content-type': 'text/plain' }).end('User-agent: *\nAllow: /\n'),
+    });
+    browser = new BrowserPool({ policy: loopbackPolicy, maxConcurrentPages: 2 });
+  });
+
+  afterAll(async () => {
+    await Promise.all([fixture?.close(), browser?.close()]);
+  });
+
+  const request = (extractDepth: CrawlRequest['extractDepth']): CrawlRequest => ({
+    url: `${fixture.url}/`,
+    chunksPerSource: 3,
+    maxDepth: 1,
+    maxBreadth: 20,
+    limit: 10,
+    allowExternal: false,
+    includeImages: false,
+    extractDepth,
+    format: 'markdown',
+    includeFavicon: false,
+    timeoutMs: 30_000,
+    mode: 'crawl',
+  });
+
+  it('renders pages in the browser, so script-made content and links are crawled', async () => {
+    const outcome = await runCrawl(request('advanced'), createDefaultCrawlDependencies({ policy: loopbackPolicy, browser }));
+    expect(outcome.pages.map((page) => page.url)).toEqual([`${fixture.url}/`, `${fixture.url}/second`]);
+    expect(outcome.pages[0].rawContent).toContain('Text written by a script.');
+  });
+
+  it('fetches the HTML as served at basic depth, even with a browser at hand', async () => {
+    const outcome = await runCrawl(request('basic'), createDefaultCrawlDependencies({ policy: loopbackPolicy, browser }));
+    expect(outcome.pages.map((page) => page.url)).toEqual([`${fixture.url}/`]);
+    expect(outcome.pages[0].rawContent).not.toContain('Text written by a script.');
   });
 });

@@ -4,8 +4,10 @@ import {
   CrawlEngineSettings,
   CrawledDocument,
   DEFAULT_CRAWL_ENGINE_SETTINGS,
+  ExtractedPage,
   FetchedResource,
   PageLink,
+  PageLinks,
 } from './crawl-dependencies';
 import { CrawlFrontier, FrontierEntry } from './crawl-frontier';
 import { CrawlOutcome, CrawlPageResult } from './crawl-outcome';
@@ -20,10 +22,13 @@ import { readSitemap } from './sitemap-reader';
 import { pageKey, parseRootUrl, toCrawlableUrl } from './url-normalization';
 
 const ROBOTS_TIMEOUT_MS = 10_000;
+// Descriptions (anchor text and surrounding text) kept per linked page for ranking by instructions.
+const MAX_INCOMING_DESCRIPTIONS = 20;
 
 interface CollectedPage {
   visitOrder: number;
   url: string;
+  key: string;
   title: string;
   content: string;
   images: string[];
@@ -66,6 +71,8 @@ class CrawlRun {
   private readonly mapUrls: string[] = [];
   private readonly sitemapUrls: string[] = [];
   private readonly storing: Promise<void>[] = [];
+  /** With instructions: what the links to a page say about it, by page key (anchor-text evidence). */
+  private readonly incomingDescriptions = new Map<string, string[]>();
   private failedPages = 0;
   private inFlight = 0;
   private visitCounter = 0;
@@ -110,8 +117,12 @@ class CrawlRun {
     return this.outcome();
   }
 
+  /**
+   * Also true once the deadline has passed but its timer has not fired yet: several fetches can complete in one
+   * turn of the event loop, and each would otherwise run its (synchronous) extraction before the timer gets a turn.
+   */
   private get stopped(): boolean {
-    return this.controller.signal.aborted;
+    return this.controller.signal.aborted || Date.now() >= this.deadline;
   }
 
   private get processedPages(): number {
@@ -183,11 +194,22 @@ class CrawlRun {
       this.failedPages += 1;
       return;
     }
+    if (this.stopped) return;
     const fingerprint = createHash('sha256').update(response.text.replace(/\s+/g, ' ').trim()).digest('hex');
     if (this.contentFingerprints.has(fingerprint)) return;
     this.contentFingerprints.add(fingerprint);
 
-    const links = isHtml ? this.dependencies.extractLinks(response.text, finalUrl.href) : undefined;
+    let links: PageLinks | undefined;
+    let extracted: ExtractedPage | undefined;
+    if (isHtml && this.request.mode === 'crawl') {
+      ({ page: extracted, links } = this.dependencies.extractPageWithLinks(response.text, {
+        baseUrl: finalUrl.href,
+        includeImages: this.request.includeImages,
+        format: this.request.format,
+      }));
+    } else if (isHtml) {
+      links = this.dependencies.extractLinks(response.text, finalUrl.href);
+    }
     if (links?.canonicalUrl) {
       const canonical = toCrawlableUrl(links.canonicalUrl, finalUrl.href);
       const canonicalKey = canonical ? pageKey(canonical) : finalKey;
@@ -199,7 +221,7 @@ class CrawlRun {
     }
 
     if (this.request.mode === 'map') this.mapUrls.push(finalUrl.href);
-    else this.collectPage(visitOrder, finalUrl, response, isHtml);
+    else this.collectPage(visitOrder, entry.url, finalUrl, extracted ?? plainTextPage(response.text));
 
     if (links && !links.robotsNoFollow && entry.depth < this.request.maxDepth) {
       await this.enqueueLinks(links.links, entry.depth + 1);
@@ -207,14 +229,33 @@ class CrawlRun {
     return;
   }
 
-  private collectPage(visitOrder: number, url: URL, response: FetchedResource, isHtml: boolean): void {
-    const extracted = isHtml
-      ? this.dependencies.extractPage(response.text, { baseUrl: url.href, includeImages: this.request.includeImages })
-      : { title: '', markdown: response.text, text: response.text, images: [], favicon: undefined };
-    const content = this.request.format === 'text' ? extracted.text : extracted.markdown;
-    this.pages.push({ visitOrder, url: url.href, title: extracted.title, content, images: extracted.images, favicon: extracted.favicon });
+  private collectPage(visitOrder: number, requestedUrl: URL, url: URL, extracted: ExtractedPage): void {
+    const format = this.request.format;
+    const content = format === 'text' ? extracted.text : extracted.markdown;
+    this.pages.push({
+      visitOrder,
+      url: url.href,
+      key: pageKey(url),
+      title: extracted.title,
+      content,
+      images: extracted.images.map((image) => image.url),
+      favicon: extracted.favicon,
+    });
     if (this.dependencies.storePage) {
-      const document: CrawledDocument = { url: url.href, title: extracted.title, content, format: this.request.format };
+      const document: CrawledDocument = {
+        url: requestedUrl.href,
+        finalUrl: url.href,
+        title: extracted.title,
+        markdown: format === 'markdown' ? extracted.markdown : undefined,
+        text: extracted.text,
+        description: extracted.description,
+        language: extracted.language,
+        publishedDate: extracted.publishedDate,
+        images: extracted.images,
+        isNews: extracted.isNewsArticle,
+        // "en-GB" → "GB": the region of a language tag is the country hint.
+        countryHints: extracted.contentLanguageHints.flatMap((hint) => hint.split(/[-_]/).slice(1)),
+      };
       // The document store is a side effect of crawling; its failure must not fail the caller's crawl.
       this.storing.push(this.dependencies.storePage(document).catch(() => undefined));
     }
@@ -229,6 +270,7 @@ class CrawlRun {
       const url = toCrawlableUrl(link.url);
       if (!url) continue;
       const key = pageKey(url);
+      if (this.relevance) this.recordIncoming(key, link);
       if (this.seenKeys.has(key) || keysOnPage.has(key) || !this.scope.allows(url)) continue;
       keysOnPage.add(key);
       candidates.push({ url, key, text: link.text, context: link.context });
@@ -263,17 +305,21 @@ class CrawlRun {
     this.wake();
   }
 
+  private recordIncoming(key: string, link: PageLink): void {
+    const descriptions = this.incomingDescriptions.get(key) ?? [];
+    if (descriptions.length >= MAX_INCOMING_DESCRIPTIONS) return;
+    descriptions.push(`${link.text} ${link.context}`);
+    this.incomingDescriptions.set(key, descriptions);
+  }
+
   /** One page through the host's politeness gate, retried after 429/503 as Retry-After asks and after errors; undefined on failure. */
   private async fetchPage(url: URL): Promise<FetchedResource | undefined> {
     for (let attempt = 0; ; attempt += 1) {
       const release = await this.hostScheduler.acquire(url.host, this.controller.signal);
       let response: FetchedResource;
       try {
-        response = await this.dependencies.fetchResource(url.href, {
-          deadlineMs: Math.max(1, Math.min(this.settings.pageTimeoutMs, this.deadline - Date.now())),
-          signal: this.controller.signal,
-          purpose: 'page',
-        });
+        const deadlineMs = Math.max(1, Math.min(this.settings.pageTimeoutMs, this.deadline - Date.now()));
+        response = await this.fetchOrRender(url, deadlineMs);
       } catch (error) {
         if (this.stopped) throw error;
         // A timeout or reset is often transient (a busy site, or this worker busy extracting a large page).
@@ -287,6 +333,31 @@ class CrawlRun {
       if (waitMs > this.settings.maxRetryAfterMs || Date.now() + waitMs >= this.deadline) return response;
       this.hostScheduler.backOff(url.host, waitMs);
     }
+  }
+
+  /** Advanced crawls render pages in the browser (scripts run); basic ones fetch the HTML as served. */
+  private async fetchOrRender(url: URL, deadlineMs: number): Promise<FetchedResource> {
+    const renderPage = this.dependencies.renderPage;
+    if (this.request.extractDepth !== 'advanced' || this.request.mode !== 'crawl' || !renderPage) {
+      return this.dependencies.fetchResource(url.href, { deadlineMs, signal: this.controller.signal, purpose: 'page' });
+    }
+    const rendering = renderPage.call(this.dependencies, url.href, { deadlineMs });
+    // The browser cannot be cancelled mid-render from here; the crawl stops waiting for it instead.
+    const cancelled = new Promise<never>((_resolve, reject) => {
+      const onAbort = (): void => reject(this.controller.signal.reason);
+      if (this.controller.signal.aborted) onAbort();
+      else this.controller.signal.addEventListener('abort', onAbort, { once: true });
+      void rendering.finally(() => this.controller.signal.removeEventListener('abort', onAbort)).catch(() => undefined);
+    });
+    const rendered = await Promise.race([rendering, cancelled]);
+    return {
+      finalUrl: rendered.finalUrl,
+      status: rendered.status,
+      headers: {},
+      kind: 'html',
+      text: rendered.html,
+      body: Buffer.from(rendered.html),
+    };
   }
 
   private async robotsFor(url: URL): Promise<RobotsRules> {
@@ -377,16 +448,14 @@ class CrawlRun {
     return { baseUrl: this.request.url, pages, urls: [], successfulPages: pages.length, failedPages: this.failedPages, partial };
   }
 
-  /** Crawl order, or with instructions the pages relevant to them, most relevant first. */
+  /**
+   * Crawl order, or with instructions the pages relevant to them, most relevant first: a page is dropped when it
+   * scores below RELEVANCE_THRESHOLD of the best page (see InstructionRelevance.rankPages).
+   */
   private rankedPages(): CollectedPage[] {
     const inOrder = [...this.pages].sort((left, right) => left.visitOrder - right.visitOrder);
     if (!this.relevance) return inOrder;
-    const scores = this.relevance.scorePages(inOrder);
-    return inOrder
-      .map((page, position) => ({ page, score: scores[position] }))
-      .filter((scored) => scored.score > 0)
-      .sort((left, right) => right.score - left.score)
-      .map((scored) => scored.page);
+    return this.relevance.rankPages(inOrder.map((page) => ({ ...page, incoming: this.incomingDescriptions.get(page.key) })));
   }
 
   private toResult(page: CollectedPage): CrawlPageResult {
@@ -399,6 +468,10 @@ class CrawlRun {
     if (this.request.includeFavicon && page.favicon) result.favicon = page.favicon;
     return result;
   }
+}
+
+function plainTextPage(text: string): ExtractedPage {
+  return { title: '', markdown: text, text, images: [], isNewsArticle: false, contentLanguageHints: [] };
 }
 
 /** Retry-After as delta-seconds or an HTTP date (RFC 9110 §10.2.3). */

@@ -1,4 +1,5 @@
-import { extractHtml, extractLinks } from '@sift/content-extraction';
+import type { BrowserPool } from '@sift/browser';
+import { extractLinks, extractPage } from '@sift/content-extraction';
 import { assertPublicDestination, ContentKind, EgressPolicy, egressPolicyFromEnv, FetchError, safeFetch } from '@sift/safe-fetch';
 import { CrawlDependencies, CrawlEngineSettings, CrawledDocument, FetchPurpose } from './crawl-dependencies';
 import { ForbiddenTargetError } from './forbidden-target.error';
@@ -16,12 +17,15 @@ export interface DefaultCrawlDependencyOptions {
   /** Shared by every crawl of a worker; a new one per call would re-read robots.txt for every job. */
   robotsCache?: RobotsCache;
   storePage?: (document: CrawledDocument) => Promise<void>;
+  /** Renders pages of advanced crawls; one pool per worker process, shared by its crawls. */
+  browser?: Pick<BrowserPool, 'render'>;
   settings?: Partial<CrawlEngineSettings>;
 }
 
 /** The production wiring: fetches through @sift/safe-fetch, extraction and links from @sift/content-extraction. */
 export function createDefaultCrawlDependencies(options: DefaultCrawlDependencyOptions = {}): CrawlDependencies {
   const policy = options.policy ?? egressPolicyFromEnv();
+  const browser = options.browser;
   return {
     async assertAllowedTarget(url) {
       try {
@@ -45,20 +49,35 @@ export function createDefaultCrawlDependencies(options: DefaultCrawlDependencyOp
         body: resource.body,
       };
     },
-    extractPage(html, { baseUrl, includeImages }) {
-      const extracted = extractHtml(html, { baseUrl, includeImages });
+    extractPageWithLinks(html, { baseUrl, includeImages, format }) {
+      // One parse for both: the crawl's largest cost is parsing HTML.
+      const { content, links } = extractPage(html, { baseUrl, includeImages, format });
       return {
-        title: extracted.title,
-        markdown: extracted.markdown,
-        text: extracted.text,
-        images: extracted.images.map((image) => image.url),
-        favicon: extracted.favicon,
+        page: {
+          title: content.title,
+          markdown: content.markdown,
+          text: content.text,
+          images: content.images.map(({ url, alt }) => ({ url, alt })),
+          favicon: content.favicon,
+          description: content.description,
+          language: content.language,
+          publishedDate: content.publishedDate,
+          isNewsArticle: content.isNewsArticle,
+          contentLanguageHints: content.contentLanguageHints,
+        },
+        links: { links: links.links, canonicalUrl: links.canonicalUrl, robotsNoFollow: links.robotsNoFollow },
       };
     },
     extractLinks(html, baseUrl) {
       const { links, canonicalUrl, robotsNoFollow } = extractLinks(html, baseUrl);
       return { links, canonicalUrl, robotsNoFollow };
     },
+    renderPage: browser
+      ? async (url, { deadlineMs }) => {
+          const rendered = await browser.render(url, { deadlineMs });
+          return { finalUrl: rendered.finalUrl, status: rendered.status, html: rendered.html };
+        }
+      : undefined,
     robotsCache: options.robotsCache ?? new RobotsCache(),
     storePage: options.storePage,
     settings: options.settings,

@@ -14,8 +14,11 @@ export type {
   FetchedResource,
   FetchPurpose,
   FetchResourceOptions,
+  PageExtractionOptions,
+  PageImage,
   PageLink,
   PageLinks,
+  RenderedResource,
 } from './crawl-dependencies';
 export { RobotsCache } from './robots-cache';
 export type { RobotsCacheOptions } from './robots-cache';

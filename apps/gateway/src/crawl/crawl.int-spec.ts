@@ -1,0 +1,128 @@
+import { FixtureServer, startFixtureServer } from '@sift/safe-fetch';
+import { callGateway, createTestAccount, createTestKey, GitDocsSite, startGitDocsSite } from '@sift/testing';
+import { startTestGateway, TestGateway } from '../testing/gateway-harness';
+import { startWorkerProcess, WorkerProcess } from '../testing/worker-process';
+
+interface CrawlBody {
+  base_url: string;
+  results: Array<{ url: string; raw_content: string; images?: string[]; favicon?: string }>;
+  response_time: number;
+  request_id: string;
+  usage?: { credits: number };
+}
+
+interface MapBody {
+  base_url: string;
+  results: string[];
+  request_id: string;
+  usage?: { credits: number };
+}
+
+interface ErrorBody {
+  detail: { error: string };
+}
+
+// A full-size crawl of the Git documentation site extracts a few hundred kilobytes per page.
+jest.setTimeout(120_000);
+
+// POST /crawl and POST /map over HTTP: the gateway validates, meters and enqueues; a real crawler worker process
+// crawls the Git documentation site served on loopback.
+describe('POST /crawl and POST /map', () => {
+  let gateway: TestGateway;
+  let worker: WorkerProcess;
+  let site: GitDocsSite;
+  let internal: FixtureServer;
+
+  beforeAll(async () => {
+    site = await startGitDocsSite();
+    // The "internal" service: a loopback address the egress policy does not allow.
+    internal = await startFixtureServer({ '/': (_request, response) => response.end('<p>secret</p>') }, ['127.0.0.2']);
+    worker = await startWorkerProcess('crawler-worker');
+    gateway = await startTestGateway({ QUEUE_PREFIX: worker.queuePrefix, FETCH_ALLOW_CIDRS: '127.0.0.1/32' });
+  }, 120_000);
+
+  afterAll(async () => {
+    await Promise.all([gateway?.close(), worker?.stop(), site?.close(), internal?.close()]);
+  });
+
+  async function newKey(): Promise<string> {
+    const account = await createTestAccount(gateway.prisma, { plan: 'growth' });
+    return (await createTestKey(gateway.prisma, account.id)).apiKey;
+  }
+
+  it.each(['/crawl', '/map'])('%s answers 400 "no starting url provided" without a url', async (path) => {
+    const apiKey = await newKey();
+    for (const body of [{}, { url: '  ' }]) {
+      const response = await callGateway<ErrorBody>(gateway.baseUrl, 'POST', path, { apiKey, body });
+      expect(response.status).toBe(400);
+      expect(response.body.detail.error).toBe('no starting url provided');
+    }
+  });
+
+  it.each(['/crawl', '/map'])('%s answers 403 "URL is not supported" for a forbidden address, without a request to it', async (path) => {
+    const response = await callGateway<ErrorBody>(gateway.baseUrl, 'POST', path, { apiKey: await newKey(), body: { url: internal.url } });
+    expect(response.status).toBe(403);
+    expect(response.body.detail.error).toBe('URL is not supported');
+    expect(internal.requests).toEqual([]);
+  });
+
+  it('answers 400 for a pattern that is not a valid regular expression, before crawling', async () => {
+    const hitsBefore = site.hits.size;
+    const response = await callGateway<ErrorBody>(gateway.baseUrl, 'POST', '/crawl', {
+      apiKey: await newKey(),
+      body: { url: `${site.origin}/index.html`, select_paths: ['/git-(merge'] },
+    });
+    expect(response.status).toBe(400);
+    expect(response.body.detail.error).toMatch(/select_paths/);
+    expect(site.hits.size).toBe(hitsBefore);
+  });
+
+  it('crawls up to `limit` pages and charges mapping (1 per 10 pages) plus basic extraction (1 per 5 pages)', async () => {
+    const apiKey = await newKey();
+    const { status, body } = await callGateway<CrawlBody>(gateway.baseUrl, 'POST', '/crawl', {
+      apiKey,
+      body: { url: `${site.origin}/index.html`, max_depth: 1, limit: 10, include_usage: true, include_favicon: true },
+    });
+    expect(status).toBe(200);
+    expect(body.base_url).toBe(`${site.origin}/index.html`);
+    expect(body.results).toHaveLength(10);
+    expect(body.results[0].url).toBe(`${site.origin}/index.html`);
+    expect(body.results.every((page) => page.url.startsWith(`${site.origin}/`) && page.raw_content.length > 100)).toBe(true);
+    expect(body.results.some((page) => page.raw_content.includes('#'))).toBe(true);
+    // 10 pages: 1 credit of mapping and 2 credits of basic extraction.
+    expect(body.usage).toEqual({ credits: 3 });
+    const usage = await callGateway<{ key: { usage: number; crawl_usage: number } }>(gateway.baseUrl, 'GET', '/usage', { apiKey });
+    expect(usage.body.key).toEqual(expect.objectContaining({ usage: 3, crawl_usage: 3 }));
+  });
+
+  it('returns the chunks that match the instructions, most relevant pages first', async () => {
+    const { status, body } = await callGateway<CrawlBody>(gateway.baseUrl, 'POST', '/crawl', {
+      apiKey: await newKey(),
+      body: {
+        url: `${site.origin}/index.html`,
+        max_depth: 1,
+        limit: 40,
+        instructions: 'How do I merge branches together?',
+        chunks_per_source: 2,
+        format: 'text',
+      },
+    });
+    expect(status).toBe(200);
+    expect(body.results.slice(0, 3).map((page) => page.url)).toContain(`${site.origin}/git-merge.html`);
+    const merge = body.results.find((page) => page.url.endsWith('/git-merge.html'));
+    expect(merge?.raw_content.split(' [...] ')).toHaveLength(2);
+  });
+
+  it('maps the site through its links and sitemap, charging 1 credit per 10 URLs', async () => {
+    const { status, body } = await callGateway<MapBody>(gateway.baseUrl, 'POST', '/map', {
+      apiKey: await newKey(),
+      body: { url: `${site.origin}/index.html`, max_depth: 1, limit: 500, include_usage: true },
+    });
+    expect(status).toBe(200);
+    // Listed in sitemap.xml but linked from no page of the site.
+    expect(body.results).toContain(`${site.origin}/BreakingChanges.html`);
+    expect(body.results.some((url) => url.includes('/technical/'))).toBe(false);
+    expect(body.results.length).toBeGreaterThan(200);
+    expect(body.usage).toEqual({ credits: Math.floor(body.results.length / 10) });
+  });
+});
