@@ -17,6 +17,10 @@ const databaseUrl = process.env.BENCH_DATABASE_URL ?? 'postgresql://postgres@127
 const documentCount = Number(process.env.BENCH_DOCUMENTS ?? 10_000);
 const durationSeconds = Number(process.env.BENCH_DURATION_SECONDS ?? 20);
 const connections = 16;
+/** BENCH_REUSE_INDEX=1 keeps an existing sift_bench_latency of the right size instead of re-importing (profiling). */
+const reuseIndex = process.env.BENCH_REUSE_INDEX === '1';
+/** Sequential requests per depth for the single-client figures. */
+const sequentialRequests = Number(process.env.BENCH_SEQUENTIAL_REQUESTS ?? 100);
 const depths = ['ultra-fast', 'basic'] as const;
 
 interface Measurement {
@@ -119,24 +123,49 @@ async function measurePostgresFloor(queries: string[]): Promise<Measurement> {
   };
 }
 
+/** One client, one request at a time: the latency of a search on an otherwise idle gateway. */
+async function measureSequential(gateway: GatewayProcess, apiKey: string, depth: string, queries: string[]): Promise<Measurement> {
+  const latencies: number[] = [];
+  const startedAt = performance.now();
+  for (let index = 0; index < sequentialRequests; index += 1) {
+    const sent = performance.now();
+    await searchOverHttp(gateway, apiKey, { query: queries[index % queries.length], search_depth: depth, max_results: 10 });
+    latencies.push(performance.now() - sent);
+  }
+  const elapsedSeconds = (performance.now() - startedAt) / 1000;
+  latencies.sort((left, right) => left - right);
+  return {
+    name: `POST /search, search_depth ${depth}, 1 client (sequential)`,
+    requests: latencies.length,
+    p50Ms: percentile(latencies, 0.5),
+    p99Ms: percentile(latencies, 0.99),
+    requestsPerSecond: latencies.length / elapsedSeconds,
+    failures: 0,
+  };
+}
+
+async function indexedDocuments(): Promise<number> {
+  const client = new Client({ connectionString: databaseUrl });
+  try {
+    await client.connect();
+    const { rows } = await client.query<{ documents: number }>('SELECT count(*)::int AS documents FROM documents');
+    return rows[0].documents;
+  } catch {
+    return 0;
+  } finally {
+    await client.end();
+  }
+}
+
 async function main(): Promise<void> {
-  await dropDatabase(databaseUrl);
   const workDirectory = mkdtempSync(join(tmpdir(), 'sift-bench-latency-'));
   let gateway: GatewayProcess | undefined;
   try {
-    const sources = await readJsonl<SourceDocument>(join(cranfieldDirectory, 'corpus.jsonl'));
-    const documents = synthesiseCorpus(sources, documentCount);
-    const importFile = join(workDirectory, 'synthetic.jsonl');
-    writeFileSync(importFile, documents.map((document) => JSON.stringify(document)).join('\n'));
-    const words = documents.reduce((sum, document) => sum + document.text.split(/\s+/).length, 0);
-    console.log(`Corpus: ${documents.length} documents, ${Math.round(words / documents.length)} words on average`);
-    const imported = await importThroughAdmin(databaseUrl, importFile);
-    console.log(`admin index import: imported ${imported.imported}, skipped ${imported.skipped} in ${imported.seconds.toFixed(1)} s`);
-    const vacuum = new Client({ connectionString: databaseUrl });
-    await vacuum.connect();
-    // What autovacuum would do soon after a bulk import; without it the planner works from empty statistics.
-    await vacuum.query('VACUUM ANALYZE documents');
-    await vacuum.end();
+    if (reuseIndex && (await indexedDocuments()) === documentCount) {
+      console.log(`Reusing the ${documentCount}-document index in ${databaseUrl}`);
+    } else {
+      await importCorpus(workDirectory);
+    }
 
     const queries = (await readJsonl<{ text: string }>(join(cranfieldDirectory, 'queries.jsonl'))).map((query) => query.text.trim());
     gateway = await startGateway(databaseUrl, { RATE_LIMIT_PROD_PER_MINUTE: '1000000' });
@@ -148,13 +177,14 @@ async function main(): Promise<void> {
 
     const measurements: Measurement[] = [];
     for (const depth of depths) measurements.push(await measureSearch(gateway, apiKey, depth, queries));
+    for (const depth of depths) measurements.push(await measureSequential(gateway, apiKey, depth, queries));
     await gateway.stop();
     gateway = undefined;
     // The floor runs with the gateway stopped, so both sides get the machine to themselves.
     const floor = await measurePostgresFloor(queries);
     measurements.push(floor);
 
-    console.log(`${connections} concurrent clients, ${durationSeconds} s each, ${queries.length} rotating Cranfield queries, max_results 10`);
+    console.log(`${connections} concurrent clients for ${durationSeconds} s per depth (and ${sequentialRequests} sequential requests per depth from 1 client), ${queries.length} rotating Cranfield queries, max_results 10`);
     console.log('| Path | Requests | p50 | p99 | Requests/s | Failed | p50 / floor | Requests/s / floor |');
     console.log('|---|---|---|---|---|---|---|---|');
     for (const measurement of measurements) {
@@ -170,6 +200,24 @@ async function main(): Promise<void> {
     await gateway?.stop();
     rmSync(workDirectory, { recursive: true, force: true });
   }
+}
+
+/** Drops the database and imports the synthetic corpus through `admin index import`, then VACUUM ANALYZE. */
+async function importCorpus(workDirectory: string): Promise<void> {
+  await dropDatabase(databaseUrl);
+  const sources = await readJsonl<SourceDocument>(join(cranfieldDirectory, 'corpus.jsonl'));
+  const documents = synthesiseCorpus(sources, documentCount);
+  const importFile = join(workDirectory, 'synthetic.jsonl');
+  writeFileSync(importFile, documents.map((document) => JSON.stringify(document)).join('\n'));
+  const words = documents.reduce((sum, document) => sum + document.text.split(/\s+/).length, 0);
+  console.log(`Corpus: ${documents.length} documents, ${Math.round(words / documents.length)} words on average`);
+  const imported = await importThroughAdmin(databaseUrl, importFile);
+  console.log(`admin index import: imported ${imported.imported}, skipped ${imported.skipped} in ${imported.seconds.toFixed(1)} s`);
+  const vacuum = new Client({ connectionString: databaseUrl });
+  await vacuum.connect();
+  // What autovacuum would do soon after a bulk import; without it the planner works from empty statistics.
+  await vacuum.query('VACUUM ANALYZE documents');
+  await vacuum.end();
 }
 
 main().catch((error: unknown) => {

@@ -4,11 +4,12 @@ import {
   type ApiKeyRepository,
   type CreditLedgerRepository,
   type EndpointUsage,
-  type LedgerEntryRecord,
+  type LedgerTotals,
   type LockedLedgerSession,
   type ProjectRepository,
+  type SpendingPosition,
 } from '@sift/persistence';
-import { BillingSubjectNotFoundError } from './billing-errors';
+import { BillingSubjectNotFoundError, CreditLimitError, PaygoLimitError } from './billing-errors';
 import type { BilledEndpoint, BillingMeterName } from './credit-costs';
 import { allocateCredits, PAYGO_PLAN_ID, type Allocation } from './credit-allocation';
 import type { UsageReport } from './usage-report';
@@ -63,14 +64,44 @@ export class BillingService {
     this.now = dependencies.now ?? (() => new Date());
   }
 
-  /** Charges `credits` through the ledger, or throws CreditLimitError (432) / PaygoLimitError (433). */
-  charge(input: ChargeInput): Promise<ChargeResult> {
+  /**
+   * Charges `credits` through the ledger, or throws CreditLimitError (432) / PaygoLimitError (433). The decision
+   * and the ledger row are one database statement under the account lock (see `CreditLedgerRepository.chargeFixed`).
+   */
+  async charge(input: ChargeInput): Promise<ChargeResult> {
     assertWholeCredits(input.credits, 'credits');
-    return this.idempotent(input, async (session) => {
-      const allocation = await this.allocate(session, input.apiKeyId, input.credits);
-      await this.record(session, input, allocation);
-      return { charged: input.credits, ...allocation, replayed: false };
+    const { ledger, projects } = this.dependencies;
+    // Outside the lock: a project named by X-Project-ID is created on first use whether or not the charge passes
+    // (the request log creates it too).
+    const projectId = input.projectExternalId ? (await projects.findOrCreate(input.accountId, input.projectExternalId)).id : null;
+    const result = await ledger.chargeFixed({
+      accountId: input.accountId,
+      apiKeyId: input.apiKeyId,
+      projectId,
+      requestId: input.requestId,
+      kind: input.kind,
+      endpoint: input.endpoint,
+      credits: input.credits,
+      since: startOfUtcMonth(this.now()),
     });
+    switch (result.outcome) {
+      case 'charged':
+        return { charged: input.credits, planCredits: result.planCredits, paygoCredits: result.paygoCredits, replayed: false };
+      case 'replayed':
+        return replay(result);
+      case 'account_missing':
+        throw new BillingSubjectNotFoundError(`Account ${input.accountId} does not exist.`);
+      case 'key_missing':
+        throw new BillingSubjectNotFoundError(`API key ${input.apiKeyId} is not a key of this account.`);
+      case 'key_limit':
+        throw new CreditLimitError('key');
+      case 'plan_limit':
+        throw new CreditLimitError('plan');
+      case 'paygo_limit':
+        throw new PaygoLimitError();
+      case 'conflict':
+        throw new Error(`Ledger entry (${input.requestId}, ${input.kind}) already belongs to another account.`);
+    }
   }
 
   /**
@@ -84,10 +115,10 @@ export class BillingService {
     if (!Number.isInteger(input.unitsPerBlock) || input.unitsPerBlock < 1) {
       throw new RangeError('unitsPerBlock must be a positive integer.');
     }
-    return this.idempotent(input, async (session) => {
+    return this.idempotent(input, async (session, allocate) => {
       const total = (await session.readMeter(input.meter)) + input.units;
       const credits = Math.floor(total / input.unitsPerBlock) * input.creditsPerBlock;
-      const allocation = await this.allocate(session, input.apiKeyId, credits);
+      const allocation = allocate(credits);
       await session.writeMeter(input.meter, total % input.unitsPerBlock);
       // A row is written even for 0 credits: it is the marker that makes a retry of this request a no-op.
       await this.record(session, input, allocation);
@@ -98,29 +129,10 @@ export class BillingService {
   /** Pre-check before doing the work; the authoritative check is the locked one inside charge(). */
   async assertCanSpend(check: SpendCheck): Promise<void> {
     assertWholeCredits(check.credits, 'credits');
-    const { accounts, apiKeys, ledger } = this.dependencies;
-    const since = startOfUtcMonth(this.now());
-    const account = await accounts.findById(check.accountId);
-    if (!account) throw new BillingSubjectNotFoundError(`Account ${check.accountId} does not exist.`);
-    let keyLimit: number | null = null;
-    let keyUsed = 0;
-    if (check.apiKeyId) {
-      const key = await apiKeys.findById(check.accountId, check.apiKeyId);
-      if (!key) throw new BillingSubjectNotFoundError(`API key ${check.apiKeyId} is not a key of this account.`);
-      keyLimit = key.creditLimit;
-      if (keyLimit !== null) keyUsed = await ledger.keyTotalSince(check.accountId, check.apiKeyId, since);
-    }
-    const totals = await ledger.totalsSince(check.accountId, since);
-    allocateCredits({
-      credits: check.credits,
-      planId: account.planId,
-      planMonthlyCredits: account.plan.monthlyCredits,
-      paygoLimit: account.paygoLimit,
-      planUsed: totals.planCredits,
-      paygoUsed: totals.paygoCredits,
-      keyLimit,
-      keyUsed,
-    });
+    const position = await this.dependencies.ledger.spendingPosition(check.accountId, check.apiKeyId ?? null, startOfUtcMonth(this.now()));
+    if (!position) throw new BillingSubjectNotFoundError(`Account ${check.accountId} does not exist.`);
+    if (check.apiKeyId && !position.keyFound) throw new BillingSubjectNotFoundError(`API key ${check.apiKeyId} is not a key of this account.`);
+    allocateCredits({ credits: check.credits, ...allocationInputs(position, Boolean(check.apiKeyId)) });
   }
 
   /**
@@ -169,45 +181,28 @@ export class BillingService {
 
   private async idempotent(
     input: ChargeInput | MeteredChargeInput,
-    work: (session: LockedLedgerSession) => Promise<ChargeResult>,
+    work: (session: LockedLedgerSession, allocate: (credits: number) => Allocation) => Promise<ChargeResult>,
   ): Promise<ChargeResult> {
     const { ledger } = this.dependencies;
     try {
       return await ledger.withAccountLock(input.accountId, async (session) => {
-        const existing = await session.findEntry(input.requestId, input.kind);
-        return existing ? replay(existing) : work(session);
+        // The earlier attempt's entry and the spending position come in one read while the lock is held.
+        const state = await session.chargeState(input.requestId, input.kind, input.apiKeyId, startOfUtcMonth(this.now()));
+        if (state.existing) return replay(state.existing);
+        if (input.apiKeyId && !state.position.keyFound) {
+          throw new BillingSubjectNotFoundError(`API key ${input.apiKeyId} is not a key of this account.`);
+        }
+        const inputs = allocationInputs(state.position, Boolean(input.apiKeyId));
+        return work(session, (credits) => allocateCredits({ credits, ...inputs }));
       });
     } catch (error) {
-      // The account lock serialises charges, so a retry normally finds the first row in findEntry. The unique
+      // The account lock serialises charges, so a retry normally finds the first row in chargeState. The unique
       // (request_id, kind) index is the backstop should two writers ever get past that check together.
       if (!isUniqueViolation(error)) throw error;
       const existing = await ledger.findEntry(input.accountId, input.requestId, input.kind);
       if (!existing) throw error;
       return replay(existing);
     }
-  }
-
-  private async allocate(session: LockedLedgerSession, apiKeyId: string | null, credits: number): Promise<Allocation> {
-    const since = startOfUtcMonth(this.now());
-    let keyLimit: number | null = null;
-    let keyUsed = 0;
-    if (apiKeyId) {
-      const limit = await session.keyCreditLimit(apiKeyId);
-      if (limit === undefined) throw new BillingSubjectNotFoundError(`API key ${apiKeyId} is not a key of this account.`);
-      keyLimit = limit;
-      if (keyLimit !== null) keyUsed = await session.keyTotalSince(apiKeyId, since);
-    }
-    const totals = await session.totalsSince(since);
-    return allocateCredits({
-      credits,
-      planId: session.account.planId,
-      planMonthlyCredits: session.account.planMonthlyCredits,
-      paygoLimit: session.account.paygoLimit,
-      planUsed: totals.planCredits,
-      paygoUsed: totals.paygoCredits,
-      keyLimit,
-      keyUsed,
-    });
   }
 
   private async record(session: LockedLedgerSession, input: ChargeInput | MeteredChargeInput, allocation: Allocation) {
@@ -224,7 +219,20 @@ export class BillingService {
   }
 }
 
-function replay(entry: LedgerEntryRecord): ChargeResult {
+/** The allocation rule's inputs from a spending position; without a key, no key limit applies. */
+function allocationInputs(position: SpendingPosition, withKey: boolean) {
+  return {
+    planId: position.planId,
+    planMonthlyCredits: position.planMonthlyCredits,
+    paygoLimit: position.paygoLimit,
+    planUsed: position.planUsed,
+    paygoUsed: position.paygoUsed,
+    keyLimit: withKey ? position.keyCreditLimit : null,
+    keyUsed: withKey ? position.keyUsed : 0,
+  };
+}
+
+function replay(entry: LedgerTotals): ChargeResult {
   return {
     charged: entry.planCredits + entry.paygoCredits,
     planCredits: entry.planCredits,

@@ -3,6 +3,11 @@ export interface Bm25Options {
   k1?: number;
   /** Length normalisation: 0 ignores document length, 1 normalises fully. */
   b?: number;
+  /**
+   * Each document's length in tokens, when the token lists given are only the terms that will be scored
+   * (the query's): scores and idf of those terms are then the same as over the full lists.
+   */
+  documentLengths?: number[];
 }
 
 export interface ScoredDocument {
@@ -22,7 +27,7 @@ export class Bm25Index {
   constructor(documents: string[][], options: Bm25Options = {}) {
     this.k1 = options.k1 ?? 1.2;
     this.b = options.b ?? 0.75;
-    this.lengths = documents.map((tokens) => tokens.length);
+    this.lengths = options.documentLengths ?? documents.map((tokens) => tokens.length);
     const totalLength = this.lengths.reduce((sum, length) => sum + length, 0);
     this.averageLength = documents.length > 0 ? totalLength / documents.length : 0;
     this.termFrequencies = documents.map((tokens) => {

@@ -6,10 +6,17 @@ export const CHUNK_SEPARATOR = ' [...] ';
 
 /** Every chunk scored against the query with BM25, best first (ties in document order). */
 export function rankChunks(chunks: string[], query: string): ScoredDocument[] {
-  const index = new Bm25Index(chunks.map((chunk) => tokenize(chunk)));
   // Repeated query words would count twice; a query is an intent, not a weighting.
   const queryTokens = Array.from(new Set(tokenize(query)));
-  return index.search(queryTokens, chunks.length);
+  const wanted = new Set(queryTokens);
+  // Only the query's terms change a score: indexing every word of every chunk was most of a search's ranking time.
+  const documentLengths: number[] = [];
+  const queryTermsPerChunk = chunks.map((chunk) => {
+    const tokens = tokenize(chunk);
+    documentLengths.push(tokens.length);
+    return tokens.filter((token) => wanted.has(token));
+  });
+  return new Bm25Index(queryTermsPerChunk, { documentLengths }).search(queryTokens, chunks.length);
 }
 
 /** The `count` most relevant chunks of a text, put back in document order and joined by CHUNK_SEPARATOR. */

@@ -103,6 +103,16 @@ describe('LocalIndexProvider (Postgres full-text search + BM25F)', () => {
     expect(new URL(salt[0].url).hostname).toBe(domain('unrelated'));
   });
 
+  it('finds a page indexed after its cached corpus snapshot was taken, by a word the snapshot lacks', async () => {
+    const cached = new LocalIndexProvider(prisma, { statisticsTtlMs: 60_000 });
+    const newWord = `quuxite${randomUUID().slice(0, 8)}`;
+    expect(await cached.search({ query: `${marker} ${newWord}` })).not.toHaveLength(0);
+    expect(await cached.search({ query: newWord })).toEqual([]);
+    await new DocumentStore(prisma).save({ url: `https://${domain('late')}/page`, title: `${newWord} minerals`, text: `A page about ${newWord} and ${marker}.`, language: 'en', source: 'import' });
+    const found = await cached.search({ query: newWord });
+    expect(found.map((candidate) => candidate.url)).toEqual([`https://${domain('late')}/page`]);
+  });
+
   it('returns nothing for a query without any indexed word', async () => {
     expect(await index.search({ query: `nonexistentword${suffix}` })).toEqual([]);
     expect(await index.search({ query: 'the of and' })).toEqual([]);

@@ -1,6 +1,8 @@
 import type { PrismaClient } from '@sift/persistence';
 import { DEFAULT_BM25F, inverseDocumentFrequency, scoreBm25f } from './bm25f-scorer';
 import type { Bm25fParameters, CorpusStatistics, LexemeOccurrences } from './bm25f-scorer';
+import { CorpusSnapshotCache } from './corpus-snapshot';
+import type { CorpusSnapshot } from './corpus-snapshot';
 import { countryCodeOf } from './country-code';
 import { hostMatchesAny, normalizeDomainEntry } from './domain-match';
 import { languageCodeOf } from './language-code';
@@ -12,16 +14,20 @@ import { timeWindowOf } from './time-window';
 import { anyLexemeQuery, tsqueryOperand } from './tsquery-literal';
 
 export interface LocalIndexOptions {
-  /** How long corpus statistics (document count, lengths, languages) are reused; they move slowly. */
+  /**
+   * How long corpus statistics (document count, lengths, languages, lexeme document frequencies) are reused;
+   * they move slowly. Default 60 s; lexemes missing from the snapshot (new pages) are still counted live.
+   */
   statisticsTtlMs?: number;
-  /** Candidates fetched by SQL and re-scored with BM25F; default max(100, 10 × maxResults). */
+  /** Corpora larger than this skip the lexeme table (a full `ts_stat` scan) and count each lexeme live. */
+  lexemeTableMaximumDocuments?: number;
+  /**
+   * Candidates fetched by SQL and re-scored with BM25F; default max(40, 4 × maxResults). On Cranfield, nDCG@10
+   * (top 20) is 0.372 at 100 and 60 candidates, 0.370 at 40 and 0.346 at 20, while each candidate costs a detoasted
+   * tsvector and its unnest: 40 instead of 100 halves the local index's time per query.
+   */
   candidateLimit?: number;
   bm25f?: Bm25fParameters;
-}
-
-interface CorpusSnapshot extends CorpusStatistics {
-  configs: string[];
-  takenAt: number;
 }
 
 interface QueryLexemeRow {
@@ -57,19 +63,24 @@ const DOMAIN_BOOST = 1.5;
  */
 export class LocalIndexProvider implements SearchProvider {
   readonly name = 'local';
-  private corpus?: CorpusSnapshot;
+  private readonly corpus: CorpusSnapshotCache;
 
   constructor(
     private readonly prisma: PrismaClient,
     private readonly options: LocalIndexOptions = {},
-  ) {}
+  ) {
+    this.corpus = new CorpusSnapshotCache(prisma, {
+      ttlMs: options.statisticsTtlMs ?? 60_000,
+      maximumDocumentsForLexemeTable: options.lexemeTableMaximumDocuments ?? 200_000,
+    });
+  }
 
   async search(query: SearchQuery): Promise<SearchCandidate[]> {
     const maxResults = query.maxResults ?? 10;
     if (maxResults <= 0) return [];
-    const corpus = await this.corpusStatistics();
+    const corpus = await this.corpus.current();
     if (corpus.documentCount === 0) return [];
-    const lexemeRows = await this.queryLexemes(query.query, corpus.configs);
+    const lexemeRows = await this.queryLexemes(query.query, corpus);
     if (lexemeRows.length === 0) return [];
 
     const idfByLexeme = new Map<string, number>();
@@ -82,7 +93,7 @@ export class LocalIndexProvider implements SearchProvider {
       lexemesByConfig.set(row.config, list);
     }
     const lexemes = [...idfByLexeme.keys()];
-    const limit = this.options.candidateLimit ?? Math.max(100, maxResults * 10);
+    const limit = this.options.candidateLimit ?? Math.max(40, maxResults * 4);
     const hits = await this.candidateHits(query, {
       lexemes,
       idfs: lexemes.map((lexeme) => idfByLexeme.get(lexeme) ?? 0),
@@ -114,41 +125,29 @@ export class LocalIndexProvider implements SearchProvider {
     return chosen;
   }
 
-  private async corpusStatistics(): Promise<CorpusSnapshot> {
-    const ttl = this.options.statisticsTtlMs ?? 30_000;
-    if (this.corpus && Date.now() - this.corpus.takenAt < ttl) return this.corpus;
-    const rows = await this.prisma.$queryRaw<{ config: string; documents: number; words: number }[]>`
-      SELECT sift_search_config(language)::text AS config, count(*)::int AS documents,
-             coalesce(sum(word_count), 0)::float8 AS words
-      FROM documents GROUP BY 1`;
-    const documentCount = rows.reduce((sum, row) => sum + row.documents, 0);
-    const words = rows.reduce((sum, row) => sum + row.words, 0);
-    this.corpus = {
-      documentCount,
-      averageWordCount: documentCount > 0 ? words / documentCount : 0,
-      configs: rows.map((row) => row.config),
-      takenAt: Date.now(),
-    };
-    return this.corpus;
-  }
-
-  /** The query's lexemes under every text search configuration present in the corpus, with their df. */
-  private async queryLexemes(text: string, configs: string[]): Promise<QueryLexemeRow[]> {
-    return this.prisma.$queryRaw<QueryLexemeRow[]>`
-      WITH pairs AS MATERIALIZED (
-        SELECT DISTINCT c.config, l.lexeme
-        FROM unnest(${configs}::text[]) AS c(config)
-        CROSS JOIN LATERAL unnest(to_tsvector(c.config::regconfig, ${text})) AS l
-      ),
-      frequencies AS MATERIALIZED (
-        SELECT p.lexeme,
-               (SELECT count(*) FROM documents d WHERE d.search_vector @@ p.operand::tsquery)::int AS document_frequency
-        FROM (SELECT DISTINCT lexeme, quote_literal(lexeme) AS operand FROM pairs
-              WHERE strpos(lexeme, chr(92)) = 0) AS p
-      )
-      SELECT pairs.config, pairs.lexeme, frequencies.document_frequency
-      FROM pairs JOIN frequencies USING (lexeme)
-      WHERE frequencies.document_frequency > 0`;
+  /**
+   * The query's lexemes under every text search configuration present in the corpus, with their document
+   * frequency: from the snapshot, or counted through the GIN index (one statement) for lexemes it lacks.
+   */
+  private async queryLexemes(text: string, corpus: CorpusSnapshot): Promise<QueryLexemeRow[]> {
+    const pairs = await this.prisma.$queryRaw<{ config: string; lexeme: string }[]>`
+      SELECT DISTINCT c.config, l.lexeme
+      FROM unnest(${corpus.configs}::text[]) AS c(config)
+      CROSS JOIN LATERAL unnest(to_tsvector(c.config::regconfig, ${text})) AS l`;
+    // Lexemes with a backslash cannot be written as a tsquery operand reliably: they never count.
+    const usable = pairs.filter((pair) => !pair.lexeme.includes('\\'));
+    const unknown = [...new Set(usable.map((pair) => pair.lexeme).filter((lexeme) => !corpus.documentFrequencies.has(lexeme)))];
+    const counted = new Map<string, number>();
+    if (unknown.length > 0) {
+      const rows = await this.prisma.$queryRaw<{ lexeme: string; document_frequency: number }[]>`
+        SELECT l.lexeme, (SELECT count(*) FROM documents d WHERE d.search_vector @@ l.operand)::int AS document_frequency
+        FROM unnest(${unknown}::text[], ${unknown.map(tsqueryOperand)}::tsquery[]) AS l(lexeme, operand)`;
+      for (const row of rows) counted.set(row.lexeme, row.document_frequency);
+    }
+    return usable.flatMap((pair) => {
+      const frequency = corpus.documentFrequencies.get(pair.lexeme) ?? counted.get(pair.lexeme) ?? 0;
+      return frequency > 0 ? [{ config: pair.config, lexeme: pair.lexeme, document_frequency: frequency }] : [];
+    });
   }
 
   /** Candidates passing every filter, with the field occurrences of each query lexeme they contain. */
@@ -165,11 +164,14 @@ export class LocalIndexProvider implements SearchProvider {
     const phrases = query.exactMatch ? quotedPhrases(query.query) : [];
     return this.prisma.$queryRaw<CandidateHitRow[]>`
       WITH candidates AS (
-        SELECT d.id, d.search_vector, sift_search_config(d.language)::text AS config, d.word_count, d.language,
+        SELECT d.id, v.vector, sift_search_config(d.language)::text AS config, d.word_count, d.language,
                d.domain, d.country_hints,
                (SELECT coalesce(sum(t.idf), 0) FROM unnest(${lexemes.map(tsqueryOperand)}::tsquery[], ${idfs}::float8[]) AS t(operand, idf)
-                WHERE d.search_vector @@ t.operand) AS coarse
+                WHERE v.vector @@ t.operand) AS coarse
         FROM documents d
+        -- The tsvector is TOASTed: detoast it once per candidate (OFFSET 0 keeps the subquery from being inlined)
+        -- instead of once per query lexeme and again for the field occurrences below.
+        CROSS JOIN LATERAL (SELECT d.search_vector || ''::tsvector AS vector OFFSET 0) AS v
         WHERE d.search_vector @@ ${anyLexemeQuery(matchLexemes)}::tsquery
           AND (${includeDomains}::text[] IS NULL OR EXISTS (
                 SELECT 1 FROM unnest(${includeDomains}::text[]) AS x(domain)
@@ -189,7 +191,7 @@ export class LocalIndexProvider implements SearchProvider {
       )
       SELECT c.id, c.config, c.word_count, c.language, c.domain, c.country_hints, u.lexeme, u.weights::text[] AS weights
       FROM candidates c
-      LEFT JOIN LATERAL unnest(c.search_vector) AS u ON u.lexeme = ANY(${lexemes}::text[])`;
+      LEFT JOIN LATERAL unnest(c.vector) AS u ON u.lexeme = ANY(${lexemes}::text[])`;
   }
 
   private rescore(

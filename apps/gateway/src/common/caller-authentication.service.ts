@@ -1,6 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import {
   ApiKeyAuthenticator,
+  hashApiKey,
   keylessBucketsFor,
   rateLimitBucketsFor,
   RateLimitBucket,
@@ -11,6 +12,20 @@ import {
 import type { KeyedCaller } from './request-context';
 import { GATEWAY_CONFIG, GatewayAppConfig } from '../core/core.module';
 
+/**
+ * How long a successful key lookup is reused. Every request used to read the key, its account and plan from
+ * Postgres; for this long a key deactivated by another process (admin CLI, another replica) or a plan change
+ * can still be seen as before. Deactivation through this gateway (POST /keys/deactivate) takes effect at once.
+ */
+export const API_KEY_CACHE_MILLISECONDS = 10_000;
+/** Bounds the cache; past it, the oldest entry is dropped (Map keeps insertion order). */
+const API_KEY_CACHE_ENTRIES = 10_000;
+
+interface CachedCaller {
+  caller: KeyedCaller;
+  expiresAt: number;
+}
+
 export interface BudgetVerdict {
   allowed: boolean;
   retryAfterSeconds: number;
@@ -20,6 +35,8 @@ export interface BudgetVerdict {
 @Injectable()
 export class CallerAuthentication {
   private readonly table: RateLimitTable;
+  /** Keyed by the key's hash, never the key itself. */
+  private readonly callers = new Map<string, CachedCaller>();
 
   constructor(
     private readonly authenticator: ApiKeyAuthenticator,
@@ -36,6 +53,27 @@ export class CallerAuthentication {
   }
 
   async authenticate(rawKey: string): Promise<KeyedCaller | null> {
+    const hash = hashApiKey(rawKey);
+    const cached = this.callers.get(hash);
+    if (cached && cached.expiresAt > Date.now()) return { ...cached.caller };
+    this.callers.delete(hash);
+    const caller = await this.lookUp(rawKey);
+    // Unknown keys are not cached: a key created a moment ago must work at once.
+    if (caller) {
+      if (this.callers.size >= API_KEY_CACHE_ENTRIES) this.callers.delete(this.callers.keys().next().value as string);
+      this.callers.set(hash, { caller, expiresAt: Date.now() + API_KEY_CACHE_MILLISECONDS });
+    }
+    return caller ? { ...caller } : null;
+  }
+
+  /** Drops a key from the cache; called when it is deactivated through this gateway. */
+  forgetKey(apiKeyId: string): void {
+    for (const [hash, entry] of this.callers) {
+      if (entry.caller.apiKeyId === apiKeyId) this.callers.delete(hash);
+    }
+  }
+
+  private async lookUp(rawKey: string): Promise<KeyedCaller | null> {
     const key = await this.authenticator.authenticate(rawKey);
     if (!key) return null;
     return {

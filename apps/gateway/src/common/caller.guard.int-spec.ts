@@ -1,6 +1,7 @@
 import { ApiKeyRepository } from '@sift/persistence';
 import { callGateway, createTestAccount, createTestKey } from '@sift/testing';
 import { startTestGateway, TestGateway, uniqueClientIp } from '../testing/gateway-harness';
+import { API_KEY_CACHE_MILLISECONDS } from './caller-authentication.service';
 
 const UNAUTHORIZED = 'Unauthorized: missing or invalid API key.';
 
@@ -34,13 +35,32 @@ describe('CallerGuard over HTTP (real Postgres and Redis)', () => {
       expect(answer.body).toEqual({ detail: { error: UNAUTHORIZED } });
     });
 
-    it('refuses a key once it is deactivated', async () => {
-      const { account, apiKey, id } = await givenKey();
-      expect((await callGateway(gateway.baseUrl, 'GET', '/usage', { apiKey })).status).toBe(200);
-      await gateway.app.get(ApiKeyRepository).deactivate(account.id, id);
-      const answer = await callGateway(gateway.baseUrl, 'GET', '/usage', { apiKey });
+    it('refuses a key at once when it is deactivated through the gateway', async () => {
+      const { account, apiKey } = await givenKey('enterprise');
+      const other = await createTestKey(gateway.prisma, account.id);
+      expect((await callGateway(gateway.baseUrl, 'GET', '/usage', { apiKey: other.apiKey })).status).toBe(200);
+      const deactivation = await callGateway(gateway.baseUrl, 'POST', '/deactivate-keys', { apiKey, body: { key_ids: [other.id] } });
+      expect(deactivation.status).toBe(200);
+      const answer = await callGateway(gateway.baseUrl, 'GET', '/usage', { apiKey: other.apiKey });
       expect(answer.status).toBe(401);
       expect(answer.body).toEqual({ detail: { error: UNAUTHORIZED } });
+    });
+
+    it('refuses a key deactivated elsewhere once its cached lookup expires', async () => {
+      const { account, apiKey, id } = await givenKey();
+      expect((await callGateway(gateway.baseUrl, 'GET', '/usage', { apiKey })).status).toBe(200);
+      // As the admin command line does it: straight in the database, unseen by this gateway's cache.
+      await gateway.app.get(ApiKeyRepository).deactivate(account.id, id);
+      expect((await callGateway(gateway.baseUrl, 'GET', '/usage', { apiKey })).status).toBe(200);
+      const now = Date.now();
+      const clock = jest.spyOn(Date, 'now').mockReturnValue(now + API_KEY_CACHE_MILLISECONDS + 1);
+      try {
+        const answer = await callGateway(gateway.baseUrl, 'GET', '/usage', { apiKey });
+        expect(answer.status).toBe(401);
+        expect(answer.body).toEqual({ detail: { error: UNAUTHORIZED } });
+      } finally {
+        clock.mockRestore();
+      }
     });
 
     it('is default-deny on every account-plane route', async () => {

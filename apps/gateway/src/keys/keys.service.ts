@@ -11,6 +11,7 @@ import { generateApiKey, hashApiKey } from '@sift/auth';
 import { BillingService } from '@sift/billing';
 import { ApiKeyRecord, ApiKeyRepository, ProjectRepository } from '@sift/persistence';
 import { ApiError } from '../common/api-error';
+import { CallerAuthentication } from '../common/caller-authentication.service';
 import { KeyedCaller, keyedCaller, RequestContext, responseTimeSeconds } from '../common/request-context';
 
 const ENTERPRISE_PLAN = 'enterprise';
@@ -22,6 +23,7 @@ export class KeysService {
     private readonly apiKeys: ApiKeyRepository,
     private readonly projects: ProjectRepository,
     private readonly billing: BillingService,
+    private readonly authentication: CallerAuthentication,
   ) {}
 
   async generate(context: RequestContext, body: GenerateKeysRequestDto): Promise<GenerateKeysResponseDto> {
@@ -71,6 +73,7 @@ export class KeysService {
       }
       if (deactivated.some((entry) => entry.id === key.id)) continue;
       await this.apiKeys.deactivate(caller.accountId, key.id);
+      this.authentication.forgetKey(key.id);
       deactivated.push({ id: key.id, prefix: key.prefix, last_four: key.lastFour });
     }
     return { deactivated, not_found: notFound, request_id: context.requestId, response_time: responseTimeSeconds(context) };

@@ -1,4 +1,5 @@
 import type { PrismaClient } from '../generated/prisma/client';
+import { isUuid } from './uuid';
 
 type TransactionClient = Parameters<Parameters<PrismaClient['$transaction']>[0]>[0];
 
@@ -39,6 +40,54 @@ export interface LedgerTotals {
   paygoCredits: number;
 }
 
+/** What the billing rules read before a charge: the account's plan, one key's limit and the month's usage. */
+export interface SpendingPosition {
+  planId: string;
+  planMonthlyCredits: number | null;
+  paygoLimit: number | null;
+  /** False when the key is not a key of this account (or no key was asked about). */
+  keyFound: boolean;
+  keyCreditLimit: number | null;
+  /** The key's credits since the start of the period; 0 when the key has no limit (not needed then). */
+  keyUsed: number;
+  planUsed: number;
+  paygoUsed: number;
+}
+
+/** The spending position under the account lock, and the entry an earlier attempt of this charge wrote, if any. */
+export interface LockedChargeState {
+  position: SpendingPosition;
+  existing: LedgerTotals | null;
+}
+
+/** A fixed-credit charge as `sift_charge_credits` takes it. */
+export interface FixedChargeRequest {
+  accountId: string;
+  apiKeyId: string | null;
+  projectId: string | null;
+  requestId: string;
+  kind: string;
+  endpoint: string;
+  credits: number;
+  /** Start of the period whose usage counts against the limits. */
+  since: Date;
+}
+
+/** What `sift_charge_credits` did: the refusals are the allocation rule's, decided under the account lock. */
+export type FixedChargeOutcome =
+  | 'charged'
+  | 'replayed'
+  | 'account_missing'
+  | 'key_missing'
+  | 'key_limit'
+  | 'plan_limit'
+  | 'paygo_limit'
+  | 'conflict';
+
+export interface FixedChargeResult extends LedgerTotals {
+  outcome: FixedChargeOutcome;
+}
+
 export interface UsageFilter {
   apiKeyId?: string;
   projectId?: string;
@@ -55,6 +104,8 @@ export interface EndpointUsage extends LedgerTotals {
  */
 export interface LockedLedgerSession {
   readonly account: LockedAccount;
+  /** findEntry, keyCreditLimit, keyTotalSince and totalsSince in one round trip (the lock is held meanwhile). */
+  chargeState(requestId: string, kind: string, apiKeyId: string | null, since: Date): Promise<LockedChargeState>;
   findEntry(requestId: string, kind: string): Promise<LedgerEntryRecord | null>;
   totalsSince(since: Date): Promise<LedgerTotals>;
   keyTotalSince(apiKeyId: string, since: Date): Promise<number>;
@@ -105,8 +156,10 @@ export class CreditLedgerRepository {
   }
 
   /**
-   * Runs `work` inside one transaction holding `SELECT ... FOR UPDATE` on the account row. Charges of the
-   * same account therefore run one after another, so the "credits left" they read cannot be stale.
+   * Runs `work` inside one transaction holding `SELECT ... FOR NO KEY UPDATE` on the account row. Charges of the
+   * same account therefore run one after another, so the "credits left" they read cannot be stale. NO KEY UPDATE
+   * (not UPDATE) still excludes every other charge, but not the key-share locks that foreign-key checks take:
+   * with FOR UPDATE, every request-log insert of the account waited for the charge in progress.
    */
   withAccountLock<T>(accountId: string, work: (session: LockedLedgerSession) => Promise<T>): Promise<T> {
     return this.prisma.$transaction(
@@ -116,7 +169,7 @@ export class CreditLedgerRepository {
         >`SELECT a.id::text AS id, a.name, a.plan_id, p.name AS plan_name, p.monthly_credits, a.paygo_limit
             FROM accounts a JOIN plans p ON p.id = a.plan_id
            WHERE a.id = ${accountId}::uuid
-             FOR UPDATE OF a`;
+             FOR NO KEY UPDATE OF a`;
         const row = rows[0];
         if (!row) throw new AccountNotFoundForLedgerError(accountId);
         const account: LockedAccount = {
@@ -139,6 +192,28 @@ export class CreditLedgerRepository {
 
   totalsSince(accountId: string, since: Date): Promise<LedgerTotals> {
     return sumTotals(this.prisma, accountId, since);
+  }
+
+  /**
+   * Lock, replay check, limits and ledger insert in one autocommitted statement (the `sift_charge_credits`
+   * function), so the account row is locked only while the database runs it, not across round trips.
+   */
+  async chargeFixed(request: FixedChargeRequest): Promise<FixedChargeResult> {
+    if (!isUuid(request.accountId)) return { outcome: 'account_missing', planCredits: 0, paygoCredits: 0 };
+    if (request.apiKeyId !== null && !isUuid(request.apiKeyId)) return { outcome: 'key_missing', planCredits: 0, paygoCredits: 0 };
+    const rows = await this.prisma.$queryRaw<{ outcome: FixedChargeOutcome; plan_credits: number; paygo_credits: number }[]>`
+      SELECT outcome, plan_credits, paygo_credits FROM sift_charge_credits(
+        ${request.accountId}::uuid, ${request.apiKeyId}::uuid, ${request.projectId}::uuid, ${request.requestId}::text,
+        ${request.kind}::text, ${request.endpoint}::text, ${request.credits}::int, ${request.since}::timestamptz)`;
+    const row = rows[0];
+    return { outcome: row.outcome, planCredits: row.plan_credits, paygoCredits: row.paygo_credits };
+  }
+
+  /** The pre-check's reads in one statement; null when the account does not exist. */
+  async spendingPosition(accountId: string, apiKeyId: string | null, since: Date): Promise<SpendingPosition | null> {
+    if (!isUuid(accountId)) return null;
+    const state = await readChargeState(this.prisma, accountId, apiKeyId, since, null);
+    return state?.position ?? null;
   }
 
   keyTotalSince(accountId: string, apiKeyId: string, since: Date): Promise<number> {
@@ -171,6 +246,11 @@ export class CreditLedgerRepository {
     const accountId = account.id;
     return {
       account,
+      chargeState: async (requestId, kind, apiKeyId, since) => {
+        const state = await readChargeState(transaction, accountId, apiKeyId, since, { requestId, kind });
+        if (!state) throw new AccountNotFoundForLedgerError(accountId);
+        return state;
+      },
       findEntry: (requestId, kind) =>
         transaction.creditLedger.findFirst({ where: { accountId, requestId, kind }, select: entrySelect }),
       totalsSince: (since) => sumTotals(transaction, accountId, since),
@@ -203,6 +283,73 @@ export class CreditLedgerRepository {
       },
     };
   }
+}
+
+interface ChargeStateRow {
+  plan_id: string;
+  monthly_credits: number | null;
+  paygo_limit: number | null;
+  key_found: boolean;
+  key_credit_limit: number | null;
+  key_used: number;
+  plan_used: number;
+  paygo_used: number;
+  existing_plan_credits: number | null;
+  existing_paygo_credits: number | null;
+}
+
+/**
+ * One statement for everything a charge decision reads: every extra round trip is time the account row stays
+ * locked, and all charges of an account queue on that lock. The sums use the (account_id, created_at) index.
+ */
+async function readChargeState(
+  client: TransactionClient,
+  accountId: string,
+  apiKeyId: string | null,
+  since: Date,
+  entry: { requestId: string; kind: string } | null,
+): Promise<LockedChargeState | null> {
+  const keyId = apiKeyId && isUuid(apiKeyId) ? apiKeyId : null;
+  const rows = await client.$queryRaw<ChargeStateRow[]>`
+    SELECT a.plan_id, p.monthly_credits, a.paygo_limit,
+           k.id IS NOT NULL AS key_found, k.credit_limit AS key_credit_limit,
+           CASE WHEN k.credit_limit IS NULL THEN 0 ELSE (
+             SELECT coalesce(sum(l.plan_credits + l.paygo_credits), 0) FROM credit_ledger l
+             WHERE l.account_id = a.id AND l.api_key_id = k.id AND l.created_at >= ${since}::timestamptz
+           ) END::float8 AS key_used,
+           totals.plan_used, totals.paygo_used,
+           existing.plan_credits AS existing_plan_credits, existing.paygo_credits AS existing_paygo_credits
+    FROM accounts a
+    JOIN plans p ON p.id = a.plan_id
+    LEFT JOIN api_keys k ON k.id = ${keyId}::uuid AND k.account_id = a.id
+    CROSS JOIN LATERAL (
+      SELECT coalesce(sum(l.plan_credits), 0)::float8 AS plan_used, coalesce(sum(l.paygo_credits), 0)::float8 AS paygo_used
+      FROM credit_ledger l WHERE l.account_id = a.id AND l.created_at >= ${since}::timestamptz
+    ) AS totals
+    LEFT JOIN LATERAL (
+      SELECT l.plan_credits, l.paygo_credits FROM credit_ledger l
+      WHERE l.account_id = a.id AND l.request_id = ${entry?.requestId ?? null}::text AND l.kind = ${entry?.kind ?? null}::text
+      LIMIT 1
+    ) AS existing ON true
+    WHERE a.id = ${accountId}::uuid`;
+  const row = rows[0];
+  if (!row) return null;
+  return {
+    position: {
+      planId: row.plan_id,
+      planMonthlyCredits: row.monthly_credits,
+      paygoLimit: row.paygo_limit,
+      keyFound: row.key_found,
+      keyCreditLimit: row.key_credit_limit,
+      keyUsed: row.key_used,
+      planUsed: row.plan_used,
+      paygoUsed: row.paygo_used,
+    },
+    existing:
+      row.existing_plan_credits === null || row.existing_paygo_credits === null
+        ? null
+        : { planCredits: row.existing_plan_credits, paygoCredits: row.existing_paygo_credits },
+  };
 }
 
 async function sumTotals(client: TransactionClient, accountId: string, since: Date): Promise<LedgerTotals> {
