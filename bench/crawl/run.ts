@@ -1,9 +1,13 @@
 // Crawl benchmark, end to end: POST /crawl to a gateway process whose crawler worker (its own process) crawls the
 // Git documentation site served on loopback, against Crawlee's CheerioCrawler fetching the same pages with the
 // same concurrency and the same extraction function in this process; then POST /map of the same site.
+// Sift is measured twice: with its default extraction threads (one per CPU) and with CRAWL_EXTRACTION_THREADS=1,
+// so the figure of its architecture and the figure on one extraction core are both on record.
 // Run: node scripts/run-ts.js bench/crawl/run.ts
+// With CRAWL_BENCH_CPU_PROFILE_DIR=<dir> the crawler worker writes a V8 CPU profile (.cpuprofile) there when it stops.
 import { ChildProcess, execFile, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { availableParallelism } from 'node:os';
 import { promisify } from 'node:util';
 import { CheerioCrawler, Configuration, type EnqueueLinksOptions } from '@crawlee/cheerio';
 import { extractHtml } from '@sift/content-extraction';
@@ -39,25 +43,31 @@ function stackEnv(): Record<string, string> {
 }
 
 interface WorkerProcess {
+  /** As the worker reported at start-up. */
+  extractionThreads: number;
   stop(): Promise<void>;
 }
 
 /** `apps/crawler-worker/src/main.ts` as its own process; resolves once it consumes its queue. */
 async function startCrawlerWorker(env: Record<string, string>): Promise<WorkerProcess> {
-  const child: ChildProcess = spawn(process.execPath, ['scripts/run-ts.js', 'apps/crawler-worker/src/main.ts'], {
+  const profileDir = process.env.CRAWL_BENCH_CPU_PROFILE_DIR;
+  const profiling = profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [];
+  const child: ChildProcess = spawn(process.execPath, [...profiling, 'scripts/run-ts.js', 'apps/crawler-worker/src/main.ts'], {
     cwd: repositoryRoot,
     env: { ...process.env, ...env },
     stdio: ['ignore', 'ignore', 'pipe'],
   });
   let output = '';
-  await new Promise<void>((resolve, reject) => {
+  const extractionThreads = await new Promise<number>((resolve, reject) => {
     child.stderr?.on('data', (chunk: Buffer) => {
       output = (output + chunk.toString()).slice(-4000);
-      if (/crawler worker started/.test(output)) resolve();
+      const started = /crawler worker started.*"extractionThreads":(\d+)/.exec(output);
+      if (started) resolve(Number(started[1]));
     });
     child.once('exit', (code) => reject(new Error(`the crawler worker exited (${code}) before starting:\n${output}`)));
   });
   return {
+    extractionThreads,
     stop: async () => {
       if (child.exitCode !== null) return;
       const gone = new Promise<void>((done) => child.once('exit', () => done()));
@@ -137,7 +147,7 @@ async function main(): Promise<void> {
   const env = stackEnv();
   await run(process.execPath, ['scripts/run-ts.js', 'prisma/migrate.ts'], { cwd: repositoryRoot, env: { ...process.env, DATABASE_URL } });
   const site = await startGitDocsSite();
-  const worker = await startCrawlerWorker(env);
+  let worker = await startCrawlerWorker(env);
   const gateway = await startGateway(DATABASE_URL, env);
   const root = `${site.origin}/index.html`;
   try {
@@ -146,16 +156,25 @@ async function main(): Promise<void> {
     await runSift(gateway, apiKey, root);
     await runCrawlee(root);
     const sift = await runSift(gateway, apiKey, root);
+    const siftThreads = worker.extractionThreads;
     const crawlee = await runCrawlee(root);
     const map = await runMap(gateway, apiKey, root);
+    // The same stack with one extraction thread: a worker on the same queue, started after the first one stopped.
+    await worker.stop();
+    worker = await startCrawlerWorker({ ...env, CRAWL_EXTRACTION_THREADS: '1' });
+    await runSift(gateway, apiKey, root);
+    const siftOneThread = await runSift(gateway, apiKey, root);
     const rate = (figures: RunFigures): number => figures.pages / figures.seconds;
+    const line = (label: string, figures: RunFigures): string =>
+      `${label.padEnd(38)} ${figures.pages} pages in ${figures.seconds.toFixed(2)} s = ${rate(figures).toFixed(1)} pages/s`;
     console.log(
-      `concurrency ${CONCURRENCY}, depth ${MAX_DEPTH}, breadth ${MAX_BREADTH}, robots.txt obeyed, markdown via @sift/content-extraction extractHtml`,
+      `fetch concurrency ${CONCURRENCY}, depth ${MAX_DEPTH}, breadth ${MAX_BREADTH}, robots.txt obeyed, markdown via @sift/content-extraction, ${availableParallelism()} CPUs`,
     );
-    console.log(`sift POST /crawl ${sift.pages} pages in ${sift.seconds.toFixed(2)} s = ${rate(sift).toFixed(1)} pages/s`);
-    console.log(`crawlee          ${crawlee.pages} pages in ${crawlee.seconds.toFixed(2)} s = ${rate(crawlee).toFixed(1)} pages/s`);
-    console.log(`ratio sift/crawlee ${(rate(sift) / rate(crawlee)).toFixed(2)}`);
-    console.log(`POST /map        ${map.pages} URLs in ${(map.seconds * 1000).toFixed(0)} ms`);
+    console.log(line(`sift POST /crawl (${siftThreads} extraction threads)`, sift));
+    console.log(line('sift POST /crawl (1 extraction thread)', siftOneThread));
+    console.log(line('crawlee CheerioCrawler', crawlee));
+    console.log(`ratio sift/crawlee ${(rate(sift) / rate(crawlee)).toFixed(2)} (1 extraction thread: ${(rate(siftOneThread) / rate(crawlee)).toFixed(2)})`);
+    console.log(`POST /map ${map.pages} URLs in ${(map.seconds * 1000).toFixed(0)} ms`);
   } finally {
     await Promise.allSettled([gateway.stop(), worker.stop(), site.close()]);
   }

@@ -1,4 +1,5 @@
 import { coreEnv, fetchEnv } from '@sift/config';
+import { availableParallelism } from 'node:os';
 import { z } from 'zod';
 
 /** The settings of the crawler worker: core and fetch fragments plus its own. */
@@ -9,6 +10,8 @@ export const crawlerEnv = coreEnv.merge(fetchEnv).extend({
   CRAWLER_PORT: z.coerce.number().int().min(0).default(3102),
   /** Pages rendered in Chromium at once by advanced crawls, over all crawls of this process. */
   BROWSER_PAGES: z.coerce.number().int().min(1).default(4),
+  /** Worker threads extracting crawled pages, over all crawls of this process; 0 extracts on the event loop. */
+  CRAWL_EXTRACTION_THREADS: z.coerce.number().int().min(0).default(availableParallelism()),
 });
 
 export type CrawlerConfig = z.infer<typeof crawlerEnv>;

@@ -5,7 +5,7 @@ import { checkRedis, createRedisConnection, startWorker, startWorkerHealthServer
 import { QueueName } from '@sift/queue-contracts';
 import { egressPolicyFromEnv } from '@sift/safe-fetch';
 import { DocumentStore } from '@sift/search-index';
-import { createDefaultCrawlDependencies, RobotsCache } from './crawl';
+import { createDefaultCrawlDependencies, PageExtractionPool, RobotsCache } from './crawl';
 import { createCrawlHandlers } from './crawl.handler';
 import { crawlerEnv } from './crawler-env';
 
@@ -22,6 +22,11 @@ async function main(): Promise<void> {
   // One robots.txt cache and one browser pool (launched on the first advanced crawl) for every crawl of this worker.
   const robotsCache = new RobotsCache();
   const browser = new BrowserPool({ policy, executablePath: config.CHROMIUM_PATH, maxConcurrentPages: config.BROWSER_PAGES });
+  // Extraction threads are started (and their modules loaded) before the first job, not by it.
+  const extraction = await PageExtractionPool.start(config.CRAWL_EXTRACTION_THREADS, (cause) =>
+    log('error', 'an extraction thread died and was replaced', { error: cause.message }),
+  );
+  if (extraction.fallbackReason) log('error', 'extraction threads unavailable; extracting inline', { error: extraction.fallbackReason });
   const worker = await startWorker({
     queue: QueueName.Crawl,
     handlers: createCrawlHandlers((payload) =>
@@ -29,6 +34,7 @@ async function main(): Promise<void> {
         policy,
         robotsCache,
         browser,
+        extraction,
         storePage: payload.storeDocuments
           ? async (page) => {
               await documents.save({ ...page, source: 'crawl' });
@@ -47,7 +53,7 @@ async function main(): Promise<void> {
     metrics: () => worker.metrics.text(),
     metricsContentType: worker.metrics.contentType,
   });
-  log('info', 'crawler worker started', { concurrency: config.CRAWL_CONCURRENCY, port: health.port });
+  log('info', 'crawler worker started', { concurrency: config.CRAWL_CONCURRENCY, extractionThreads: extraction.threads, port: health.port });
 
   let stopping = false;
   const shutdown = async (signal: string): Promise<void> => {
@@ -56,7 +62,7 @@ async function main(): Promise<void> {
     log('info', 'shutting down', { signal });
     // Running crawls finish first; only then do the browser and connections go.
     await worker.close();
-    await Promise.allSettled([health.close(), browser.close(), prisma.$disconnect()]);
+    await Promise.allSettled([health.close(), browser.close(), extraction.close(), prisma.$disconnect()]);
     await connection.quit();
     process.exit(0);
   };

@@ -118,9 +118,12 @@ export interface CrawlDependencies {
   assertAllowedTarget(url: string): Promise<void>;
   /** Throws when no response was obtained (refused destination, network, timeout, unreadable content). */
   fetchResource(url: string, options: FetchResourceOptions): Promise<FetchedResource>;
-  /** Content and links of a page from one parse (crawl mode); map mode needs only the links. */
-  extractPageWithLinks(html: string, options: PageExtractionOptions): { page: ExtractedPage; links: PageLinks };
-  extractLinks(html: string, baseUrl: string): PageLinks;
+  /**
+   * Content and links of a page from one parse (crawl mode); map mode needs only the links. Asynchronous so the
+   * CPU-bound work can run off the crawler's event loop (see PageExtractionPool).
+   */
+  extractPageWithLinks(html: string, options: PageExtractionOptions): Promise<{ page: ExtractedPage; links: PageLinks }>;
+  extractLinks(html: string, baseUrl: string): Promise<PageLinks>;
   /**
    * Renders a page in a browser (JavaScript run, `extract_depth: advanced`); without it advanced crawls fetch like
    * basic ones. Throws like fetchResource when no page was obtained.

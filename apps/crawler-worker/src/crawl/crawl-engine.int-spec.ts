@@ -8,6 +8,7 @@ import { runCrawl } from './crawl-engine';
 import { CrawlRequest } from './crawl-request';
 import { createDefaultCrawlDependencies } from './default-crawl-dependencies';
 import { ForbiddenTargetError } from './forbidden-target.error';
+import { PageExtractionPool } from './page-extraction-pool';
 import { CHUNK_SEPARATOR } from '@sift/ranking';
 
 interface CrawlExpectations {
@@ -176,6 +177,20 @@ describe('runCrawl on the Git documentation site', () => {
     expect(chunks).toHaveLength(3);
     expect(chunks.every((chunk) => chunk.length <= 500)).toBe(true);
     expect(mergePage?.rawContent.toLowerCase()).toContain('merge');
+  });
+
+  it('extracts in worker threads the same pages, in the same order, as inline', async () => {
+    const request = crawlRequest(site, { maxDepth: 1, maxBreadth: 20 });
+    const inline = await runCrawl(request, createDefaultCrawlDependencies({ policy: loopbackPolicy }));
+    const extraction = await PageExtractionPool.start(2);
+    try {
+      expect(extraction.threads).toBe(2);
+      const threaded = await runCrawl(request, createDefaultCrawlDependencies({ policy: loopbackPolicy, extraction }));
+      expect(threaded.pages.length).toBeGreaterThan(15);
+      expect(threaded).toEqual(inline);
+    } finally {
+      await extraction.close();
+    }
   });
 
   it('hands the full extraction of every crawled page to the document store', async () => {

@@ -119,7 +119,8 @@ class CrawlRun {
 
   /**
    * Also true once the deadline has passed but its timer has not fired yet: several fetches can complete in one
-   * turn of the event loop, and each would otherwise run its (synchronous) extraction before the timer gets a turn.
+   * turn of the event loop, and each would otherwise start an extraction (inline, synchronous) before the timer
+   * gets a turn.
    */
   private get stopped(): boolean {
     return this.controller.signal.aborted || Date.now() >= this.deadline;
@@ -202,14 +203,16 @@ class CrawlRun {
     let links: PageLinks | undefined;
     let extracted: ExtractedPage | undefined;
     if (isHtml && this.request.mode === 'crawl') {
-      ({ page: extracted, links } = this.dependencies.extractPageWithLinks(response.text, {
+      ({ page: extracted, links } = await this.dependencies.extractPageWithLinks(response.text, {
         baseUrl: finalUrl.href,
         includeImages: this.request.includeImages,
         format: this.request.format,
       }));
     } else if (isHtml) {
-      links = this.dependencies.extractLinks(response.text, finalUrl.href);
+      links = await this.dependencies.extractLinks(response.text, finalUrl.href);
     }
+    // The crawl may have answered while the page was being extracted; it no longer counts.
+    if (this.stopped) return;
     if (links?.canonicalUrl) {
       const canonical = toCrawlableUrl(links.canonicalUrl, finalUrl.href);
       const canonicalKey = canonical ? pageKey(canonical) : finalKey;

@@ -1,7 +1,7 @@
 import type { BrowserPool } from '@sift/browser';
-import { extractLinks, extractPage } from '@sift/content-extraction';
 import { assertPublicDestination, ContentKind, EgressPolicy, egressPolicyFromEnv, FetchError, safeFetch } from '@sift/safe-fetch';
 import { CrawlDependencies, CrawlEngineSettings, CrawledDocument, FetchPurpose } from './crawl-dependencies';
+import { runTask } from './page-extraction.task';
 import { ForbiddenTargetError } from './forbidden-target.error';
 import { RobotsCache } from './robots-cache';
 
@@ -20,12 +20,18 @@ export interface DefaultCrawlDependencyOptions {
   /** Renders pages of advanced crawls; one pool per worker process, shared by its crawls. */
   browser?: Pick<BrowserPool, 'render'>;
   settings?: Partial<CrawlEngineSettings>;
+  /** Extraction off the event loop (one pool per worker process); without it pages are extracted inline. */
+  extraction?: Pick<CrawlDependencies, 'extractPageWithLinks' | 'extractLinks'>;
 }
 
-/** The production wiring: fetches through @sift/safe-fetch, extraction and links from @sift/content-extraction. */
+/**
+ * The production wiring: fetches through @sift/safe-fetch, extraction and links from @sift/content-extraction (in the
+ * given pool's threads, or inline).
+ */
 export function createDefaultCrawlDependencies(options: DefaultCrawlDependencyOptions = {}): CrawlDependencies {
   const policy = options.policy ?? egressPolicyFromEnv();
   const browser = options.browser;
+  const extraction = options.extraction;
   return {
     async assertAllowedTarget(url) {
       try {
@@ -49,29 +55,20 @@ export function createDefaultCrawlDependencies(options: DefaultCrawlDependencyOp
         body: resource.body,
       };
     },
-    extractPageWithLinks(html, { baseUrl, includeImages, format }) {
-      // One parse for both: the crawl's largest cost is parsing HTML.
-      const { content, links } = extractPage(html, { baseUrl, includeImages, format });
-      return {
-        page: {
-          title: content.title,
-          markdown: content.markdown,
-          text: content.text,
-          images: content.images.map(({ url, alt }) => ({ url, alt })),
-          favicon: content.favicon,
-          description: content.description,
-          language: content.language,
-          publishedDate: content.publishedDate,
-          isNewsArticle: content.isNewsArticle,
-          contentLanguageHints: content.contentLanguageHints,
+    extractPageWithLinks: extraction
+      ? (html, extractionOptions) => extraction.extractPageWithLinks(html, extractionOptions)
+      : async (html, extractionOptions) => {
+          const result = runTask({ kind: 'page', html, options: extractionOptions });
+          if (result.kind !== 'page') throw new Error('page extraction answered with links only');
+          return { page: result.page, links: result.links };
         },
-        links: { links: links.links, canonicalUrl: links.canonicalUrl, robotsNoFollow: links.robotsNoFollow },
-      };
-    },
-    extractLinks(html, baseUrl) {
-      const { links, canonicalUrl, robotsNoFollow } = extractLinks(html, baseUrl);
-      return { links, canonicalUrl, robotsNoFollow };
-    },
+    extractLinks: extraction
+      ? (html, baseUrl) => extraction.extractLinks(html, baseUrl)
+      : async (html, baseUrl) => {
+          const result = runTask({ kind: 'links', html, baseUrl });
+          if (result.kind !== 'links') throw new Error('link extraction answered with a page');
+          return result.links;
+        },
     renderPage: browser
       ? async (url, { deadlineMs }) => {
           const rendered = await browser.render(url, { deadlineMs });
