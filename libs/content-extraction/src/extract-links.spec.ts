@@ -1,3 +1,4 @@
+import { extractHtml, extractPage } from './html-extractor';
 import { extractLinks } from './link-extractor';
 import { extractPlainText } from './plain-text-extractor';
 
@@ -45,5 +46,29 @@ describe('extractPlainText', () => {
     expect(result.title).toBe('Release notes');
     expect(result.text).toBe('Release notes\n\nVersion 2 fixes the parser.');
     expect(result.markdown).toBe(result.text);
+  });
+});
+
+describe('extractPage', () => {
+  const html = `<html><head><title>Guide</title></head><body>
+    <nav><a href="/">Home</a> <a href="/guides/">Guides</a></nav>
+    <article><h1>Guide</h1><p>${'Brewing needs patience and fresh beans, ground just before use. '.repeat(8)}</p>
+    <p>Read the <a href="ratios.html">ratio guide</a> next.</p></article>
+  </body></html>`;
+  const page = extractPage(html, { baseUrl: 'https://grind.example/guides/coffee', format: 'text' });
+
+  it('returns the same links as extractLinks, navigation included, although the content drops the navigation', () => {
+    expect(page.links).toEqual(extractLinks(html, 'https://grind.example/guides/coffee'));
+    expect(page.links.links.map((link) => link.url)).toEqual([
+      'https://grind.example/',
+      'https://grind.example/guides/',
+      'https://grind.example/guides/ratios.html',
+    ]);
+    expect(page.content.text).not.toContain('Home');
+  });
+
+  it('returns the same content as extractHtml', () => {
+    expect(page.content).toEqual(extractHtml(html, { baseUrl: 'https://grind.example/guides/coffee', format: 'text' }));
+    expect(page.content.text).toContain('Read the ratio guide next.');
   });
 });

@@ -1,5 +1,6 @@
 export type { ExtractedContent, ExtractedImage, ExtractedLink, ExtractedLinks, ExtractOptions } from './extracted-content';
-export { extractHtml } from './html-extractor';
+export type { ExtractedPage } from './html-extractor';
+export { extractHtml, extractPage } from './html-extractor';
 export { extractLinks } from './link-extractor';
 export { extractPdf } from './pdf-extractor';
 export { extractPlainText } from './plain-text-extractor';

@@ -1,5 +1,6 @@
 import { Readability } from '@mozilla/readability';
 import { elementToText } from './element-to-text';
+import { elementAtPath, findSectionedContainer, SectionedContainer, widenToTitleBlock } from './sectioned-container';
 
 export interface MainContent {
   element: Element;
@@ -8,14 +9,18 @@ export interface MainContent {
 
 // Below this many characters Readability has usually picked a teaser or a caption instead of the article.
 const SHORT_CONTENT_CHARS = 250;
+const SECTIONED_PAGE_SHARE = 0.85;
 
-/**
- * Finds the main content of a (boilerplate-cleaned) document: Readability's choice, unless it fails or finds
- * much less text than the page's densest text region, in which case that region is used.
- */
-export function findMainContent(document: Document, freshDocument: () => Document): MainContent | null {
-  if (!document.body) return null;
-  let readable: Element | null = null;
+const squeeze = (text: string): string => text.replace(/[\s|]+/g, '');
+
+/** Whether Readability kept a part of a sectioned document only: its text lacks most section headings. */
+function keptPartOfSections(sectioned: SectionedContainer, sectionedText: string, readableText: string): boolean {
+  const missing = sectioned.headings.filter((heading) => !readableText.includes(heading)).length;
+  // The choice must come from the sections: a page may have an article beside a run of headed boxes.
+  return missing * 2 >= sectioned.headings.length && sectionedText.includes(squeeze(readableText).slice(0, 200));
+}
+
+function runReadability(document: Document): Element | null {
   try {
     const article = new Readability<Element>(document, {
       charThreshold: 400,
@@ -23,13 +28,40 @@ export function findMainContent(document: Document, freshDocument: () => Documen
       // Hand back the element itself: re-serialising and re-parsing its HTML would double the work.
       serializer: (element) => element as Element,
     }).parse();
-    readable = article?.content ?? null;
+    return article?.content ?? null;
   } catch {
-    readable = null;
+    return null;
   }
+}
+
+/**
+ * Finds the main content of a (boilerplate-cleaned) document: Readability's choice, widened to the whole run of
+ * sections when the page is a sectioned document, or the page's densest text region when Readability fails or
+ * finds much less text.
+ */
+export function findMainContent(document: Document, freshDocument: () => Document): MainContent | null {
+  if (!document.body) return null;
+  const sectioned = findSectionedContainer(document.body);
+  const sectionedElement = sectioned ? elementAtPath(document.body, sectioned.path) : null;
+  const sectionedText = squeeze(sectionedElement?.textContent ?? '');
+  // A run of sections holding most of the page is the content (a manual page): Readability, the costliest step
+  // on such big pages, would at best choose the same element.
+  if (sectionedElement && sectionedText.length >= squeeze(document.body.textContent ?? '').length * SECTIONED_PAGE_SHARE) {
+    const element = widenToTitleBlock(sectionedElement);
+    return { element, text: elementToText(element) };
+  }
+  const readable = runReadability(document);
   const readableText = readable ? elementToText(readable) : '';
+
+  // Readability rewrites the document while it works, so widening and the fallback look at an untouched copy.
+  if (sectioned && keptPartOfSections(sectioned, sectionedText, readableText)) {
+    const container = elementAtPath(freshDocument().body, sectioned.path);
+    if (container) {
+      const element = widenToTitleBlock(container);
+      return { element, text: elementToText(element) };
+    }
+  }
   if (readable && readableText.length >= SHORT_CONTENT_CHARS) return { element: readable, text: readableText };
-  // Readability rewrites the document while it works, so the fallback looks at an untouched copy.
   const fallbackBody = freshDocument().body;
   const fallback = fallbackBody ? densestRegion(fallbackBody) : null;
   if (!fallback) return readable ? { element: readable, text: readableText } : null;

@@ -1,0 +1,32 @@
+import { removeBoilerplate } from './boilerplate-cleaner';
+import { parseDocument } from './parse-document';
+
+const prose = 'Residents gathered in the square to discuss the new library, which opens next spring with longer hours. ';
+
+function remainingText(body: string): string {
+  const document = parseDocument(`<html><body>${body}<div>${prose.repeat(12)}</div></body></html>`);
+  removeBoilerplate(document);
+  return document.body.textContent ?? '';
+}
+
+describe('removeBoilerplate', () => {
+  it('removes link rails named sidebar or widget, and comment sections even when they are prose', () => {
+    const text = remainingText(`
+      <div class="sidebar"><a href="/1">Most read story one</a> <a href="/2">Most read story two</a></div>
+      <div class="widget"><a href="/3">Archive</a></div>
+      <section class="comments"><p>${prose}</p><p>${prose}</p></section>`);
+    expect(text).not.toContain('Most read');
+    expect(text).not.toContain('Archive');
+    expect(text.split('Residents').length - 1).toBe(12);
+  });
+
+  it('keeps prose in blocks whose class names a layout modifier or a negated furniture word', () => {
+    const text = remainingText(`
+      <div class="article-content sticky-sidebar-relative"><p>Modifier kept. ${prose.repeat(3)}</p></div>
+      <section class="non-paywall"><p>Negation kept: short.</p></section>
+      <header class="article-header"><h1>Library opens</h1><p>Headline block kept. ${prose.repeat(3)}</p></header>`);
+    expect(text).toContain('Modifier kept.');
+    expect(text).toContain('Negation kept: short.');
+    expect(text).toContain('Headline block kept.');
+  });
+});

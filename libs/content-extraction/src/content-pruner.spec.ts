@@ -1,0 +1,33 @@
+import { extractHtml } from './html-extractor';
+
+const paragraph = (words: string) => `<p>${words} ${'The council met on Tuesday and agreed on the plan after a long debate. '.repeat(3)}</p>`;
+
+describe('extractHtml precision filters inside the article', () => {
+  const html = `<html><head><title>Plan</title></head><body><article>
+    <h1>Plan agreed</h1>
+    ${paragraph('First.')}
+    <p>Lea también: <a href="/other">Otra noticia sobre el consejo municipal</a></p>
+    <figure><img src="/a.jpg" alt=""><figcaption>Foto: Agencia / Fotógrafa</figcaption></figure>
+    ${paragraph('Second, with <a href="/budget">the budget</a> linked inline.')}
+    <h2>Weiterführende Links</h2>
+    <ul><li><a href="/a">Erster Link</a></li><li><a href="/b">Zweiter Link</a></li></ul>
+  </article></body></html>`;
+  const result = extractHtml(html, { baseUrl: 'https://news.example/plan' });
+
+  it('drops lines that are mostly a link, link lists and captions, in any language', () => {
+    expect(result.text).not.toContain('Otra noticia');
+    expect(result.text).not.toContain('Erster Link');
+    expect(result.text).not.toContain('Foto: Agencia');
+  });
+
+  it('drops the heading those blocks leave without text, and keeps prose with inline links', () => {
+    expect(result.text).not.toContain('Weiterführende Links');
+    expect(result.text).toContain('Second, with the budget linked inline.');
+    expect(result.text).toContain('First.');
+  });
+
+  it('treats an over-long "heading" (an article inside <h2>) as text', () => {
+    const misuse = `<html><body><div><h2>${'Whole article written inside a heading element by a broken theme. '.repeat(6)}</h2></div></body></html>`;
+    expect(extractHtml(misuse, { baseUrl: 'https://news.example/h2' }).text).toContain('Whole article written inside a heading');
+  });
+});

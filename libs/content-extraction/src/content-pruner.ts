@@ -1,0 +1,59 @@
+// Precision filters on the chosen content root. Readability keeps whole subtrees, so blocks that sit inside
+// the article but are not its text survive: "Read more: <link>" lines between paragraphs, lists of further
+// links, picture captions and credits, and the headings those blocks leave behind. They are found by
+// structure (link density, element kind), never by their words, so that they work in every language.
+
+const LINK_BLOCK_TAGS = 'p, li, dd, dt, h2, h3, h4, h5, h6';
+// A block whose text is mostly link text is a pointer elsewhere, not part of the article's text.
+const MAX_LINK_SHARE = 0.7;
+const HEADING_RANK: Record<string, number> = { H1: 1, H2: 2, H3: 3, H4: 4, H5: 5, H6: 6 };
+// Longer "headings" are markup misuse (a whole article inside <h2>) and are treated as text.
+const MAX_HEADING_CHARS = 200;
+const LIST_TAGS = new Set(['UL', 'OL', 'DL']);
+
+function linkTextLength(element: Element): number {
+  let length = 0;
+  for (const anchor of Array.from(element.querySelectorAll('a'))) length += (anchor.textContent ?? '').replace(/\s+/g, '').length;
+  return length;
+}
+
+function removeLinkBlocks(root: Element): void {
+  for (const block of Array.from(root.querySelectorAll(LINK_BLOCK_TAGS))) {
+    if (!block.parentNode) continue;
+    const length = (block.textContent ?? '').replace(/\s+/g, '').length;
+    if (length === 0) continue;
+    if (linkTextLength(block) > length * MAX_LINK_SHARE) {
+      const parent = block.parentElement;
+      block.remove();
+      if (parent && LIST_TAGS.has(parent.tagName.toUpperCase()) && !parent.firstElementChild) parent.remove();
+    }
+  }
+}
+
+/** Headings with no text after them before the next heading of the same or a higher rank, or the end. */
+function removeDanglingHeadings(root: Element): void {
+  const open: Element[] = [];
+  const dangling: Element[] = [];
+  const visit = (element: Element): void => {
+    const rank = HEADING_RANK[element.tagName.toUpperCase()];
+    if (rank && (element.textContent ?? '').length <= MAX_HEADING_CHARS) {
+      while (open.length && HEADING_RANK[open[open.length - 1].tagName.toUpperCase()] >= rank) dangling.push(open.pop() as Element);
+      open.push(element);
+      return;
+    }
+    for (let child = element.firstChild; child; child = child.nextSibling) {
+      if (child.nodeType === 3 && (child.nodeValue ?? '').trim()) open.length = 0;
+      else if (child.nodeType === 1) visit(child as Element);
+    }
+  };
+  visit(root);
+  dangling.push(...open);
+  for (const heading of dangling) heading.remove();
+}
+
+/** Removes captions, link lines and link lists from the content, then the headings left without text. */
+export function pruneContent(root: Element): void {
+  for (const caption of Array.from(root.querySelectorAll('figcaption'))) caption.remove();
+  removeLinkBlocks(root);
+  removeDanglingHeadings(root);
+}
