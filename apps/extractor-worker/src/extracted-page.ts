@@ -9,4 +9,8 @@ export interface ExtractedPage {
   publishedDate?: string;
   images: { url: string; alt?: string }[];
   favicon: string;
+  /** Metadata the search index filters on; unknown (false/empty) for PDFs, plain text and cached copies. */
+  isNews?: boolean;
+  isUnsafe?: boolean;
+  countryHints?: string[];
 }

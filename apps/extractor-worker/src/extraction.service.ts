@@ -1,5 +1,5 @@
 import type { BrowserPool, RenderedPage } from '@sift/browser';
-import { detectBlockPage, extractHtml, extractPdf, extractPlainText, faviconFor } from '@sift/content-extraction';
+import { countryHintsOf, detectBlockPage, extractHtml, extractPdf, extractPlainText, faviconFor } from '@sift/content-extraction';
 import type { ExtractUrlPayload, ExtractUrlResult } from '@sift/queue-contracts';
 import { topChunks } from '@sift/ranking';
 import { type EgressPolicy, type FetchedResource, FetchError, safeFetch } from '@sift/safe-fetch';
@@ -150,6 +150,9 @@ export class ExtractionService {
         language: page.language ?? null,
         publishedDate: page.publishedDate ?? null,
         images: page.images,
+        isNews: page.isNews ?? false,
+        isUnsafe: page.isUnsafe ?? false,
+        countryHints: page.countryHints ?? [],
         source: 'extract',
       });
     } catch (error) {
@@ -189,6 +192,9 @@ function pageFromHtml(html: string, finalUrl: string, includeImages: boolean): E
     publishedDate: extracted.publishedDate,
     images: extracted.images,
     favicon: extracted.favicon ?? faviconFor(html, finalUrl),
+    isNews: extracted.isNewsArticle,
+    isUnsafe: extracted.isAdult,
+    countryHints: countryHintsOf(extracted.contentLanguageHints),
   };
 }
 

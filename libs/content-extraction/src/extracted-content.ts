@@ -24,6 +24,8 @@ export interface ExtractedContent {
   favicon?: string;
   images: ExtractedImage[];
   isNewsArticle: boolean;
+  /** The page labels itself as adult content; safe search drops it. */
+  isAdult: boolean;
   /** html lang, hreflang alternates and og:locale, as found. */
   contentLanguageHints: string[];
 }

@@ -7,3 +7,4 @@ export { extractPlainText } from './plain-text-extractor';
 export { detectBlockPage } from './block-page-detector';
 export { faviconFor } from './favicon';
 export { decodeHtml } from './decode-html';
+export { countryHintsOf } from './country-hints';

@@ -8,6 +8,8 @@ export interface PageMetadata {
   language?: string;
   publishedDate?: string;
   isNewsArticle: boolean;
+  /** The page labels itself as adult content (rating meta, RTA label, schema.org isFamilyFriendly false). */
+  isAdult: boolean;
   contentLanguageHints: string[];
 }
 
@@ -39,6 +41,18 @@ function jsonLdNodes(blocks: unknown[]): Record<string, unknown>[] {
 function types(node: Record<string, unknown>): string[] {
   const type = node['@type'];
   return Array.isArray(type) ? type.map(String) : type ? [String(type)] : [];
+}
+
+/** Self-labelling that search engines honour for safe search: <meta name="rating">, the RTA label, schema.org. */
+const ADULT_RATINGS = /^(adult|mature|restricted|rta-5042-1996-1400-1577-rta|18\+?)$/i;
+
+function labelledAdult(document: Document, nodes: Record<string, unknown>[]): boolean {
+  const ratings = Array.from(document.querySelectorAll('meta[name="rating" i], meta[name="RATING"], meta[http-equiv="pics-label" i]'))
+    .map((element) => element.getAttribute('content')?.trim() ?? '');
+  if (ratings.some((rating) => ADULT_RATINGS.test(rating) || /RTA-5042-1996-1400-1577-RTA/i.test(rating))) return true;
+  const ageRestriction = meta(document, 'og:restrictions:age');
+  if (ageRestriction && /^(18|21)\+?$/.test(ageRestriction)) return true;
+  return nodes.some((node) => node['isFamilyFriendly'] === false || node['isFamilyFriendly'] === 'false');
 }
 
 function toIsoDate(value: string | undefined): string | undefined {
@@ -79,6 +93,7 @@ export function readPageMetadata(document: Document, jsonLd: unknown[], baseUrl:
     isNewsArticle:
       !!article && types(article).some((type) => NEWS_TYPES.has(type)) ||
       ogType === 'article' && !!meta(document, 'article:published_time'),
+    isAdult: labelledAdult(document, nodes),
     contentLanguageHints: hints,
   };
 }

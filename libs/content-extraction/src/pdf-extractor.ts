@@ -51,6 +51,7 @@ export async function extractPdf(data: Uint8Array, url: string): Promise<Extract
       language: typeof info.Language === 'string' ? info.Language : undefined,
       images: [],
       isNewsArticle: false,
+      isAdult: false,
       contentLanguageHints: typeof info.Language === 'string' ? [info.Language] : [],
     };
   } finally {

@@ -10,6 +10,7 @@ export function extractPlainText(text: string, url: string): ExtractedContent {
     text: normalised,
     images: [],
     isNewsArticle: false,
+    isAdult: false,
     contentLanguageHints: [],
   };
 }

@@ -1,6 +1,6 @@
 import { createReadStream } from 'node:fs';
 import { createInterface } from 'node:readline';
-import { extractHtml } from '@sift/content-extraction';
+import { countryHintsOf, extractHtml } from '@sift/content-extraction';
 import type { DocumentStore } from './document-store.repository';
 import type { DocumentInput } from './stored-document';
 
@@ -60,7 +60,8 @@ export function documentFromImportLine(line: ImportLine): DocumentInput | null {
     language: language ?? extracted.language,
     publishedDate: publishedDate ?? extracted.publishedDate,
     isNews: extracted.isNewsArticle,
-    countryHints: extracted.contentLanguageHints.flatMap((hint) => hint.split(/[-_]/).slice(1)),
+    isUnsafe: extracted.isAdult,
+    countryHints: countryHintsOf(extracted.contentLanguageHints),
     images: extracted.images,
     source: 'import',
   };

@@ -36,6 +36,8 @@ export interface ExtractedPage {
   /** ISO 8601, only when the page states one. */
   publishedDate?: string;
   isNewsArticle: boolean;
+  /** The page labels itself as adult content. */
+  isAdult: boolean;
   /** html lang, hreflang alternates and og:locale, as found. */
   contentLanguageHints: string[];
 }
@@ -83,6 +85,7 @@ export interface CrawledDocument {
   publishedDate?: string;
   images: PageImage[];
   isNews: boolean;
+  isUnsafe: boolean;
   countryHints: string[];
 }
 

@@ -1,3 +1,4 @@
+import { countryHintsOf } from '@sift/content-extraction';
 import { createHash } from 'node:crypto';
 import {
   CrawlDependencies,
@@ -256,8 +257,8 @@ class CrawlRun {
         publishedDate: extracted.publishedDate,
         images: extracted.images,
         isNews: extracted.isNewsArticle,
-        // "en-GB" → "GB": the region of a language tag is the country hint.
-        countryHints: extracted.contentLanguageHints.flatMap((hint) => hint.split(/[-_]/).slice(1)),
+        isUnsafe: extracted.isAdult,
+        countryHints: countryHintsOf(extracted.contentLanguageHints),
       };
       // The document store is a side effect of crawling; its failure must not fail the caller's crawl.
       this.storing.push(this.dependencies.storePage(document).catch(() => undefined));
@@ -474,7 +475,7 @@ class CrawlRun {
 }
 
 function plainTextPage(text: string): ExtractedPage {
-  return { title: '', markdown: text, text, images: [], isNewsArticle: false, contentLanguageHints: [] };
+  return { title: '', markdown: text, text, images: [], isNewsArticle: false, isAdult: false, contentLanguageHints: [] };
 }
 
 /** Retry-After as delta-seconds or an HTTP date (RFC 9110 §10.2.3). */

@@ -28,6 +28,7 @@ export function runTask(task: PageExtractionTask): PageExtractionResult {
       language: content.language,
       publishedDate: content.publishedDate,
       isNewsArticle: content.isNewsArticle,
+      isAdult: content.isAdult,
       contentLanguageHints: content.contentLanguageHints,
     },
     links: plainLinks(links),

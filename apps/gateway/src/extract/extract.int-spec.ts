@@ -35,6 +35,10 @@ describe('POST /extract', () => {
       '/e': (_request, response) => response.writeHead(200, { 'content-type': 'text/html' }).end(article('Epsilon page')),
       '/to-internal': (_request, response) => response.writeHead(302, { location: `http://127.0.0.2:${internal.port}/secret` }).end(),
       '/slow': () => undefined,
+      '/adult': (_request, response) =>
+        response
+          .writeHead(200, { 'content-type': 'text/html' })
+          .end(article('Labelled page').replace('<head>', '<head><meta name="rating" content="adult"><meta property="og:locale" content="en_GB">')),
       '/binary': (_request, response) => response.writeHead(200, { 'content-type': 'image/png' }).end(Buffer.alloc(2048, 1)),
     });
     // The "internal" service: reachable on loopback addresses that the egress policy does not allow.
@@ -159,5 +163,13 @@ describe('POST /extract', () => {
     expect(zdr.body.results).toHaveLength(1);
     const stored = await gateway.prisma.document.findFirst({ where: { url: { contains: 'zdr=' } } });
     expect(stored).toBeNull();
+  });
+
+  it('stores what it extracted with the metadata search filters on (self-labelled adult content, country hints)', async () => {
+    const url = `${site.url}/adult?run=${Date.now()}`;
+    const { body } = await callGateway<ExtractBody>(gateway.baseUrl, 'POST', '/extract', { apiKey: await keyFor(), body: { urls: [url] } });
+    expect(body.results).toHaveLength(1);
+    const stored = await gateway.prisma.document.findFirst({ where: { url: { contains: '/adult?run=' } }, orderBy: { fetchedAt: 'desc' } });
+    expect(stored).toEqual(expect.objectContaining({ title: 'Labelled page', isUnsafe: true, countryHints: ['gb'] }));
   });
 });
