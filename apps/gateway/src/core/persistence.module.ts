@@ -9,6 +9,7 @@ import {
   ProjectRepository,
   RequestLogRepository,
 } from '@sift/persistence';
+import { RequestLogWriter } from '../logs/request-log-writer.service';
 
 const repositories = [
   AccountRepository,
@@ -20,14 +21,17 @@ const repositories = [
   RequestLogRepository,
 ];
 
-/** The repositories are framework-free classes; this module hands each the process's Prisma client. */
+/** The repositories are framework-free classes; this module hands each the process's Prisma client (and batches request logs). */
 @Global()
 @Module({
-  providers: repositories.map((repository) => ({
-    provide: repository,
-    inject: [PrismaClient],
-    useFactory: (prisma: PrismaClient) => new repository(prisma),
-  })),
-  exports: repositories,
+  providers: [
+    ...repositories.map((repository) => ({
+      provide: repository,
+      inject: [PrismaClient],
+      useFactory: (prisma: PrismaClient) => new repository(prisma),
+    })),
+    RequestLogWriter,
+  ],
+  exports: [...repositories, RequestLogWriter],
 })
 export class PersistenceModule {}

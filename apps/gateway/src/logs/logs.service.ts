@@ -3,6 +3,7 @@ import { LOG_ENDPOINTS, LogsRequestDto, LogsResponseDto } from '@sift/api-contra
 import { ApiKeyRepository, ProjectRepository, RequestLogRepository } from '@sift/persistence';
 import { ApiError } from '../common/api-error';
 import { keyedCaller, RequestContext, responseTimeSeconds } from '../common/request-context';
+import { RequestLogWriter } from './request-log-writer.service';
 
 @Injectable()
 export class LogsService {
@@ -10,6 +11,7 @@ export class LogsService {
     private readonly logs: RequestLogRepository,
     private readonly apiKeys: ApiKeyRepository,
     private readonly projects: ProjectRepository,
+    private readonly pendingLogs: RequestLogWriter,
   ) {}
 
   async list(context: RequestContext, query: LogsRequestDto): Promise<LogsResponseDto> {
@@ -22,6 +24,8 @@ export class LogsService {
     const since = query.start_date ? parseDate(query.start_date, 'start') : undefined;
     const until = query.end_date ? parseDate(query.end_date, 'end') : undefined;
     if (since && until && since > until) throw new ApiError(400, 'start_date must not be after end_date.');
+    // Request logs are written in batches: store the pending ones so the caller sees every finished request.
+    await this.pendingLogs.flush();
     const projectExternalId = query.project_id ?? undefined;
     const project = projectExternalId ? await this.projects.findByExternalId(caller.accountId, projectExternalId) : undefined;
     const rows =

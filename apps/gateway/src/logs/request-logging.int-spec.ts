@@ -56,6 +56,26 @@ describe('Request logging of data-plane requests (real Postgres)', () => {
     expect(logs.body.logs.map((entry) => entry.request_id)).toEqual([requestId]);
   });
 
+  it('POST /logs lists a request that finished a moment ago (pending batched rows are written first)', async () => {
+    const account = await createTestAccount(gateway.prisma, { plan: 'startup', name: 'request-log-fresh' });
+    const { apiKey } = await createTestKey(gateway.prisma, account.id);
+    const answer = await callGateway(gateway.baseUrl, 'POST', '/extract', { apiKey, body: {} });
+    expect(answer.status).toBe(400);
+    const logs = await callGateway<{ logs: Array<{ request_id: string }> }>(gateway.baseUrl, 'POST', '/logs', { apiKey, body: {} });
+    expect(logs.body.logs.map((entry) => entry.request_id)).toEqual([answer.headers.get('x-request-id')]);
+  });
+
+  it('a graceful shutdown writes the request logs still waiting for their batch', async () => {
+    const stopping = await startTestGateway();
+    const account = await createTestAccount(gateway.prisma, { plan: 'startup', name: 'request-log-shutdown' });
+    const { apiKey } = await createTestKey(gateway.prisma, account.id);
+    const answer = await callGateway(stopping.baseUrl, 'POST', '/extract', { apiKey, body: {} });
+    expect(answer.status).toBe(400);
+    await stopping.close();
+    const row = await gateway.app.get(RequestLogRepository).findByRequestId(account.id, answer.headers.get('x-request-id') as string);
+    expect(row).toMatchObject({ endpoint: 'extract', statusCode: 400 });
+  });
+
   it('observes request latency per route for /metrics', async () => {
     await callGateway(gateway.baseUrl, 'GET', '/health');
     const metrics = await callGateway<string>(gateway.baseUrl, 'GET', '/metrics');

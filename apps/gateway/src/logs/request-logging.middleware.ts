@@ -1,8 +1,9 @@
 import { Injectable, Logger, NestMiddleware } from '@nestjs/common';
 import type { NextFunction, Response } from 'express';
-import { ProjectRepository, RequestLogRepository } from '@sift/persistence';
+import { ProjectRepository } from '@sift/persistence';
 import { responseTimeSeconds, RequestWithContext } from '../common/request-context';
 import { httpRequestDuration } from '../metrics/http-metrics';
+import { RequestLogWriter } from './request-log-writer.service';
 
 /** The data-plane endpoints whose requests appear in POST /logs. */
 export const LOGGED_ENDPOINTS = ['search', 'extract', 'crawl', 'map', 'research'] as const;
@@ -17,7 +18,7 @@ export class RequestLoggingMiddleware implements NestMiddleware {
   private readonly duration = httpRequestDuration();
 
   constructor(
-    private readonly logs: RequestLogRepository,
+    private readonly logs: RequestLogWriter,
     private readonly projects: ProjectRepository,
   ) {}
 
@@ -47,8 +48,9 @@ export class RequestLoggingMiddleware implements NestMiddleware {
     seconds: number,
     context: RequestWithContext['sift'],
   ): Promise<void> {
+    const finishedAt = new Date();
     const project = context.projectExternalId ? await this.projects.findOrCreate(accountId, context.projectExternalId) : null;
-    await this.logs.create(accountId, {
+    this.logs.add(accountId, {
       requestId: context.requestId,
       apiKeyId,
       projectId: project?.id ?? null,
@@ -60,6 +62,7 @@ export class RequestLoggingMiddleware implements NestMiddleware {
       sessionId: context.sessionId ?? null,
       humanIdHash: context.humanIdHash ?? null,
       detail: context.logDetail as never,
+      createdAt: finishedAt,
     });
   }
 }

@@ -4,6 +4,7 @@ import { callGateway, createTestAccount, createTestKey } from '@sift/testing';
 import { FixtureServer, startFixtureServer } from '@sift/safe-fetch';
 import { startTestGateway, TestGateway } from '../testing/gateway-harness';
 import { startWorkerProcess, WorkerProcess } from '../testing/worker-process';
+import { RequestLogWriter } from '../logs/request-log-writer.service';
 
 interface SearchBody {
   results: Array<{ id: string; url: string; title: string; content: string; score: number; published_date?: string; raw_content?: string }>;
@@ -138,6 +139,8 @@ describe('POST /search with SearXNG, page fetching and an OpenAI-compatible mode
     expect(chat.messages.map((message) => message.content).join('\n')).toContain('compressed hydrogen');
     let logged: { detail: unknown } | null = null;
     for (let attempt = 0; attempt < 50 && !logged; attempt += 1) {
+      // Request logs are written in batches: store the pending ones instead of waiting for the timer.
+      await gateway.app.get(RequestLogWriter).flush();
       logged = await gateway.prisma.requestLog.findUnique({ where: { requestId: body.request_id } });
       if (!logged) await new Promise((done) => setImmediate(done));
     }

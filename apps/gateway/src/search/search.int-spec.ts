@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { callGateway, createTestAccount, createTestKey } from '@sift/testing';
 import { DocumentStore } from '@sift/search-index';
 import { startTestGateway, TestGateway, uniqueClientIp } from '../testing/gateway-harness';
+import { RequestLogWriter } from '../logs/request-log-writer.service';
 
 interface SearchResult {
   id: string;
@@ -202,6 +203,8 @@ describe('POST /search (local index)', () => {
     expect(body.answer).toContain(marker);
     let logged: { detail: unknown } | null = null;
     for (let attempt = 0; attempt < 50 && !logged; attempt += 1) {
+      // Request logs are written in batches: store the pending ones instead of waiting for the timer.
+      await gateway.app.get(RequestLogWriter).flush();
       logged = await gateway.prisma.requestLog.findUnique({ where: { requestId: body.request_id } });
       if (!logged) await new Promise((done) => setImmediate(done));
     }

@@ -1,4 +1,5 @@
 import type { PrismaClient } from '../generated/prisma/client';
+import { queryRows } from '../prisma-client';
 import { isUuid } from './uuid';
 
 type TransactionClient = Parameters<Parameters<PrismaClient['$transaction']>[0]>[0];
@@ -50,6 +51,7 @@ export interface SpendingPosition {
   keyCreditLimit: number | null;
   /** The key's credits since the start of the period; 0 when the key has no limit (not needed then). */
   keyUsed: number;
+  /** The account's credits since the start of the period; 0 when the plan has no monthly allowance (not needed then). */
   planUsed: number;
   paygoUsed: number;
 }
@@ -201,10 +203,12 @@ export class CreditLedgerRepository {
   async chargeFixed(request: FixedChargeRequest): Promise<FixedChargeResult> {
     if (!isUuid(request.accountId)) return { outcome: 'account_missing', planCredits: 0, paygoCredits: 0 };
     if (request.apiKeyId !== null && !isUuid(request.apiKeyId)) return { outcome: 'key_missing', planCredits: 0, paygoCredits: 0 };
-    const rows = await this.prisma.$queryRaw<{ outcome: FixedChargeOutcome; plan_credits: number; paygo_credits: number }[]>`
-      SELECT outcome, plan_credits, paygo_credits FROM sift_charge_credits(
-        ${request.accountId}::uuid, ${request.apiKeyId}::uuid, ${request.projectId}::uuid, ${request.requestId}::text,
-        ${request.kind}::text, ${request.endpoint}::text, ${request.credits}::int, ${request.since}::timestamptz)`;
+    const rows = await queryRows<{ outcome: FixedChargeOutcome; plan_credits: number; paygo_credits: number }>(this.prisma, {
+      name: 'sift_charge_credits',
+      text: `SELECT outcome, plan_credits, paygo_credits
+             FROM sift_charge_credits($1::uuid, $2::uuid, $3::uuid, $4::text, $5::text, $6::text, $7::int, $8::timestamptz)`,
+      values: [request.accountId, request.apiKeyId, request.projectId, request.requestId, request.kind, request.endpoint, request.credits, request.since],
+    });
     const row = rows[0];
     return { outcome: row.outcome, planCredits: row.plan_credits, paygoCredits: row.paygo_credits };
   }
@@ -212,7 +216,9 @@ export class CreditLedgerRepository {
   /** The pre-check's reads in one statement; null when the account does not exist. */
   async spendingPosition(accountId: string, apiKeyId: string | null, since: Date): Promise<SpendingPosition | null> {
     if (!isUuid(accountId)) return null;
-    const state = await readChargeState(this.prisma, accountId, apiKeyId, since, null);
+    // Outside a transaction: straight on the pool, as a prepared statement (it runs before every paid request).
+    const rows = await queryRows<ChargeStateRow>(this.prisma, { name: 'sift_spending_position', ...chargeStateStatement(accountId, apiKeyId, since, null) });
+    const state = chargeStateOf(rows[0]);
     return state?.position ?? null;
   }
 
@@ -309,30 +315,47 @@ async function readChargeState(
   since: Date,
   entry: { requestId: string; kind: string } | null,
 ): Promise<LockedChargeState | null> {
-  const keyId = apiKeyId && isUuid(apiKeyId) ? apiKeyId : null;
-  const rows = await client.$queryRaw<ChargeStateRow[]>`
+  const statement = chargeStateStatement(accountId, apiKeyId, since, entry);
+  const rows = await client.$queryRawUnsafe<ChargeStateRow[]>(statement.text, ...statement.values);
+  return chargeStateOf(rows[0]);
+}
+
+const CHARGE_STATE_SQL = `
     SELECT a.plan_id, p.monthly_credits, a.paygo_limit,
            k.id IS NOT NULL AS key_found, k.credit_limit AS key_credit_limit,
            CASE WHEN k.credit_limit IS NULL THEN 0 ELSE (
              SELECT coalesce(sum(l.plan_credits + l.paygo_credits), 0) FROM credit_ledger l
-             WHERE l.account_id = a.id AND l.api_key_id = k.id AND l.created_at >= ${since}::timestamptz
+             WHERE l.account_id = a.id AND l.api_key_id = k.id AND l.created_at >= $3::timestamptz
            ) END::float8 AS key_used,
            totals.plan_used, totals.paygo_used,
            existing.plan_credits AS existing_plan_credits, existing.paygo_credits AS existing_paygo_credits
     FROM accounts a
     JOIN plans p ON p.id = a.plan_id
-    LEFT JOIN api_keys k ON k.id = ${keyId}::uuid AND k.account_id = a.id
+    LEFT JOIN api_keys k ON k.id = $2::uuid AND k.account_id = a.id
     CROSS JOIN LATERAL (
       SELECT coalesce(sum(l.plan_credits), 0)::float8 AS plan_used, coalesce(sum(l.paygo_credits), 0)::float8 AS paygo_used
-      FROM credit_ledger l WHERE l.account_id = a.id AND l.created_at >= ${since}::timestamptz
+      FROM credit_ledger l
+      -- A plan without a monthly allowance limits nothing: skip summing a busy account's month of entries.
+      WHERE p.monthly_credits IS NOT NULL AND l.account_id = a.id AND l.created_at >= $3::timestamptz
     ) AS totals
     LEFT JOIN LATERAL (
       SELECT l.plan_credits, l.paygo_credits FROM credit_ledger l
-      WHERE l.account_id = a.id AND l.request_id = ${entry?.requestId ?? null}::text AND l.kind = ${entry?.kind ?? null}::text
+      WHERE l.account_id = a.id AND l.request_id = $4::text AND l.kind = $5::text
       LIMIT 1
     ) AS existing ON true
-    WHERE a.id = ${accountId}::uuid`;
-  const row = rows[0];
+    WHERE a.id = $1::uuid`;
+
+function chargeStateStatement(
+  accountId: string,
+  apiKeyId: string | null,
+  since: Date,
+  entry: { requestId: string; kind: string } | null,
+): { text: string; values: unknown[] } {
+  const keyId = apiKeyId && isUuid(apiKeyId) ? apiKeyId : null;
+  return { text: CHARGE_STATE_SQL, values: [accountId, keyId, since, entry?.requestId ?? null, entry?.kind ?? null] };
+}
+
+function chargeStateOf(row: ChargeStateRow | undefined): LockedChargeState | null {
   if (!row) return null;
   return {
     position: {

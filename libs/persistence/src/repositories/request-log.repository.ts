@@ -29,6 +29,8 @@ export interface NewRequestLog {
   sessionId?: string | null;
   humanIdHash?: string | null;
   detail?: InputJsonValue;
+  /** When the request finished; defaults to the insert's time (set it when logs are written in batches). */
+  createdAt?: Date;
 }
 
 export interface RequestLogQuery {
@@ -64,6 +66,13 @@ export class RequestLogRepository {
 
   create(accountId: string, log: NewRequestLog): Promise<RequestLogRecord> {
     return this.prisma.requestLog.create({ data: { ...log, accountId }, select: logSelect });
+  }
+
+  /** Many accounts' logs in one INSERT (the gateway batches them off the request path). */
+  async createMany(logs: readonly { accountId: string; log: NewRequestLog }[]): Promise<number> {
+    if (logs.length === 0) return 0;
+    const result = await this.prisma.requestLog.createMany({ data: logs.map(({ accountId, log }) => ({ ...log, accountId })) });
+    return result.count;
   }
 
   findByRequestId(accountId: string, requestId: string): Promise<RequestLogRecord | null> {

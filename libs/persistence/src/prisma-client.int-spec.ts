@@ -1,0 +1,41 @@
+import { PrismaPg } from '@prisma/adapter-pg';
+import { createPrismaClient, PrismaClient, queryRows } from './prisma-client';
+
+interface ProbeRow {
+  number: number;
+  words: string[];
+  at: Date;
+  payload: { kind: string };
+}
+
+const probe = {
+  name: 'sift_probe_query_rows',
+  text: `SELECT $1::int AS number, $2::text[] AS words, $3::timestamptz AS at, '{"kind": "probe"}'::jsonb AS payload`,
+  values: [7, ['alpha', 'beta'], new Date('2026-11-22T10:00:00.000Z')],
+};
+
+describe('queryRows: raw statements on the pool under a Prisma client (real Postgres)', () => {
+  it('runs a prepared statement on the pool, repeatedly, with pg-typed rows', async () => {
+    const prisma = createPrismaClient(process.env.DATABASE_URL as string, 2);
+    try {
+      for (let round = 0; round < 3; round += 1) {
+        const rows = await queryRows<ProbeRow>(prisma, probe);
+        expect(rows).toEqual([{ number: 7, words: ['alpha', 'beta'], at: new Date('2026-11-22T10:00:00.000Z'), payload: { kind: 'probe' } }]);
+      }
+    } finally {
+      await prisma.$disconnect();
+    }
+    // $disconnect ended the pool too, although Prisma itself never connected.
+    await expect(queryRows(prisma, probe)).rejects.toThrow();
+  });
+
+  it('falls back to Prisma raw queries for a client it did not create', async () => {
+    const prisma = new PrismaClient({ adapter: new PrismaPg({ connectionString: process.env.DATABASE_URL as string, max: 1 }) });
+    try {
+      const rows = await queryRows<ProbeRow>(prisma, probe);
+      expect(rows).toEqual([{ number: 7, words: ['alpha', 'beta'], at: new Date('2026-11-22T10:00:00.000Z'), payload: { kind: 'probe' } }]);
+    } finally {
+      await prisma.$disconnect();
+    }
+  });
+});
