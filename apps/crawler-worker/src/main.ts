@@ -1,7 +1,7 @@
 import { BrowserPool } from '@sift/browser';
 import { loadConfig } from '@sift/config';
 import { createPrismaClient } from '@sift/persistence';
-import { checkRedis, createRedisConnection, startWorker, startWorkerHealthServer } from '@sift/queue';
+import { runWorkerProcess, workerLogger } from '@sift/queue';
 import { QueueName } from '@sift/queue-contracts';
 import { egressPolicyFromEnv } from '@sift/safe-fetch';
 import { DocumentStore } from '@sift/search-index';
@@ -9,14 +9,11 @@ import { createDefaultCrawlDependencies, PageExtractionPool, RobotsCache } from 
 import { createCrawlHandlers } from './crawl.handler';
 import { crawlerEnv } from './crawler-env';
 
-function log(level: 'info' | 'error', message: string, details: Record<string, unknown> = {}): void {
-  process.stderr.write(`${JSON.stringify({ level, service: 'crawler-worker', message, ...details })}\n`);
-}
+const log = workerLogger('crawler-worker');
 
 async function main(): Promise<void> {
   const config = loadConfig(crawlerEnv);
   const policy = egressPolicyFromEnv();
-  const connection = createRedisConnection(config.REDIS_URL);
   const prisma = createPrismaClient(config.DATABASE_URL);
   const documents = new DocumentStore(prisma);
   // One robots.txt cache and one browser pool (launched on the first advanced crawl) for every crawl of this worker.
@@ -27,7 +24,8 @@ async function main(): Promise<void> {
     log('error', 'an extraction thread died and was replaced', { error: cause.message }),
   );
   if (extraction.fallbackReason) log('error', 'extraction threads unavailable; extracting inline', { error: extraction.fallbackReason });
-  const worker = await startWorker({
+  await runWorkerProcess({
+    service: 'crawler-worker',
     queue: QueueName.Crawl,
     handlers: createCrawlHandlers((payload) =>
       createDefaultCrawlDependencies({
@@ -43,31 +41,13 @@ async function main(): Promise<void> {
       }),
     ),
     concurrency: config.CRAWL_CONCURRENCY,
-    connection,
-    prefix: config.QUEUE_PREFIX,
-    onError: (error) => log('error', 'worker error', { error: error.message }),
+    redisUrl: config.REDIS_URL,
+    queuePrefix: config.QUEUE_PREFIX,
+    healthPort: config.CRAWLER_PORT,
+    startedDetails: { extractionThreads: extraction.threads },
+    // Running crawls finish first; only then do the browser, the threads and the database connection go.
+    release: () => Promise.allSettled([browser.close(), extraction.close(), prisma.$disconnect()]),
   });
-  const health = await startWorkerHealthServer({
-    port: config.CRAWLER_PORT,
-    checkRedis: () => checkRedis(connection),
-    metrics: () => worker.metrics.text(),
-    metricsContentType: worker.metrics.contentType,
-  });
-  log('info', 'crawler worker started', { concurrency: config.CRAWL_CONCURRENCY, extractionThreads: extraction.threads, port: health.port });
-
-  let stopping = false;
-  const shutdown = async (signal: string): Promise<void> => {
-    if (stopping) return;
-    stopping = true;
-    log('info', 'shutting down', { signal });
-    // Running crawls finish first; only then do the browser and connections go.
-    await worker.close();
-    await Promise.allSettled([health.close(), browser.close(), extraction.close(), prisma.$disconnect()]);
-    await connection.quit();
-    process.exit(0);
-  };
-  process.on('SIGTERM', () => void shutdown('SIGTERM'));
-  process.on('SIGINT', () => void shutdown('SIGINT'));
 }
 
 main().catch((error: unknown) => {

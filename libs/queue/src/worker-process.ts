@@ -23,6 +23,8 @@ export interface WorkerProcessOptions {
   healthPort: number;
   /** Releases what the handlers hold (browser, database) after running jobs have finished. */
   release?: () => Promise<unknown>;
+  /** Extra facts for the "worker started" log line. */
+  startedDetails?: Record<string, unknown>;
 }
 
 /**
@@ -46,7 +48,7 @@ export async function runWorkerProcess(options: WorkerProcessOptions): Promise<v
     metrics: () => worker.metrics.text(),
     metricsContentType: worker.metrics.contentType,
   });
-  log('info', `${options.service.replace(/-worker$/, '')} worker started`, { concurrency: options.concurrency, port: health.port });
+  log('info', `${options.service.replace(/-worker$/, '')} worker started`, { concurrency: options.concurrency, ...options.startedDetails, port: health.port });
 
   let stopping = false;
   const shutdown = async (signal: string): Promise<void> => {
