@@ -99,8 +99,16 @@ describe('LocalIndexProvider (Postgres full-text search + BM25F)', () => {
   });
 
   it('boosts pages of the requested country', async () => {
-    const salt = await index.search({ query: `${marker} salt volcano`, country: 'italy' });
-    expect(new URL(salt[0].url).hostname).toBe(domain('unrelated'));
+    // Compared with the same query without a country, so the shared database's corpus statistics cannot decide it.
+    const query = `${marker} salt volcano`;
+    const scoreOf = (results: { url: string; score: number }[], host: string) => results.find((result) => new URL(result.url).hostname === host)?.score ?? 0;
+    const italianOverVolcano = (results: { url: string; score: number }[]) => scoreOf(results, domain('unrelated')) / scoreOf(results, domain('volcano'));
+    const plain = await index.search({ query });
+    const boosted = await index.search({ query, country: 'italy' });
+    expect(italianOverVolcano(boosted)).toBeGreaterThan(italianOverVolcano(plain) * 1.1);
+    // Under topic news only news articles remain, whatever the country.
+    const news = await index.search({ query, country: 'italy', topic: 'news' });
+    expect(news.some((result) => new URL(result.url).hostname === domain('unrelated'))).toBe(false);
   });
 
   it('finds a page indexed after its cached corpus snapshot was taken, by a word the snapshot lacks', async () => {
