@@ -3,11 +3,11 @@ import { CrawlRequestDto, CrawlResponseDto } from '@sift/api-contracts';
 import { extractMeter, mapMeter } from '@sift/billing';
 import { JobQueue } from '@sift/queue';
 import { CrawlJob } from '@sift/queue-contracts';
-import { egressPolicyFromEnv, EgressPolicy } from '@sift/safe-fetch';
+import type { EgressPolicy } from '@sift/safe-fetch';
 import { MeteringService } from '../common/metering.service';
 import { RequestContext, responseTimeSeconds } from '../common/request-context';
 import { GATEWAY_CONFIG, GatewayAppConfig } from '../core/core.module';
-import { TRAVERSAL_REPLY_MARGIN_MS, traversalPayload, validateTraversal } from './site-traversal';
+import { TRAVERSAL_REPLY_MARGIN_MS, traversalPayload, traversalPolicy, validateTraversal } from './site-traversal';
 
 @Injectable()
 export class CrawlService {
@@ -18,7 +18,7 @@ export class CrawlService {
     private readonly metering: MeteringService,
     @Inject(GATEWAY_CONFIG) config: GatewayAppConfig,
   ) {
-    this.policy = egressPolicyFromEnv({ FETCH_ALLOW_CIDRS: config.FETCH_ALLOW_CIDRS });
+    this.policy = traversalPolicy(config);
   }
 
   async crawl(context: RequestContext, body: CrawlRequestDto): Promise<CrawlResponseDto> {

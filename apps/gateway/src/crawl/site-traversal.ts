@@ -1,9 +1,14 @@
 import { MapRequestDto } from '@sift/api-contracts';
 import type { CrawlPayload } from '@sift/queue-contracts';
-import { assertPublicDestination, EgressPolicy, FetchError } from '@sift/safe-fetch';
+import { assertPublicDestination, EgressPolicy, egressPolicyFromEnv, FetchError } from '@sift/safe-fetch';
 import { RE2JS } from 're2js';
 import { ApiError } from '../common/api-error';
 import type { RequestContext } from '../common/request-context';
+
+/** The policy the gateway checks starting URLs against: the workers' own, from the same setting. */
+export function traversalPolicy(config: { FETCH_ALLOW_CIDRS: string }): EgressPolicy {
+  return egressPolicyFromEnv({ FETCH_ALLOW_CIDRS: config.FETCH_ALLOW_CIDRS });
+}
 
 /** The worker stops at the caller's timeout and returns what it has; the gateway waits a little longer for it. */
 export const TRAVERSAL_REPLY_MARGIN_MS = 5_000;

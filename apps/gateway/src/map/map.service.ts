@@ -3,11 +3,11 @@ import { MapRequestDto, MapResponseDto } from '@sift/api-contracts';
 import { mapMeter } from '@sift/billing';
 import { JobQueue } from '@sift/queue';
 import { MapJob } from '@sift/queue-contracts';
-import { egressPolicyFromEnv, EgressPolicy } from '@sift/safe-fetch';
+import type { EgressPolicy } from '@sift/safe-fetch';
 import { MeteringService } from '../common/metering.service';
 import { RequestContext, responseTimeSeconds } from '../common/request-context';
 import { GATEWAY_CONFIG, GatewayAppConfig } from '../core/core.module';
-import { TRAVERSAL_REPLY_MARGIN_MS, traversalPayload, validateTraversal } from '../crawl/site-traversal';
+import { TRAVERSAL_REPLY_MARGIN_MS, traversalPayload, traversalPolicy, validateTraversal } from '../crawl/site-traversal';
 
 @Injectable()
 export class MapService {
@@ -18,7 +18,7 @@ export class MapService {
     private readonly metering: MeteringService,
     @Inject(GATEWAY_CONFIG) config: GatewayAppConfig,
   ) {
-    this.policy = egressPolicyFromEnv({ FETCH_ALLOW_CIDRS: config.FETCH_ALLOW_CIDRS });
+    this.policy = traversalPolicy(config);
   }
 
   async map(context: RequestContext, body: MapRequestDto): Promise<MapResponseDto> {

@@ -1,13 +1,7 @@
 import { ApiProperty } from '@nestjs/swagger';
 
-/** Credits consumed by the calling API key in the current billing period. */
-export class KeyUsageDto {
-  @ApiProperty({ type: 'integer', description: 'Credits used by this key.', example: 120 })
-  usage!: number;
-
-  @ApiProperty({ type: 'integer', nullable: true, description: 'Credit limit of this key; null when unlimited.' })
-  limit!: number | null;
-
+/** Credits per endpoint in the current billing period; the key and the account report the same breakdown. */
+export class EndpointUsageDto {
   @ApiProperty({ type: 'integer' })
   search_usage!: number;
 
@@ -24,8 +18,17 @@ export class KeyUsageDto {
   research_usage!: number;
 }
 
+/** Credits consumed by the calling API key in the current billing period. */
+export class KeyUsageDto extends EndpointUsageDto {
+  @ApiProperty({ type: 'integer', description: 'Credits used by this key.', example: 120 })
+  usage!: number;
+
+  @ApiProperty({ type: 'integer', nullable: true, description: 'Credit limit of this key; null when unlimited.' })
+  limit!: number | null;
+}
+
 /** Credits consumed by the whole account in the current billing period. */
-export class AccountUsageDto {
+export class AccountUsageDto extends EndpointUsageDto {
   @ApiProperty({ description: 'Plan name.', example: 'Researcher' })
   current_plan!: string;
 
@@ -40,21 +43,6 @@ export class AccountUsageDto {
 
   @ApiProperty({ type: 'integer', nullable: true, description: 'Pay-as-you-go limit; null when none is set.' })
   paygo_limit!: number | null;
-
-  @ApiProperty({ type: 'integer' })
-  search_usage!: number;
-
-  @ApiProperty({ type: 'integer' })
-  extract_usage!: number;
-
-  @ApiProperty({ type: 'integer' })
-  crawl_usage!: number;
-
-  @ApiProperty({ type: 'integer' })
-  map_usage!: number;
-
-  @ApiProperty({ type: 'integer' })
-  research_usage!: number;
 }
 
 /** Answer of GET /usage. With X-Project-ID, both objects are scoped to that project. */
