@@ -1,28 +1,9 @@
-import { execFile } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { ApiKeyAuthenticator } from '@sift/auth';
 import { AccountRepository, ApiKeyRepository, createPrismaClient, type PrismaClient } from '@sift/persistence';
+import { CHILD_PROCESS_TEST_TIMEOUT, runAdmin } from './testing/run-admin';
 
-const run = promisify(execFile);
-// Each command is a fresh Node process compiling TypeScript with SWC: seconds, not milliseconds.
-const CHILD_PROCESS_TEST_TIMEOUT = 300_000;
-const root = join(__dirname, '..', '..', '..');
-
-/** Runs the command line exactly as `npm run admin --` does, as a separate process. */
-async function admin(...args: string[]): Promise<{ stdout: string; stderr: string; exitCode: number }> {
-  try {
-    const { stdout, stderr } = await run(process.execPath, ['scripts/run-ts.js', 'apps/admin-cli/src/main.ts', ...args], {
-      cwd: root,
-      env: { ...process.env, DATABASE_URL: process.env.DATABASE_URL },
-    });
-    return { stdout, stderr, exitCode: 0 };
-  } catch (error) {
-    const failure = error as { stdout: string; stderr: string; code: number };
-    return { stdout: failure.stdout, stderr: failure.stderr, exitCode: failure.code };
-  }
-}
+const admin = (...args: string[]) => runAdmin({}, ...args);
 
 /** Like admin(), but a failing command fails the test with the command's own error output. */
 async function adminOk(...args: string[]): Promise<string> {

@@ -1,28 +1,12 @@
-import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { createPrismaClient, type PrismaClient } from '@sift/persistence';
 import { startFixtureServer, type FixtureServer } from '@sift/safe-fetch';
 import { DocumentStore } from '@sift/search-index';
+import { CHILD_PROCESS_TEST_TIMEOUT, REPOSITORY_ROOT, runAdmin } from './testing/run-admin';
 
-const run = promisify(execFile);
-// Each command is a fresh Node process compiling TypeScript with SWC: seconds, not milliseconds.
-const CHILD_PROCESS_TEST_TIMEOUT = 300_000;
-const root = join(__dirname, '..', '..', '..');
-
-async function admin(env: Record<string, string>, ...args: string[]): Promise<{ stdout: string; stderr: string; exitCode: number }> {
-  try {
-    const { stdout, stderr } = await run(process.execPath, ['scripts/run-ts.js', 'apps/admin-cli/src/main.ts', ...args], {
-      cwd: root,
-      env: { ...process.env, ...env },
-    });
-    return { stdout, stderr, exitCode: 0 };
-  } catch (error) {
-    const failure = error as { stdout: string; stderr: string; code: number };
-    return { stdout: failure.stdout, stderr: failure.stderr, exitCode: failure.code };
-  }
-}
+const admin = runAdmin;
+const root = REPOSITORY_ROOT;
 
 /** Starts the real crawler worker process and resolves once it logs that it consumes the queue. */
 function startCrawlerWorker(env: Record<string, string>): Promise<ChildProcess> {
