@@ -121,6 +121,37 @@ describe('LocalIndexProvider (Postgres full-text search + BM25F)', () => {
     expect(found.map((candidate) => candidate.url)).toEqual([`https://${domain('late')}/page`]);
   });
 
+  it('keeps the postings in step with each document through inserts, edits and deletes', async () => {
+    const store = new DocumentStore(prisma);
+    const word = `postingword${randomUUID().slice(0, 8)}`;
+    const url = `https://${domain('postings')}/page`;
+    const postingsOf = async () =>
+      prisma.$queryRaw<{ lexeme: string; impact: number }[]>`
+        SELECT p.lexeme, p.impact FROM document_postings p JOIN documents d ON d.id = p.document_id WHERE d.url = ${url} ORDER BY p.lexeme`;
+    await store.save({ url, title: `${word} title`, text: `${marker} body text about ${word}.`, language: 'en', source: 'import' });
+    const inserted = await postingsOf();
+    expect(inserted.map((posting) => posting.lexeme)).toEqual(expect.arrayContaining([word, marker, 'bodi', 'titl']));
+    for (const posting of inserted) expect(posting.impact).toBeGreaterThan(0);
+    // In the title (weight 2) and the body: a stronger posting than the body-only marker word.
+    expect(inserted.find((posting) => posting.lexeme === word)!.impact).toBeGreaterThan(inserted.find((posting) => posting.lexeme === marker)!.impact);
+
+    await store.save({ url, title: 'renamed', text: `${marker} replaced words.`, language: 'en', source: 'import' });
+    const edited = (await postingsOf()).map((posting) => posting.lexeme);
+    expect(edited).toEqual(expect.arrayContaining(['renam', 'replac', marker]));
+    expect(edited).not.toContain(word);
+
+    await prisma.document.deleteMany({ where: { url } });
+    expect(await postingsOf()).toEqual([]);
+  });
+
+  it('ranks unfiltered searches (postings) as filtered ones (GIN index) do when the filter keeps every page', async () => {
+    const unfiltered = await search({});
+    // A time window reaching back past every page sends the same search through the GIN index path.
+    const filtered = await search({ startDate: '1990-01-01' });
+    expect(filtered.map((candidate) => candidate.url)).toEqual(unfiltered.map((candidate) => candidate.url));
+    filtered.forEach((candidate, index) => expect(candidate.score).toBeCloseTo(unfiltered[index].score, 5));
+  });
+
   it('returns nothing for a query without any indexed word', async () => {
     expect(await index.search({ query: `nonexistentword${suffix}` })).toEqual([]);
     expect(await index.search({ query: 'the of and' })).toEqual([]);

@@ -1,11 +1,11 @@
 import { queryRows } from '@sift/persistence';
 import type { PrismaClient } from '@sift/persistence';
-import { DEFAULT_BM25F, inverseDocumentFrequency, scoreBm25f } from './bm25f-scorer';
-import type { Bm25fParameters, CorpusStatistics, LexemeOccurrences } from './bm25f-scorer';
+import { DEFAULT_BM25F, inverseDocumentFrequency } from './bm25f-scorer';
+import type { Bm25fParameters, CorpusStatistics } from './bm25f-scorer';
 import { CorpusSnapshotCache } from './corpus-snapshot';
 import type { CorpusSnapshot } from './corpus-snapshot';
 import { countryCodeOf } from './country-code';
-import { hostMatchesAny, normalizeDomainEntry } from './domain-match';
+import { normalizeDomainEntry } from './domain-match';
 import { languageCodeOf } from './language-code';
 import { quotedPhrases } from './query-phrases';
 import type { ImageReference, SearchCandidate } from './search-candidate';
@@ -29,7 +29,14 @@ export interface LocalIndexOptions {
    */
   candidateLimit?: number;
   bm25f?: Bm25fParameters;
+  /**
+   * Unfiltered searches take candidates from the best postings of each query lexeme: this many per lexeme
+   * (default 100). More finds pages whose strength is spread over many query words, at a cost per posting.
+   */
+  postingsPerLexeme?: number;
 }
+
+const DEFAULT_POSTINGS_PER_LEXEME = 100;
 
 interface QueryLexemeRow {
   config: string;
@@ -37,73 +44,159 @@ interface QueryLexemeRow {
   document_frequency: number;
 }
 
-interface CandidateHitRow {
+interface RankedDocumentRow {
   id: string;
-  config: string;
-  word_count: number;
-  language: string | null;
-  domain: string;
-  country_hints: string[] | null;
-  lexeme: string | null;
-  weights: string[] | null;
-}
-
-interface LoadedDocumentRow {
-  id: string;
+  relevance: number;
   final_url: string;
   title: string;
   text: string;
-  markdown: string;
+  markdown: string | null;
   images: unknown;
   published_date: Date | null;
   language: string | null;
 }
 
-interface ScoredCandidate {
-  id: string;
-  score: number;
-}
+/**
+ * Candidates from the impact-ordered postings (migration 20261122030000): the `:postings_per_lexeme` best
+ * postings of each query lexeme, read index-only, summed as idf × impact, and the best `:limit` of those pages;
+ * then every query lexeme's posting of each candidate, for exact scoring. Used when no filter narrows the corpus
+ * (a filter could remove every page of those short lists). The field weights are the migration's (title 2,
+ * description 1.5), as in DEFAULT_BM25F.
+ */
+const POSTINGS_CANDIDATES_SQL = `
+  approximate AS (
+    SELECT p.document_id AS id, sum(t.idf * p.impact) AS approximate
+    FROM unnest(:lexemes::text[], :idfs::float8[]) AS t(lexeme, idf)
+    CROSS JOIN LATERAL (
+      SELECT e.document_id, e.impact FROM document_postings e
+      WHERE e.lexeme = t.lexeme
+      ORDER BY e.impact DESC
+      LIMIT :postings_per_lexeme::int) AS p
+    GROUP BY p.document_id
+    ORDER BY 2 DESC, 1
+    LIMIT :limit::int
+  ),
+  candidates AS (
+    SELECT d.id, sift_search_config(d.language)::text AS config, d.word_count, d.language, d.domain, d.country_hints
+    FROM approximate a
+    JOIN documents d ON d.id = a.id
+  ),
+  -- Each candidate's postings of the query lexemes (primary key lookups); sift_posting_impact is inverted to
+  -- get back the field-weighted term frequency, so no tsvector is read at all.
+  frequencies AS (
+    SELECT c.id, p.lexeme, p.impact * 1.2 * (0.5 + 0.5 * greatest(c.word_count, 1) / 500.0) / (1 - p.impact) AS frequency
+    FROM candidates c
+    -- OFFSET 0: a lookup per candidate, never a scan of every posting of the query's (maybe common) lexemes.
+    CROSS JOIN LATERAL (
+      SELECT e.lexeme, e.impact FROM document_postings e
+      WHERE e.document_id = c.id AND e.lexeme = ANY(:lexemes::text[])
+      OFFSET 0) AS p
+  )`;
 
 /**
- * Candidates passing every filter, with the field occurrences of each query lexeme they contain. Parameters:
- * $1 query lexemes as tsquery operands, $2 their idf, $3 the match tsquery, $4 include / $5 exclude domains,
- * $6 after / $7 before, $8 language, $9 "not news only", $10 "unsafe allowed", $11 exact phrases, $12 limit,
- * $13 query lexemes.
+ * Candidates through the GIN index, for filtered searches: pages passing every filter that contain one of the
+ * match lexemes, ordered by the idf mass of the query lexemes they contain; the best `:limit` go on. Their
+ * tsvector (detoasted once, OFFSET 0 keeps the subquery from being inlined; deleting the empty lexeme hands it
+ * back as is) gives each query lexeme's occurrences per field (weights A title, B description, D body): title
+ * and description are a handful of lexemes, unnested and filtered; in the body-only vector the query's lexemes
+ * are marked with weight A (setweight with a lexeme list) and only those are kept and unnested, a few
+ * microseconds per page instead of unnesting all its lexemes.
  */
-const CANDIDATE_HITS_SQL = `
-  WITH candidates AS (
+const FILTERED_CANDIDATES_SQL = `
+  candidates AS (
     SELECT d.id, v.vector, sift_search_config(d.language)::text AS config, d.word_count, d.language,
            d.domain, d.country_hints,
-           (SELECT coalesce(sum(t.idf), 0) FROM unnest($1::tsquery[], $2::float8[]) AS t(operand, idf)
+           (SELECT coalesce(sum(t.idf), 0) FROM unnest(:operands::tsquery[], :idfs::float8[]) AS t(operand, idf)
             WHERE v.vector @@ t.operand) AS coarse
     FROM documents d
-    -- The tsvector is TOASTed: detoast it once per candidate (OFFSET 0 keeps the subquery from being inlined)
-    -- instead of once per query lexeme and again for the field occurrences below. Deleting the empty lexeme (no
-    -- vector has one) hands back the detoasted vector as is: a third of the cost of the former "|| ''::tsvector",
-    -- which merged the whole vector.
     CROSS JOIN LATERAL (SELECT ts_delete(d.search_vector, ''::text) AS vector OFFSET 0) AS v
-    WHERE d.search_vector @@ $3::tsquery
-      AND ($4::text[] IS NULL OR EXISTS (
-            SELECT 1 FROM unnest($4::text[]) AS x(domain)
+    WHERE d.search_vector @@ :match::tsquery
+      AND (:include_domains::text[] IS NULL OR EXISTS (
+            SELECT 1 FROM unnest(:include_domains::text[]) AS x(domain)
             WHERE d.domain = x.domain OR right(d.domain, length(x.domain) + 1) = '.' || x.domain))
-      AND ($5::text[] IS NULL OR NOT EXISTS (
-            SELECT 1 FROM unnest($5::text[]) AS x(domain)
+      AND (:exclude_domains::text[] IS NULL OR NOT EXISTS (
+            SELECT 1 FROM unnest(:exclude_domains::text[]) AS x(domain)
             WHERE d.domain = x.domain OR right(d.domain, length(x.domain) + 1) = '.' || x.domain))
-      AND ($6::timestamptz IS NULL OR coalesce(d.published_date, d.fetched_at) >= $6::timestamptz)
-      AND ($7::timestamptz IS NULL OR coalesce(d.published_date, d.fetched_at) < $7::timestamptz)
-      AND ($8::text IS NULL OR d.language = $8::text)
-      AND ($9::boolean OR d.is_news)
-      AND ($10::boolean OR NOT d.is_unsafe)
-      AND NOT EXISTS (SELECT 1 FROM unnest($11::text[]) AS p(phrase)
+      AND (:after::timestamptz IS NULL OR coalesce(d.published_date, d.fetched_at) >= :after::timestamptz)
+      AND (:before::timestamptz IS NULL OR coalesce(d.published_date, d.fetched_at) < :before::timestamptz)
+      AND (:language::text IS NULL OR d.language = :language::text)
+      AND (:any_topic::boolean OR d.is_news)
+      AND (:unsafe_allowed::boolean OR NOT d.is_unsafe)
+      AND NOT EXISTS (SELECT 1 FROM unnest(:phrases::text[]) AS p(phrase)
                       WHERE strpos(lower(d.title || ' ' || coalesce(d.description, '') || ' ' || d.text), p.phrase) = 0)
     ORDER BY coarse DESC, d.id
-    LIMIT $12::int
+    LIMIT :limit::int
+  ),
+  occurrences AS (
+    SELECT c.id, h.lexeme,
+           :title_weight::float8 * cardinality(array_positions(h.weights, 'A'))
+             + :description_weight::float8 * cardinality(array_positions(h.weights, 'B')) AS frequency
+    FROM candidates c
+    CROSS JOIN LATERAL unnest(ts_filter(c.vector, '{a,b}')) AS h
+    WHERE h.lexeme = ANY(:lexemes::text[])
+    UNION ALL
+    SELECT c.id, b.lexeme, cardinality(b.positions)::float8
+    FROM candidates c
+    CROSS JOIN LATERAL unnest(ts_filter(setweight(ts_filter(c.vector, '{d}'), 'a', :lexemes::text[]), '{a}')) AS b
+  ),
+  frequencies AS (
+    SELECT o.id, o.lexeme, sum(o.frequency) AS frequency FROM occurrences o GROUP BY o.id, o.lexeme
+  )`;
+
+/**
+ * From candidates and their field-weighted term frequencies to the ranked, loaded results, the same for both
+ * candidate sources. scored: BM25F (field-weighted term frequency saturated once, idf per text search configuration) divided by the
+ * best score a page could reach, so relevance is in [0, 1]; then the language, country and domain boosts.
+ */
+const SCORING_SQL = `
+  terms AS (
+    SELECT * FROM unnest(:term_configs::text[], :term_lexemes::text[], :term_idfs::float8[]) AS q(config, lexeme, idf)
+  ),
+  maxima AS (
+    SELECT q.config, sum(q.idf) * (:k1::float8 + 1) AS maximum FROM terms q GROUP BY q.config
+  ),
+  scored AS (
+    SELECT c.id,
+           coalesce(sum(q.idf * f.frequency * (:k1::float8 + 1)
+                        / (f.frequency + :k1::float8 * (1 - :b::float8 + :b::float8 * coalesce(c.word_count / :average_word_count::float8, 1)))), 0)
+             / nullif(min(m.maximum), 0)
+             * CASE WHEN c.language = :boost_language::text THEN :language_boost::float8 ELSE 1 END
+             * CASE WHEN :boost_country::text = ANY(c.country_hints) THEN :country_boost::float8 ELSE 1 END
+             * CASE WHEN EXISTS (SELECT 1 FROM unnest(:boost_domains::text[]) AS x(domain)
+                                 WHERE c.domain = x.domain OR right(c.domain, length(x.domain) + 1) = '.' || x.domain)
+                    THEN :domain_boost::float8 ELSE 1 END AS relevance
+    FROM candidates c
+    LEFT JOIN maxima m ON m.config = c.config
+    LEFT JOIN frequencies f ON f.id = c.id
+    LEFT JOIN terms q ON q.config = c.config AND q.lexeme = f.lexeme
+    GROUP BY c.id, c.language, c.country_hints, c.domain
+  ),
+  ranked AS (
+    SELECT s.id, least(1, coalesce(s.relevance, 0)) AS relevance FROM scored s
+    ORDER BY 2 DESC, s.id
+    LIMIT :results::int
   )
-  SELECT c.id, c.config, c.word_count, c.language, c.domain, c.country_hints, u.lexeme, u.weights::text[] AS weights
-  FROM candidates c
-  -- Unnesting a whole vector builds position and weight arrays for each of its few hundred lexemes; cutting it
-  -- down to the query's lexemes first (delete everything that is not one of them) costs a third as much.
-  LEFT JOIN LATERAL unnest(ts_delete(c.vector, tsvector_to_array(ts_delete(c.vector, $13::text[])))) AS u ON true`;
+  SELECT r.id, r.relevance, d.final_url, d.title, d.text, CASE WHEN :include_markdown::boolean THEN d.markdown END AS markdown,
+         d.images, d.published_date, d.language
+  FROM ranked r JOIN documents d ON d.id = r.id
+  ORDER BY r.relevance DESC, r.id`;
+
+/** `:name` placeholders (each name bound once, used any number of times) turned into `$n` for a prepared statement. */
+function namedStatement(name: string, text: string, parameters: Record<string, unknown>): { name: string; text: string; values: unknown[] } {
+  const positions = new Map<string, number>();
+  const values: unknown[] = [];
+  const compiled = text.replace(/(?<![:\w]):([a-z_][a-z0-9_]*)/g, (_match, parameter: string) => {
+    if (!(parameter in parameters)) throw new Error(`no value for :${parameter}`);
+    let position = positions.get(parameter);
+    if (position === undefined) {
+      values.push(parameters[parameter]);
+      position = values.length;
+      positions.set(parameter, position);
+    }
+    return `$${position}`;
+  });
+  return { name, text: compiled, values };
+}
 
 const LANGUAGE_BOOST = 1.25;
 const COUNTRY_BOOST = 1.2;
@@ -137,26 +230,18 @@ export class LocalIndexProvider implements SearchProvider {
     if (lexemeRows.length === 0) return [];
 
     const idfByLexeme = new Map<string, number>();
-    const lexemesByConfig = new Map<string, { lexeme: string; idf: number }[]>();
-    for (const row of lexemeRows) {
-      const idf = inverseDocumentFrequency(row.document_frequency, corpus.documentCount);
-      idfByLexeme.set(row.lexeme, idf);
-      const list = lexemesByConfig.get(row.config) ?? [];
-      list.push({ lexeme: row.lexeme, idf });
-      lexemesByConfig.set(row.config, list);
-    }
+    for (const row of lexemeRows) idfByLexeme.set(row.lexeme, inverseDocumentFrequency(row.document_frequency, corpus.documentCount));
     const lexemes = [...idfByLexeme.keys()];
     const limit = this.options.candidateLimit ?? Math.max(40, maxResults * 4);
-    const hits = await this.candidateHits(query, {
+    const rows = await this.rankedDocuments(query, corpus, {
       lexemes,
       idfs: lexemes.map((lexeme) => idfByLexeme.get(lexeme) ?? 0),
+      terms: lexemeRows.map((row) => ({ config: row.config, lexeme: row.lexeme, idf: idfByLexeme.get(row.lexeme) ?? 0 })),
       matchLexemes: this.matchLexemes(lexemeRows, limit * 10),
       limit,
+      maxResults,
     });
-    const scored = this.rescore(query, hits, lexemesByConfig, corpus)
-      .sort((left, right) => right.score - left.score || (left.id < right.id ? -1 : 1))
-      .slice(0, maxResults);
-    return this.loadCandidates(scored);
+    return rows.map((row) => this.toCandidate(row));
   }
 
   /**
@@ -209,100 +294,90 @@ export class LocalIndexProvider implements SearchProvider {
     });
   }
 
-  /** Candidates passing every filter, with the field occurrences of each query lexeme they contain. */
-  private async candidateHits(
+  /** Candidates passing every filter, re-scored with BM25F and boosted, best first, with what a result shows. */
+  private async rankedDocuments(
     query: SearchQuery,
-    { lexemes, idfs, matchLexemes, limit }: { lexemes: string[]; idfs: number[]; matchLexemes: string[]; limit: number },
-  ): Promise<CandidateHitRow[]> {
+    corpus: CorpusStatistics,
+    plan: {
+      lexemes: string[];
+      idfs: number[];
+      terms: { config: string; lexeme: string; idf: number }[];
+      matchLexemes: string[];
+      limit: number;
+      maxResults: number;
+    },
+  ): Promise<RankedDocumentRow[]> {
     const includeMode = query.includeDomainsMode ?? 'filter';
     const includeDomains =
       includeMode === 'filter' && query.includeDomains?.length ? query.includeDomains.map(normalizeDomainEntry) : null;
     const excludeDomains = query.excludeDomains?.length ? query.excludeDomains.map(normalizeDomainEntry) : null;
+    const boostDomains = includeMode === 'boost' && query.includeDomains?.length ? query.includeDomains.map(normalizeDomainEntry) : [];
     const window = timeWindowOf(query);
     const language = query.filterByLanguage ? (languageCodeOf(query.language) ?? null) : null;
+    const boostLanguage = !query.filterByLanguage ? (languageCodeOf(query.language) ?? null) : null;
+    const boostCountry = query.topic === 'general' || !query.topic ? (countryCodeOf(query.country) ?? null) : null;
     const phrases = query.exactMatch ? quotedPhrases(query.query) : [];
-    return queryRows<CandidateHitRow>(this.prisma, {
-      name: 'sift_local_index_candidates',
-      text: CANDIDATE_HITS_SQL,
-      values: [
-        lexemes.map(tsqueryOperand),
-        idfs,
-        anyLexemeQuery(matchLexemes),
-        includeDomains,
-        excludeDomains,
-        window.after ?? null,
-        window.before ?? null,
-        language,
-        query.topic !== 'news',
-        !query.safeSearch,
-        phrases,
-        limit,
-        lexemes,
-      ],
-    });
+    const { k1, b, titleWeight, descriptionWeight } = this.options.bm25f ?? DEFAULT_BM25F;
+    const common = {
+      lexemes: plan.lexemes,
+      idfs: plan.idfs,
+      limit: plan.limit,
+      term_configs: plan.terms.map((term) => term.config),
+      term_lexemes: plan.terms.map((term) => term.lexeme),
+      term_idfs: plan.terms.map((term) => term.idf),
+      k1,
+      b,
+      title_weight: titleWeight,
+      description_weight: descriptionWeight,
+      // A corpus without lengths compares every page with itself (ratio 1), as BM25 does for an empty corpus.
+      average_word_count: corpus.averageWordCount > 0 ? corpus.averageWordCount : null,
+      boost_language: boostLanguage,
+      boost_country: boostCountry,
+      boost_domains: boostDomains,
+      language_boost: LANGUAGE_BOOST,
+      country_boost: COUNTRY_BOOST,
+      domain_boost: DOMAIN_BOOST,
+      results: plan.maxResults,
+      include_markdown: query.includeMarkdown ?? true,
+    };
+    const filtered =
+      includeDomains !== null || excludeDomains !== null || window.after !== undefined || window.before !== undefined ||
+      language !== null || query.topic === 'news' || query.safeSearch === true || phrases.length > 0;
+    const statement = filtered
+      ? namedStatement('sift_local_index_filtered', `WITH ${FILTERED_CANDIDATES_SQL},${SCORING_SQL}`, {
+          ...common,
+          operands: plan.lexemes.map(tsqueryOperand),
+          match: anyLexemeQuery(plan.matchLexemes),
+          include_domains: includeDomains,
+          exclude_domains: excludeDomains,
+          after: window.after ?? null,
+          before: window.before ?? null,
+          language,
+          any_topic: query.topic !== 'news',
+          unsafe_allowed: !query.safeSearch,
+          phrases,
+        })
+      : namedStatement('sift_local_index_postings', `WITH ${POSTINGS_CANDIDATES_SQL},${SCORING_SQL}`, {
+          ...common,
+          postings_per_lexeme: this.options.postingsPerLexeme ?? DEFAULT_POSTINGS_PER_LEXEME,
+        });
+    return queryRows<RankedDocumentRow>(this.prisma, statement);
   }
 
-  private rescore(
-    query: SearchQuery,
-    rows: CandidateHitRow[],
-    lexemesByConfig: Map<string, { lexeme: string; idf: number }[]>,
-    corpus: CorpusStatistics,
-  ): ScoredCandidate[] {
-    const byDocument = new Map<string, { row: CandidateHitRow; occurrences: Map<string, LexemeOccurrences> }>();
-    for (const row of rows) {
-      const entry = byDocument.get(row.id) ?? { row, occurrences: new Map<string, LexemeOccurrences>() };
-      byDocument.set(row.id, entry);
-      if (!row.lexeme || !row.weights) continue;
-      const occurrences: LexemeOccurrences = { title: 0, description: 0, body: 0 };
-      for (const weight of row.weights) {
-        if (weight === 'A') occurrences.title += 1;
-        else if (weight === 'B') occurrences.description += 1;
-        else occurrences.body += 1;
-      }
-      entry.occurrences.set(row.lexeme, occurrences);
-    }
-    const boostLanguage = !query.filterByLanguage ? languageCodeOf(query.language) : undefined;
-    const boostCountry = query.topic === 'general' || !query.topic ? countryCodeOf(query.country) : undefined;
-    const boostDomains =
-      query.includeDomainsMode === 'boost' && query.includeDomains?.length
-        ? query.includeDomains.map(normalizeDomainEntry)
-        : undefined;
-    const parameters = this.options.bm25f ?? DEFAULT_BM25F;
-    return [...byDocument.values()].map(({ row, occurrences }) => {
-      const { score, maximum } = scoreBm25f(lexemesByConfig.get(row.config) ?? [], occurrences, row.word_count, corpus, parameters);
-      let relevance = maximum > 0 ? score / maximum : 0;
-      if (boostLanguage && row.language === boostLanguage) relevance *= LANGUAGE_BOOST;
-      if (boostCountry && row.country_hints?.includes(boostCountry)) relevance *= COUNTRY_BOOST;
-      if (boostDomains && hostMatchesAny(row.domain, boostDomains)) relevance *= DOMAIN_BOOST;
-      return { id: row.id, score: Math.min(1, relevance) };
-    });
-  }
-
-  private async loadCandidates(scored: ScoredCandidate[]): Promise<SearchCandidate[]> {
-    if (scored.length === 0) return [];
-    const rows = await queryRows<LoadedDocumentRow>(this.prisma, {
-      name: 'sift_local_index_load',
-      text: `SELECT id, final_url, title, text, markdown, images, published_date, language FROM documents WHERE id = ANY($1::uuid[])`,
-      values: [scored.map((entry) => entry.id)],
-    });
-    const byId = new Map(rows.map((row) => [row.id, row]));
-    return scored.flatMap(({ id, score }) => {
-      const row = byId.get(id);
-      if (!row) return [];
-      const candidate: SearchCandidate = {
-        url: row.final_url,
-        title: row.title,
-        content: row.text,
-        markdown: row.markdown,
-        contentIsSnippet: false,
-        score,
-        provider: this.name,
-        images: Array.isArray(row.images) ? (row.images as unknown as ImageReference[]) : [],
-        documentId: row.id,
-      };
-      if (row.published_date) candidate.publishedDate = row.published_date.toISOString();
-      if (row.language) candidate.language = row.language;
-      return [candidate];
-    });
+  private toCandidate(row: RankedDocumentRow): SearchCandidate {
+    const candidate: SearchCandidate = {
+      url: row.final_url,
+      title: row.title,
+      content: row.text,
+      contentIsSnippet: false,
+      score: row.relevance,
+      provider: this.name,
+      images: Array.isArray(row.images) ? (row.images as unknown as ImageReference[]) : [],
+      documentId: row.id,
+    };
+    if (row.markdown !== null) candidate.markdown = row.markdown;
+    if (row.published_date) candidate.publishedDate = row.published_date.toISOString();
+    if (row.language) candidate.language = row.language;
+    return candidate;
   }
 }

@@ -25,6 +25,8 @@ export interface SearchQuery {
   filterByLanguage?: boolean;
   exactMatch?: boolean;
   safeSearch?: boolean;
+  /** Whether candidates should carry the page's markdown (include_raw_content markdown); default true. */
+  includeMarkdown?: boolean;
   /** Time left for the whole search; upstream providers stop waiting after it. */
   deadlineMs?: number;
 }

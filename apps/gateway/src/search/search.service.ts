@@ -116,6 +116,7 @@ export class SearchService {
       filterByLanguage: search.filterByLanguage,
       exactMatch: search.exactMatch,
       safeSearch: search.safeSearch,
+      includeMarkdown: search.rawContentFormat === 'markdown',
       deadlineMs,
     };
   }

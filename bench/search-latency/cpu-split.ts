@@ -1,0 +1,69 @@
+// Where a search's machine time goes at 16 clients: CPU time of the gateway process, of every Postgres
+// process, and of this process (autocannon), per request, read from /proc during one autocannon run.
+// `BENCH_DEPTH` (default basic), `BENCH_DURATION_SECONDS` (default 15); needs the bench index
+// (run bench/search-latency/run.ts once first). Linux only.
+import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import autocannon from 'autocannon';
+import { createBenchKey, searchOverHttp, startGateway } from '../search-quality/search-stack';
+
+const databaseUrl = process.env.BENCH_DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/sift_bench_latency';
+const depth = process.env.BENCH_DEPTH ?? 'basic';
+const durationSeconds = Number(process.env.BENCH_DURATION_SECONDS ?? 15);
+const ticksPerSecond = Number(execFileSync('getconf', ['CLK_TCK']).toString().trim());
+
+function cpuMs(pid: number): number {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / ticksPerSecond;
+  } catch {
+    return 0;
+  }
+}
+
+function pidsMatching(pattern: string): number[] {
+  try {
+    return execFileSync('pgrep', ['-f', pattern]).toString().trim().split('\n').filter(Boolean).map(Number);
+  } catch {
+    return [];
+  }
+}
+
+function machineMs(): number {
+  const [, ...values] = readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/);
+  const busy = values.slice(0, 8).map(Number).reduce((sum, value, index) => (index === 3 || index === 4 ? sum : sum + value), 0);
+  return (busy * 1000) / ticksPerSecond;
+}
+
+async function main(): Promise<void> {
+  const queries = readFileSync(resolve(__dirname, '../../../shared/bench-data/cranfield/beir/queries.jsonl'), 'utf8')
+    .split('\n').filter((line) => line.trim()).map((line) => (JSON.parse(line) as { text: string }).text.trim());
+  const gateway = await startGateway(databaseUrl, { RATE_LIMIT_PROD_PER_MINUTE: '1000000', ...(process.env.GATEWAY_NODE_OPTIONS ? { NODE_OPTIONS: process.env.GATEWAY_NODE_OPTIONS } : {}) });
+  try {
+    const apiKey = await createBenchKey(databaseUrl);
+    for (const query of queries.slice(0, 40)) await searchOverHttp(gateway, apiKey, { query, search_depth: depth, max_results: 10 });
+    const gatewayPids = pidsMatching('apps/gateway/src/main.ts');
+    const before = { gateway: gatewayPids.reduce((s, p) => s + cpuMs(p), 0), postgres: pidsMatching('postgres').reduce((s, p) => s + cpuMs(p), 0), self: process.cpuUsage(), machine: machineMs() };
+    let next = 0;
+    const result = await autocannon({
+      url: `${gateway.baseUrl}/search`, connections: 16, duration: durationSeconds, method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${apiKey}` },
+      requests: [{ setupRequest: (request) => ({ ...request, body: JSON.stringify({ query: queries[next++ % queries.length], search_depth: depth, max_results: 10 }) }) }],
+    });
+    const self = process.cpuUsage(before.self);
+    const postgresPids = pidsMatching('postgres');
+    const after = { gateway: gatewayPids.reduce((s, p) => s + cpuMs(p), 0), postgres: postgresPids.reduce((s, p) => s + cpuMs(p), 0), machine: machineMs() };
+    const requests = result.requests.total;
+    const per = (ms: number) => (ms / requests).toFixed(2);
+    console.log(`${depth}: ${requests} requests, ${(requests / result.duration).toFixed(1)} req/s, p50 ${result.latency.p50} ms, p99 ${result.latency.p99} ms, non-2xx ${result.non2xx}`);
+    console.log(`CPU ms per request: gateway ${per(after.gateway - before.gateway)}, postgres ${per(after.postgres - before.postgres)}, autocannon ${per((self.user + self.system) / 1000)}, whole machine ${per(after.machine - before.machine)}`);
+  } finally {
+    await gateway.stop();
+  }
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exitCode = 1;
+});
