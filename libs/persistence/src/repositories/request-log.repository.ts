@@ -1,4 +1,5 @@
 import type { PrismaClient } from '../generated/prisma/client';
+import { queryRows } from '../prisma-client';
 import type { InputJsonValue } from '../generated/prisma/internal/prismaNamespace';
 
 export interface RequestLogRecord {
@@ -68,11 +69,41 @@ export class RequestLogRepository {
     return this.prisma.requestLog.create({ data: { ...log, accountId }, select: logSelect });
   }
 
-  /** Many accounts' logs in one INSERT (the gateway batches them off the request path). */
+  /**
+   * Many accounts' logs in one INSERT (the gateway batches them off the request path), as column arrays: Prisma's
+   * createMany spent a visible share of the gateway's CPU serialising each row.
+   */
   async createMany(logs: readonly { accountId: string; log: NewRequestLog }[]): Promise<number> {
     if (logs.length === 0) return 0;
-    const result = await this.prisma.requestLog.createMany({ data: logs.map(({ accountId, log }) => ({ ...log, accountId })) });
-    return result.count;
+    const column = <T>(pick: (entry: { accountId: string; log: NewRequestLog }) => T) => logs.map(pick);
+    const rows = await queryRows<{ request_id: string }>(this.prisma, {
+      name: 'sift_request_logs_insert',
+      text: `INSERT INTO request_logs (request_id, account_id, api_key_id, project_id, endpoint, depth, status_code,
+                                       response_time, credits, session_id, human_id_hash, detail, created_at)
+             SELECT l.request_id, l.account_id, l.api_key_id, l.project_id, l.endpoint, l.depth, l.status_code,
+                    l.response_time, l.credits, l.session_id, l.human_id_hash, l.detail, coalesce(l.created_at, now())
+             FROM unnest($1::text[], $2::uuid[], $3::uuid[], $4::uuid[], $5::text[], $6::text[], $7::int[], $8::float8[],
+                         $9::int[], $10::text[], $11::text[], $12::jsonb[], $13::timestamptz[])
+                  AS l(request_id, account_id, api_key_id, project_id, endpoint, depth, status_code, response_time,
+                       credits, session_id, human_id_hash, detail, created_at)
+             RETURNING request_id`,
+      values: [
+        column(({ log }) => log.requestId),
+        column(({ accountId }) => accountId),
+        column(({ log }) => log.apiKeyId ?? null),
+        column(({ log }) => log.projectId ?? null),
+        column(({ log }) => log.endpoint),
+        column(({ log }) => log.depth ?? null),
+        column(({ log }) => log.statusCode),
+        column(({ log }) => log.responseTime),
+        column(({ log }) => log.credits ?? 0),
+        column(({ log }) => log.sessionId ?? null),
+        column(({ log }) => log.humanIdHash ?? null),
+        column(({ log }) => (log.detail === undefined ? null : JSON.stringify(log.detail))),
+        column(({ log }) => log.createdAt ?? null),
+      ],
+    });
+    return rows.length;
   }
 
   findByRequestId(accountId: string, requestId: string): Promise<RequestLogRecord | null> {
