@@ -4,7 +4,7 @@
 // (run bench/search-latency/run.ts once first). Linux only.
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import autocannon from 'autocannon';
 import { createBenchKey, searchOverHttp, startGateway } from '../search-quality/search-stack';
 
