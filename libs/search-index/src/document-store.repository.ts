@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
+import { queryRows } from '@sift/persistence';
 import type { PrismaClient } from '@sift/persistence';
-import { tokenize } from '@sift/ranking';
+import { chunkText, tokenize } from '@sift/ranking';
 import { domainOf, normalizeUrl } from './canonical-url';
 import { countryCodeOf, countryOfHost } from './country-code';
 import { languageCodeOf } from './language-code';
@@ -82,7 +83,28 @@ export class DocumentStore {
       wordCount: tokenize(`${title} ${input.description ?? ''} ${text}`).length,
     };
     const row = await this.prisma.document.upsert({ where: { url }, create: { url, ...data }, update: data });
+    await this.replaceChunks(row.id, language, text);
     return toStoredDocument(row);
+  }
+
+  /**
+   * The chunks search results show, cut once here instead of on every search (migration 20261122040000): new
+   * positions are written, positions past the new end removed, in one statement.
+   */
+  private async replaceChunks(documentId: string, language: string | null, text: string): Promise<void> {
+    const chunks = chunkText(text);
+    await queryRows(this.prisma, {
+      name: 'sift_document_chunks_replace',
+      text: `WITH written AS (
+               INSERT INTO document_chunks (document_id, position, content, word_count, vector)
+               SELECT $1::uuid, c.position::int - 1, c.content, c.words, to_tsvector(sift_search_config($2::text), c.content)
+               FROM unnest($3::text[], $4::int[]) WITH ORDINALITY AS c(content, words, position)
+               ON CONFLICT (document_id, position) DO UPDATE
+                 SET content = EXCLUDED.content, word_count = EXCLUDED.word_count, vector = EXCLUDED.vector
+               RETURNING 1)
+             DELETE FROM document_chunks WHERE document_id = $1::uuid AND position >= cardinality($3::text[])`,
+      values: [documentId, language, chunks, chunks.map((chunk) => tokenize(chunk).length)],
+    });
   }
 
   /** The stored document when it was fetched within maxAgeMs, else null: the extraction cache. */

@@ -152,6 +152,49 @@ describe('LocalIndexProvider (Postgres full-text search + BM25F)', () => {
     filtered.forEach((candidate, index) => expect(candidate.score).toBeCloseTo(unfiltered[index].score, 5));
   });
 
+  it('stores each document cut into chunks, and re-cuts it when it is stored again', async () => {
+    const store = new DocumentStore(prisma);
+    const url = `https://${domain('chunked')}/long`;
+    const paragraph = (topic: string) => `${topic} `.repeat(60).trim() + '.';
+    const chunksOf = async () =>
+      prisma.$queryRaw<{ position: number; content: string; word_count: number }[]>`
+        SELECT c.position, c.content, c.word_count FROM document_chunks c JOIN documents d ON d.id = c.document_id
+        WHERE d.url = ${url} ORDER BY c.position`;
+    await store.save({ url, title: 'Long page', text: [paragraph('alpha'), paragraph('beta'), paragraph('gamma')].join('\n\n'), language: 'en', source: 'import' });
+    const first = await chunksOf();
+    expect(first.map((chunk) => chunk.position)).toEqual([0, 1, 2]);
+    expect(first[1]).toMatchObject({ content: paragraph('beta'), word_count: 60 });
+    await store.save({ url, title: 'Long page', text: paragraph('delta'), language: 'en', source: 'import' });
+    expect((await chunksOf()).map((chunk) => chunk.content)).toEqual([paragraph('delta')]);
+  });
+
+  it('returns the best stored chunks per result when asked, and the text when a page has none', async () => {
+    const store = new DocumentStore(prisma);
+    const url = `https://${domain('passages')}/page`;
+    const filler = (word: string) => `${word} `.repeat(80).trim() + '.';
+    await store.save({
+      url,
+      title: `${marker} passages`,
+      text: [filler('lorem'), `The ${marker} glacier calves icebergs into the fjord every summer.`, filler('ipsum'), filler('dolor')].join('\n\n'),
+      language: 'en',
+      source: 'import',
+    });
+    const query = `${marker} glacier icebergs`;
+    const [best] = (await index.search({ query, chunksPerSource: 1 })).filter((candidate) => candidate.url === url);
+    expect(best.chunks).toEqual([`The ${marker} glacier calves icebergs into the fjord every summer.`]);
+    expect(best.content).toBe('');
+    const [two] = (await index.search({ query, chunksPerSource: 2, includeText: true })).filter((candidate) => candidate.url === url);
+    expect(two.chunks).toHaveLength(2);
+    expect(two.chunks![1]).toContain('glacier');
+    expect(two.content).toContain(filler('dolor'));
+
+    // A page stored before chunks existed (none in the table) comes back with its text, for the caller to cut.
+    await prisma.$executeRaw`DELETE FROM document_chunks WHERE document_id = (SELECT id FROM documents WHERE url = ${url})`;
+    const [unchunked] = (await index.search({ query, chunksPerSource: 1 })).filter((candidate) => candidate.url === url);
+    expect(unchunked.chunks).toBeUndefined();
+    expect(unchunked.content).toContain('calves icebergs');
+  });
+
   it('returns nothing for a query without any indexed word', async () => {
     expect(await index.search({ query: `nonexistentword${suffix}` })).toEqual([]);
     expect(await index.search({ query: 'the of and' })).toEqual([]);

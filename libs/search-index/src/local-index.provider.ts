@@ -49,6 +49,7 @@ interface RankedDocumentRow {
   relevance: number;
   final_url: string;
   title: string;
+  chunks: string[] | null;
   text: string;
   markdown: string | null;
   images: unknown;
@@ -176,9 +177,26 @@ const SCORING_SQL = `
     ORDER BY 2 DESC, s.id
     LIMIT :results::int
   )
-  SELECT r.id, r.relevance, d.final_url, d.title, d.text, CASE WHEN :include_markdown::boolean THEN d.markdown END AS markdown,
+  SELECT r.id, r.relevance, d.final_url, d.title, k.chunks,
+         CASE WHEN :include_text::boolean OR k.chunks IS NULL THEN d.text ELSE '' END AS text,
+         CASE WHEN :include_markdown::boolean THEN d.markdown END AS markdown,
          d.images, d.published_date, d.language
-  FROM ranked r JOIN documents d ON d.id = r.id
+  FROM ranked r
+  JOIN documents d ON d.id = r.id
+  -- The best :chunks_per_source chunks of each shown page, in page order (none asked or none stored: NULL): ranked
+  -- by ts_rank over the query's lexemes, those rarer than the query's average weighing four times the others
+  -- (weight A against D), so the passage with the distinctive words wins over one repeating common ones.
+  LEFT JOIN LATERAL (
+    SELECT array_agg(b.content ORDER BY b.position) AS chunks
+    FROM (
+      SELECT ch.position, ch.content
+      FROM document_chunks ch
+      WHERE ch.document_id = r.id AND :chunks_per_source::int > 0
+      ORDER BY ts_rank('{0.25, 0.25, 0.25, 1}', setweight(ch.vector, 'a', :rare_lexemes::text[]), :chunk_query::tsquery) DESC,
+               ch.position
+      LIMIT greatest(:chunks_per_source::int, 1)
+    ) AS b
+  ) AS k ON true
   ORDER BY r.relevance DESC, r.id`;
 
 /** `:name` placeholders (each name bound once, used any number of times) turned into `$n` for a prepared statement. */
@@ -318,6 +336,7 @@ export class LocalIndexProvider implements SearchProvider {
     const boostCountry = query.topic === 'general' || !query.topic ? (countryCodeOf(query.country) ?? null) : null;
     const phrases = query.exactMatch ? quotedPhrases(query.query) : [];
     const { k1, b, titleWeight, descriptionWeight } = this.options.bm25f ?? DEFAULT_BM25F;
+    const meanIdf = plan.idfs.reduce((sum, idf) => sum + idf, 0) / Math.max(1, plan.idfs.length);
     const common = {
       lexemes: plan.lexemes,
       idfs: plan.idfs,
@@ -339,6 +358,10 @@ export class LocalIndexProvider implements SearchProvider {
       domain_boost: DOMAIN_BOOST,
       results: plan.maxResults,
       include_markdown: query.includeMarkdown ?? true,
+      chunks_per_source: query.chunksPerSource ?? 0,
+      chunk_query: anyLexemeQuery(plan.lexemes),
+      rare_lexemes: plan.lexemes.filter((_lexeme, position) => plan.idfs[position] >= meanIdf),
+      include_text: query.includeText ?? query.chunksPerSource === undefined,
     };
     const filtered =
       includeDomains !== null || excludeDomains !== null || window.after !== undefined || window.before !== undefined ||
@@ -375,6 +398,7 @@ export class LocalIndexProvider implements SearchProvider {
       images: Array.isArray(row.images) ? (row.images as unknown as ImageReference[]) : [],
       documentId: row.id,
     };
+    if (row.chunks !== null) candidate.chunks = row.chunks;
     if (row.markdown !== null) candidate.markdown = row.markdown;
     if (row.published_date) candidate.publishedDate = row.published_date.toISOString();
     if (row.language) candidate.language = row.language;

@@ -20,6 +20,11 @@ export interface SearchCandidate {
   publishedDate?: string;
   language?: string;
   images: ImageReference[];
+  /**
+   * The page's chunks that best match the query, in page order, when the provider chose them (see
+   * SearchQuery.chunksPerSource); content is then empty unless the full text was asked for.
+   */
+  chunks?: string[];
   /** The document store id when the page is stored. */
   documentId?: string;
 }

@@ -27,6 +27,13 @@ export interface SearchQuery {
   safeSearch?: boolean;
   /** Whether candidates should carry the page's markdown (include_raw_content markdown); default true. */
   includeMarkdown?: boolean;
+  /**
+   * Providers holding pages cut into chunks return this many best chunks per result (SearchCandidate.chunks),
+   * and the full text only when includeText is set or the page has no chunks yet. Unset: full text, no chunks.
+   */
+  chunksPerSource?: number;
+  /** With chunksPerSource: return the full text as well (raw content, cross-source chunk ranking). */
+  includeText?: boolean;
   /** Time left for the whole search; upstream providers stop waiting after it. */
   deadlineMs?: number;
 }

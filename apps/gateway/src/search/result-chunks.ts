@@ -24,9 +24,12 @@ export interface ChunkOptions {
  * the same corpus statistics, so a page whose best passage beats the others' can move up.
  */
 export function chunkSources(sources: SourceContent[], options: ChunkOptions): ChunkedSource[] {
-  const perSource = sources.map((source) => (source.snippetOnly ? [source.text.slice(0, SNIPPET_CHARACTERS)] : chunkText(source.text)));
+  const perSource = sources.map((source) =>
+    source.snippetOnly ? [source.text.slice(0, SNIPPET_CHARACTERS)] : source.chunks && !options.crossSource ? [] : chunkText(source.text),
+  );
   if (options.crossSource) return rankAcrossSources(sources, perSource, options);
   return sources.map((source, index) => {
+    if (source.chunks) return { source, chunks: source.chunks.slice(0, options.chunksPerSource), chunkRelevance: 0 };
     const chunks = perSource[index];
     const ranked = rankChunks(chunks, options.query);
     const chosen = ranked.slice(0, options.chunksPerSource).map((scored) => scored.index).sort((left, right) => left - right);

@@ -117,12 +117,16 @@ export class SearchService {
       exactMatch: search.exactMatch,
       safeSearch: search.safeSearch,
       includeMarkdown: search.rawContentFormat === 'markdown',
+      // The local index picks each page's chunks itself, except for advanced depth's ranking across pages.
+      ...(search.depth === 'advanced' ? {} : { chunksPerSource: search.depth === 'ultra-fast' ? 1 : search.chunksPerSource }),
+      includeText: search.rawContentFormat === 'text',
       deadlineMs,
     };
   }
 
   /** The filters the local index applies in SQL, applied again to pages fetched for upstream results. */
   private passesContentFilters(search: ResolvedSearch, source: SourceContent): boolean {
+    if (source.filteredAtSource) return true;
     if (search.safeSearch && source.unsafe) return false;
     if (search.exactMatch && !containsQuotedPhrases(search.query, `${source.title}\n${source.text}`)) return false;
     if (search.filterByLanguage && pageLanguageOf(source.language, source.text) !== languageCodeOf(search.language)) return false;

@@ -9,6 +9,13 @@ export interface SourceContent {
   markdown: string;
   /** True when neither the store nor a fetch gave the page: text is the upstream snippet. */
   snippetOnly: boolean;
+  /**
+   * The chunks to show, already chosen for the query by the local index (in page order); text is then empty
+   * unless raw content or cross-source ranking needs it.
+   */
+  chunks?: string[];
+  /** The local index applied every content filter (safe search, exact match, language) in its own query. */
+  filteredAtSource: boolean;
   language?: string;
   publishedDate?: string;
   images: ImageReference[];
