@@ -187,7 +187,8 @@ const SCORING_SQL = `
   -- by ts_rank over the query's lexemes, those rarer than the query's average weighing four times the others
   -- (weight A against D), so the passage with the distinctive words wins over one repeating common ones.
   LEFT JOIN LATERAL (
-    SELECT array_agg(b.content ORDER BY b.position) AS chunks
+    -- json, not text[]: the driver parses JSON natively but walks a text array's literal character by character.
+    SELECT json_agg(b.content ORDER BY b.position) AS chunks
     FROM (
       SELECT ch.position, ch.content
       FROM document_chunks ch
