@@ -30,6 +30,22 @@ function pidsMatching(pattern: string): number[] {
   }
 }
 
+/** Postgres CPU by process kind (client backends, autovacuum, WAL and checkpoint writers, ...) from the titles. */
+function postgresByKind(): Map<string, number> {
+  const byKind = new Map<string, number>();
+  for (const pid of pidsMatching('postgres')) {
+    let title = '';
+    try {
+      title = readFileSync(`/proc/${pid}/cmdline`, 'utf8').replace(/\0/g, ' ').trim();
+    } catch {
+      continue;
+    }
+    const kind = /postgres: \S+ \S+ \S+/.test(title) && !/autovacuum|writer|checkpointer|launcher|logger|archiver/.test(title) ? 'backends' : (title.replace(/^postgres: (\d+\/main: )?/, '').split(' ').slice(0, 2).join(' ') || 'postmaster');
+    byKind.set(kind, (byKind.get(kind) ?? 0) + cpuMs(pid));
+  }
+  return byKind;
+}
+
 function machineMs(): number {
   const [, ...values] = readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/);
   const busy = values.slice(0, 8).map(Number).reduce((sum, value, index) => (index === 3 || index === 4 ? sum : sum + value), 0);
@@ -45,6 +61,7 @@ async function main(): Promise<void> {
     for (const query of queries.slice(0, 40)) await searchOverHttp(gateway, apiKey, { query, search_depth: depth, max_results: 10 });
     const gatewayPids = pidsMatching('apps/gateway/src/main.ts');
     const before = { gateway: gatewayPids.reduce((s, p) => s + cpuMs(p), 0), postgres: pidsMatching('postgres').reduce((s, p) => s + cpuMs(p), 0), self: process.cpuUsage(), machine: machineMs() };
+    const kindsBefore = postgresByKind();
     let next = 0;
     const result = await autocannon({
       url: `${gateway.baseUrl}/search`, connections: 16, duration: durationSeconds, method: 'POST',
@@ -57,7 +74,10 @@ async function main(): Promise<void> {
     const requests = result.requests.total;
     const per = (ms: number) => (ms / requests).toFixed(2);
     console.log(`${depth}: ${requests} requests, ${(requests / result.duration).toFixed(1)} req/s, p50 ${result.latency.p50} ms, p99 ${result.latency.p99} ms, non-2xx ${result.non2xx}`);
+    const kindsAfter = postgresByKind();
+    const kinds = [...kindsAfter].map(([kind, ms]) => `${kind} ${((ms - (kindsBefore.get(kind) ?? 0)) / requests).toFixed(2)}`).join(', ');
     console.log(`CPU ms per request: gateway ${per(after.gateway - before.gateway)}, postgres ${per(after.postgres - before.postgres)}, autocannon ${per((self.user + self.system) / 1000)}, whole machine ${per(after.machine - before.machine)}`);
+    console.log(`Postgres by process kind, ms per request: ${kinds}`);
   } finally {
     await gateway.stop();
   }

@@ -59,10 +59,9 @@ interface RankedDocumentRow {
 
 /**
  * Candidates from the impact-ordered postings (migration 20261122030000): the `:postings_per_lexeme` best
- * postings of each query lexeme, read index-only, summed as idf × impact, and the best `:limit` of those pages;
- * then every query lexeme's posting of each candidate, for exact scoring. Used when no filter narrows the corpus
- * (a filter could remove every page of those short lists). The field weights are the migration's (title 2,
- * description 1.5), as in DEFAULT_BM25F.
+ * postings of each query lexeme, read index-only, summed as idf × impact, and the best `:limit` of those pages,
+ * scored exactly below from their tsvectors. Used when no filter narrows the corpus (a filter could remove every
+ * page of those short lists).
  */
 const POSTINGS_CANDIDATES_SQL = `
   approximate AS (
@@ -78,30 +77,16 @@ const POSTINGS_CANDIDATES_SQL = `
     LIMIT :limit::int
   ),
   candidates AS (
-    SELECT d.id, sift_search_config(d.language)::text AS config, d.word_count, d.language, d.domain, d.country_hints
+    SELECT d.id, v.vector, sift_search_config(d.language)::text AS config, d.word_count, d.language, d.domain,
+           d.country_hints
     FROM approximate a
     JOIN documents d ON d.id = a.id
-  ),
-  -- Each candidate's postings of the query lexemes (primary key lookups); sift_posting_impact is inverted to
-  -- get back the field-weighted term frequency, so no tsvector is read at all.
-  frequencies AS (
-    SELECT c.id, p.lexeme, p.impact * 1.2 * (0.5 + 0.5 * greatest(c.word_count, 1) / 500.0) / (1 - p.impact) AS frequency
-    FROM candidates c
-    -- OFFSET 0: a lookup per candidate, never a scan of every posting of the query's (maybe common) lexemes.
-    CROSS JOIN LATERAL (
-      SELECT e.lexeme, e.impact FROM document_postings e
-      WHERE e.document_id = c.id AND e.lexeme = ANY(:lexemes::text[])
-      OFFSET 0) AS p
+    CROSS JOIN LATERAL (SELECT ts_delete(d.search_vector, ''::text) AS vector OFFSET 0) AS v
   )`;
 
 /**
  * Candidates through the GIN index, for filtered searches: pages passing every filter that contain one of the
- * match lexemes, ordered by the idf mass of the query lexemes they contain; the best `:limit` go on. Their
- * tsvector (detoasted once, OFFSET 0 keeps the subquery from being inlined; deleting the empty lexeme hands it
- * back as is) gives each query lexeme's occurrences per field (weights A title, B description, D body): title
- * and description are a handful of lexemes, unnested and filtered; in the body-only vector the query's lexemes
- * are marked with weight A (setweight with a lexeme list) and only those are kept and unnested, a few
- * microseconds per page instead of unnesting all its lexemes.
+ * match lexemes, ordered by the idf mass of the query lexemes they contain; the best `:limit` go on.
  */
 const FILTERED_CANDIDATES_SQL = `
   candidates AS (
@@ -127,7 +112,21 @@ const FILTERED_CANDIDATES_SQL = `
                       WHERE strpos(lower(d.title || ' ' || coalesce(d.description, '') || ' ' || d.text), p.phrase) = 0)
     ORDER BY coarse DESC, d.id
     LIMIT :limit::int
-  ),
+  )`;
+
+/**
+ * From candidates (with their tsvector, detoasted once: OFFSET 0 keeps that subquery from being inlined, and
+ * deleting the empty lexeme hands the vector back as is) to the ranked, loaded results, the same for both
+ * candidate sources.
+ *
+ * occurrences: each query lexeme's occurrences per field (weights A title, B description, D body). Title and
+ * description are a handful of lexemes, unnested and filtered; in the body-only vector the query's lexemes are
+ * marked with weight A (setweight with a lexeme list) and only those are kept and unnested: a few microseconds
+ * per page instead of unnesting all its lexemes (and cheaper than looking each pair up in the postings).
+ * scored: BM25F (field-weighted term frequency saturated once, idf per text search configuration) divided by the
+ * best score a page could reach, so relevance is in [0, 1]; then the language, country and domain boosts.
+ */
+const SCORING_SQL = `
   occurrences AS (
     SELECT c.id, h.lexeme,
            :title_weight::float8 * cardinality(array_positions(h.weights, 'A'))
@@ -142,14 +141,7 @@ const FILTERED_CANDIDATES_SQL = `
   ),
   frequencies AS (
     SELECT o.id, o.lexeme, sum(o.frequency) AS frequency FROM occurrences o GROUP BY o.id, o.lexeme
-  )`;
-
-/**
- * From candidates and their field-weighted term frequencies to the ranked, loaded results, the same for both
- * candidate sources. scored: BM25F (field-weighted term frequency saturated once, idf per text search configuration) divided by the
- * best score a page could reach, so relevance is in [0, 1]; then the language, country and domain boosts.
- */
-const SCORING_SQL = `
+  ),
   terms AS (
     SELECT * FROM unnest(:term_configs::text[], :term_lexemes::text[], :term_idfs::float8[]) AS q(config, lexeme, idf)
   ),

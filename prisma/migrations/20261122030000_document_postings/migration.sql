@@ -22,12 +22,14 @@ CREATE TABLE "document_postings" (
     "lexeme" TEXT COLLATE "C" NOT NULL,
     "impact" REAL NOT NULL,
 
-    CONSTRAINT "document_postings_pkey" PRIMARY KEY ("document_id", "lexeme"),
     CONSTRAINT "document_postings_document_id_fkey" FOREIGN KEY ("document_id") REFERENCES "documents"("id") ON DELETE CASCADE ON UPDATE CASCADE
 );
 
 -- INCLUDE keeps the document id in the index, so reading a lexeme's best postings never visits the table.
 CREATE INDEX "document_postings_lexeme_impact_idx" ON "document_postings" ("lexeme", "impact" DESC) INCLUDE ("document_id");
+-- For the trigger's and the foreign key's deletes only (a document's postings are never looked up one by one):
+-- deduplicated, a few bytes per posting. No primary key: a tsvector's lexemes are unique, so are the rows.
+CREATE INDEX "document_postings_document_id_idx" ON "document_postings" ("document_id");
 
 -- Kept in step with documents.search_vector by a trigger, so every writer (document store, imports, SQL) indexes.
 CREATE FUNCTION sift_index_document_postings() RETURNS trigger
