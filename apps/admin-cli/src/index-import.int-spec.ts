@@ -57,6 +57,31 @@ describe('admin index import (child process, real Postgres)', () => {
   );
 
   it(
+    'rechunk cuts documents stored without chunks, and a second run finds nothing left',
+    async () => {
+      const store = new DocumentStore(prisma);
+      const url = `https://${host}/unchunked`;
+      await store.save({ url, title: 'Old page', text: `An old ${marker} page stored before chunks existed.`, language: 'en', source: 'import' });
+      const chunkCount = async () =>
+        (await prisma.$queryRaw<{ n: number }[]>`
+          SELECT count(*)::int AS n FROM document_chunks c JOIN documents d ON d.id = c.document_id WHERE d.url = ${url}`)[0].n;
+      await prisma.$executeRaw`DELETE FROM document_chunks WHERE document_id = (SELECT id FROM documents WHERE url = ${url})`;
+      expect(await chunkCount()).toBe(0);
+
+      const first = await admin('index', 'rechunk', '--json');
+      expect(first).toMatchObject({ exitCode: 0 });
+      expect((JSON.parse(first.stdout.trim().split('\n').at(-1) as string) as { chunked: number }).chunked).toBeGreaterThanOrEqual(1);
+      expect(await chunkCount()).toBe(1);
+
+      // Other tests' documents may be stored meanwhile, each with its chunks: nothing of this one is left to cut.
+      const second = await admin('index', 'rechunk');
+      expect(second).toMatchObject({ exitCode: 0 });
+      expect(await chunkCount()).toBe(1);
+    },
+    CHILD_PROCESS_TEST_TIMEOUT,
+  );
+
+  it(
     'says which file is missing and exits 1',
     async () => {
       const result = await admin('index', 'import', join(directory, 'missing.jsonl'));

@@ -36,7 +36,7 @@ function positiveInteger(name: string, maximum: number): (value: string) => numb
 }
 
 export function registerIndexCommands(program: Command): void {
-  const index = program.command('index').description('Fill the local search index: import documents, crawl sites');
+  const index = program.command('index').description('Fill the local search index: import documents, crawl sites, re-chunk old documents');
 
   index
     .command('import')
@@ -44,6 +44,12 @@ export function registerIndexCommands(program: Command): void {
     .argument('<file>', 'path of the .jsonl file')
     .option('--json', 'print the result as JSON on the last line')
     .action((file: string, options: { json?: boolean }) => importDocuments(file, options));
+
+  index
+    .command('rechunk')
+    .description('Cut the documents stored before search chunks existed into chunks (safe to run again)')
+    .option('--json', 'print the result as JSON on the last line')
+    .action((options: { json?: boolean }) => rechunkDocuments(options));
 
   index
     .command('crawl')
@@ -81,6 +87,23 @@ async function importDocuments(file: string, options: { json?: boolean }): Promi
       seconds,
     });
   }, IMPORT_CONCURRENCY);
+}
+
+async function rechunkDocuments(options: { json?: boolean }): Promise<void> {
+  await withAdminContext(async (context) => {
+    const startedAt = Date.now();
+    let lastReportAt = startedAt;
+    const chunked = await context.documents.chunkUnchunked({
+      onBatch: (total) => {
+        const now = Date.now();
+        if (now - lastReportAt < PROGRESS_INTERVAL_MS) return;
+        lastReportAt = now;
+        process.stderr.write(`${total} documents chunked so far\n`);
+      },
+    });
+    const seconds = (Date.now() - startedAt) / 1000;
+    printResult(options.json, [`chunked ${chunked} documents (${seconds.toFixed(1)} s)`], { chunked, seconds });
+  });
 }
 
 async function crawlSite(url: string, options: CrawlOptions): Promise<void> {

@@ -107,6 +107,31 @@ export class DocumentStore {
     });
   }
 
+  /**
+   * Cuts the stored documents that have no chunks yet (pages stored before migration 20261122040000), a batch at
+   * a time in id order, and returns how many it cut; onBatch reports the running total. Searches cut such pages
+   * on every request until this (or storing them again) has run.
+   */
+  async chunkUnchunked(options: { batchSize?: number; onBatch?: (chunked: number) => void } = {}): Promise<number> {
+    const batchSize = options.batchSize ?? 200;
+    let after = '00000000-0000-0000-0000-000000000000';
+    let chunked = 0;
+    for (;;) {
+      const rows = await queryRows<{ id: string; language: string | null; text: string }>(this.prisma, {
+        name: 'sift_documents_unchunked',
+        text: `SELECT d.id, d.language, d.text FROM documents d
+               WHERE d.id > $1::uuid AND NOT EXISTS (SELECT 1 FROM document_chunks c WHERE c.document_id = d.id)
+               ORDER BY d.id LIMIT $2::int`,
+        values: [after, batchSize],
+      });
+      if (rows.length === 0) return chunked;
+      for (const row of rows) await this.replaceChunks(row.id, row.language, row.text);
+      chunked += rows.length;
+      after = rows[rows.length - 1].id;
+      options.onBatch?.(chunked);
+    }
+  }
+
   /** The stored document when it was fetched within maxAgeMs, else null: the extraction cache. */
   async getFresh(url: string, maxAgeMs: number, now: Date = new Date()): Promise<StoredDocument | null> {
     let normalized: string;
