@@ -232,9 +232,10 @@ const COUNTRY_BOOST = 1.2;
 const DOMAIN_BOOST = 1.5;
 
 /**
- * The embedded index over the document store. Postgres full-text search finds candidates through the GIN
- * index (any query lexeme, ordered by the idf mass of the lexemes they contain); the candidates are then
- * re-scored with BM25F from their tsvector (title, description and body weights) and corpus statistics.
+ * The embedded index over the document store, in Postgres. Candidates come from the impact-ordered postings
+ * (unfiltered searches) or the GIN index over the tsvectors (filtered ones); either way they are re-scored
+ * exactly with BM25F from their tsvector (title, description and body weights) and corpus statistics, boosted,
+ * cut to maxResults and loaded with their best stored chunks, all in one statement.
  */
 export class LocalIndexProvider implements SearchProvider {
   readonly name = 'local';
