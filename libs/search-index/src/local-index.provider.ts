@@ -195,37 +195,69 @@ const SCORING_SQL = `
   ) AS k ON true
   ORDER BY r.relevance DESC, r.id`;
 
-/** Whether a filter narrows the corpus: such searches take their candidates through the GIN index. */
-function isFiltered(query: SearchQuery): boolean {
-  const window = timeWindowOf(query);
-  return (
-    ((query.includeDomainsMode ?? 'filter') === 'filter' && (query.includeDomains?.length ?? 0) > 0) ||
-    (query.excludeDomains?.length ?? 0) > 0 ||
-    window.after !== undefined ||
-    window.before !== undefined ||
-    (query.filterByLanguage === true && languageCodeOf(query.language) !== undefined) ||
-    query.topic === 'news' ||
-    query.safeSearch === true ||
-    (query.exactMatch === true && quotedPhrases(query.query).length > 0)
-  );
+/** What a query filters on, normalised once; `filtered` when any of it narrows the corpus (the GIN index path). */
+interface QueryFilters {
+  includeDomains: string[] | null;
+  excludeDomains: string[] | null;
+  boostDomains: string[];
+  after: Date | null;
+  before: Date | null;
+  language: string | null;
+  phrases: string[];
+  filtered: boolean;
 }
 
-/** `:name` placeholders (each name bound once, used any number of times) turned into `$n` for a prepared statement. */
-function namedStatement(name: string, text: string, parameters: Record<string, unknown>): { name: string; text: string; values: unknown[] } {
-  const positions = new Map<string, number>();
-  const values: unknown[] = [];
-  const compiled = text.replace(/(?<![:\w]):([a-z_][a-z0-9_]*)/g, (_match, parameter: string) => {
-    if (!(parameter in parameters)) throw new Error(`no value for :${parameter}`);
-    let position = positions.get(parameter);
-    if (position === undefined) {
-      values.push(parameters[parameter]);
-      position = values.length;
-      positions.set(parameter, position);
-    }
-    return `$${position}`;
-  });
-  return { name, text: compiled, values };
+function filtersOf(query: SearchQuery): QueryFilters {
+  const includeMode = query.includeDomainsMode ?? 'filter';
+  const included = query.includeDomains?.length ? query.includeDomains.map(normalizeDomainEntry) : null;
+  const window = timeWindowOf(query);
+  const filters = {
+    includeDomains: includeMode === 'filter' ? included : null,
+    excludeDomains: query.excludeDomains?.length ? query.excludeDomains.map(normalizeDomainEntry) : null,
+    boostDomains: includeMode === 'boost' && included ? included : [],
+    after: window.after ?? null,
+    before: window.before ?? null,
+    language: query.filterByLanguage ? (languageCodeOf(query.language) ?? null) : null,
+    phrases: query.exactMatch ? quotedPhrases(query.query) : [],
+  };
+  const filtered =
+    filters.includeDomains !== null || filters.excludeDomains !== null || filters.after !== null || filters.before !== null ||
+    filters.language !== null || query.topic === 'news' || query.safeSearch === true || filters.phrases.length > 0;
+  return { ...filters, filtered };
 }
+
+/** A statement written with `:name` placeholders, turned once into `$n` positions for a prepared statement. */
+interface NamedStatement {
+  name: string;
+  text: string;
+  /** The parameter names in `$n` order. */
+  parameters: string[];
+}
+
+function namedStatement(name: string, text: string): NamedStatement {
+  const parameters: string[] = [];
+  const compiled = text.replace(/(?<![:\w]):([a-z_][a-z0-9_]*)/g, (_match, parameter: string) => {
+    let position = parameters.indexOf(parameter);
+    if (position < 0) position = parameters.push(parameter) - 1;
+    return `$${position + 1}`;
+  });
+  return { name, text: compiled, parameters };
+}
+
+/** The statement with its values in `$n` order; every placeholder needs a value (undefined is a mistake, null is not). */
+function bind(statement: NamedStatement, values: Record<string, unknown>): { name: string; text: string; values: unknown[] } {
+  return {
+    name: statement.name,
+    text: statement.text,
+    values: statement.parameters.map((parameter) => {
+      if (values[parameter] === undefined) throw new Error(`${statement.name}: no value for :${parameter}`);
+      return values[parameter];
+    }),
+  };
+}
+
+const POSTINGS_STATEMENT = namedStatement('sift_local_index_postings', `WITH ${POSTINGS_CANDIDATES_SQL},${SCORING_SQL}`);
+const FILTERED_STATEMENT = namedStatement('sift_local_index_filtered', `WITH ${FILTERED_CANDIDATES_SQL},${SCORING_SQL}`);
 
 const LANGUAGE_BOOST = 1.25;
 const COUNTRY_BOOST = 1.2;
@@ -262,16 +294,16 @@ export class LocalIndexProvider implements SearchProvider {
     const idfByLexeme = new Map<string, number>();
     for (const row of lexemeRows) idfByLexeme.set(row.lexeme, inverseDocumentFrequency(row.document_frequency, corpus.documentCount));
     const lexemes = [...idfByLexeme.keys()];
-    const filtered = isFiltered(query);
-    const limit = this.options.candidateLimit ?? (filtered ? Math.max(40, maxResults * 4) : Math.max(30, maxResults * 3));
-    const rows = await this.rankedDocuments(query, corpus, {
+    const filters = filtersOf(query);
+    const limit = this.options.candidateLimit ?? (filters.filtered ? Math.max(40, maxResults * 4) : Math.max(30, maxResults * 3));
+    const rows = await this.rankedDocuments(query, corpus, filters, {
       lexemes,
       idfs: lexemes.map((lexeme) => idfByLexeme.get(lexeme) ?? 0),
       terms: lexemeRows.map((row) => ({ config: row.config, lexeme: row.lexeme, idf: idfByLexeme.get(row.lexeme) ?? 0 })),
-      matchLexemes: this.matchLexemes(lexemeRows, limit * 10),
+      // Only the GIN path needs them: the postings path reads every query lexeme's best postings.
+      matchLexemes: filters.filtered ? this.matchLexemes(lexemeRows, limit * 10) : [],
       limit,
       maxResults,
-      filtered,
     });
     return rows.map((row) => this.toCandidate(row));
   }
@@ -330,6 +362,7 @@ export class LocalIndexProvider implements SearchProvider {
   private async rankedDocuments(
     query: SearchQuery,
     corpus: CorpusStatistics,
+    filters: QueryFilters,
     plan: {
       lexemes: string[];
       idfs: number[];
@@ -337,19 +370,10 @@ export class LocalIndexProvider implements SearchProvider {
       matchLexemes: string[];
       limit: number;
       maxResults: number;
-      filtered: boolean;
     },
   ): Promise<RankedDocumentRow[]> {
-    const includeMode = query.includeDomainsMode ?? 'filter';
-    const includeDomains =
-      includeMode === 'filter' && query.includeDomains?.length ? query.includeDomains.map(normalizeDomainEntry) : null;
-    const excludeDomains = query.excludeDomains?.length ? query.excludeDomains.map(normalizeDomainEntry) : null;
-    const boostDomains = includeMode === 'boost' && query.includeDomains?.length ? query.includeDomains.map(normalizeDomainEntry) : [];
-    const window = timeWindowOf(query);
-    const language = query.filterByLanguage ? (languageCodeOf(query.language) ?? null) : null;
     const boostLanguage = !query.filterByLanguage ? (languageCodeOf(query.language) ?? null) : null;
     const boostCountry = query.topic === 'general' || !query.topic ? (countryCodeOf(query.country) ?? null) : null;
-    const phrases = query.exactMatch ? quotedPhrases(query.query) : [];
     const { k1, b, titleWeight, descriptionWeight } = this.options.bm25f ?? DEFAULT_BM25F;
     const meanIdf = plan.idfs.reduce((sum, idf) => sum + idf, 0) / Math.max(1, plan.idfs.length);
     const common = {
@@ -367,7 +391,7 @@ export class LocalIndexProvider implements SearchProvider {
       average_word_count: corpus.averageWordCount > 0 ? corpus.averageWordCount : null,
       boost_language: boostLanguage,
       boost_country: boostCountry,
-      boost_domains: boostDomains,
+      boost_domains: filters.boostDomains,
       language_boost: LANGUAGE_BOOST,
       country_boost: COUNTRY_BOOST,
       domain_boost: DOMAIN_BOOST,
@@ -378,21 +402,21 @@ export class LocalIndexProvider implements SearchProvider {
       rare_lexemes: plan.lexemes.filter((_lexeme, position) => plan.idfs[position] >= meanIdf),
       include_text: query.includeText ?? query.chunksPerSource === undefined,
     };
-    const statement = plan.filtered
-      ? namedStatement('sift_local_index_filtered', `WITH ${FILTERED_CANDIDATES_SQL},${SCORING_SQL}`, {
+    const statement = filters.filtered
+      ? bind(FILTERED_STATEMENT, {
           ...common,
           operands: plan.lexemes.map(tsqueryOperand),
           match: anyLexemeQuery(plan.matchLexemes),
-          include_domains: includeDomains,
-          exclude_domains: excludeDomains,
-          after: window.after ?? null,
-          before: window.before ?? null,
-          language,
+          include_domains: filters.includeDomains,
+          exclude_domains: filters.excludeDomains,
+          after: filters.after,
+          before: filters.before,
+          language: filters.language,
           any_topic: query.topic !== 'news',
           unsafe_allowed: !query.safeSearch,
-          phrases,
+          phrases: filters.phrases,
         })
-      : namedStatement('sift_local_index_postings', `WITH ${POSTINGS_CANDIDATES_SQL},${SCORING_SQL}`, {
+      : bind(POSTINGS_STATEMENT, {
           ...common,
           postings_per_lexeme: this.options.postingsPerLexeme ?? DEFAULT_POSTINGS_PER_LEXEME,
         });
