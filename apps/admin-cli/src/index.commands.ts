@@ -63,22 +63,31 @@ export function registerIndexCommands(program: Command): void {
     .action((url: string, options: CrawlOptions) => crawlSite(url, options));
 }
 
+/**
+ * A progress line on stderr (stdout carries only the result, for scripts) at most every PROGRESS_INTERVAL_MS, so
+ * short runs print only their result.
+ */
+function progressReporter(): (line: () => string) => void {
+  let lastReportAt = Date.now();
+  return (line) => {
+    const now = Date.now();
+    if (now - lastReportAt < PROGRESS_INTERVAL_MS) return;
+    lastReportAt = now;
+    process.stderr.write(`${line()}\n`);
+  };
+}
+
 async function importDocuments(file: string, options: { json?: boolean }): Promise<void> {
   if (!existsSync(file)) throw new AdminCommandError(`No such file: ${file}`);
   await withAdminContext(async (context) => {
     const startedAt = Date.now();
-    let lastReportAt = startedAt;
+    const report = progressReporter();
     const result = await importJsonl(file, {
       store: context.documents,
       concurrency: IMPORT_CONCURRENCY,
       progressEvery: 500,
-      onProgress: (progress: ImportProgress) => {
-        const now = Date.now();
-        if (now - lastReportAt < PROGRESS_INTERVAL_MS) return;
-        lastReportAt = now;
-        // Progress goes to stderr: stdout carries only the result, for scripts.
-        process.stderr.write(`${progress.lines} lines read: imported ${progress.imported}, skipped ${progress.skipped}\n`);
-      },
+      onProgress: (progress: ImportProgress) =>
+        report(() => `${progress.lines} lines read: imported ${progress.imported}, skipped ${progress.skipped}`),
     });
     const seconds = (Date.now() - startedAt) / 1000;
     printResult(options.json, [`imported ${result.imported}, skipped ${result.skipped} (${seconds.toFixed(1)} s)`], {
@@ -92,15 +101,8 @@ async function importDocuments(file: string, options: { json?: boolean }): Promi
 async function rechunkDocuments(options: { json?: boolean }): Promise<void> {
   await withAdminContext(async (context) => {
     const startedAt = Date.now();
-    let lastReportAt = startedAt;
-    const chunked = await context.documents.chunkUnchunked({
-      onBatch: (total) => {
-        const now = Date.now();
-        if (now - lastReportAt < PROGRESS_INTERVAL_MS) return;
-        lastReportAt = now;
-        process.stderr.write(`${total} documents chunked so far\n`);
-      },
-    });
+    const report = progressReporter();
+    const chunked = await context.documents.chunkUnchunked({ onBatch: (total) => report(() => `${total} documents chunked so far`) });
     const seconds = (Date.now() - startedAt) / 1000;
     printResult(options.json, [`chunked ${chunked} documents (${seconds.toFixed(1)} s)`], { chunked, seconds });
   });
