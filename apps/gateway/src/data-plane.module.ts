@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { MeteringService } from './common/metering.service';
 import { CrawlController } from './crawl/crawl.controller';
 import { CrawlService } from './crawl/crawl.service';
+import { SiteTraversal } from './crawl/site-traversal';
 import { ExtractController } from './extract/extract.controller';
 import { ExtractService } from './extract/extract.service';
 import { MapController } from './map/map.controller';
@@ -24,6 +25,7 @@ import { SourceContentService } from './search/source-content.service';
     SourceContentService,
     SearchAnswerService,
     ExtractService,
+    SiteTraversal,
     CrawlService,
     MapService,
     McpService,

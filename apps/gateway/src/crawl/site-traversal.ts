@@ -1,17 +1,50 @@
+import { Inject, Injectable } from '@nestjs/common';
 import { MapRequestDto } from '@sift/api-contracts';
-import type { CrawlPayload } from '@sift/queue-contracts';
+import { JobQueue } from '@sift/queue';
+import type { CrawlPayload, JobDefinition } from '@sift/queue-contracts';
 import { assertPublicDestination, EgressPolicy, egressPolicyFromEnv, FetchError } from '@sift/safe-fetch';
 import { RE2JS } from 're2js';
 import { ApiError } from '../common/api-error';
 import type { RequestContext } from '../common/request-context';
-
-/** The policy the gateway checks starting URLs against: the workers' own, from the same setting. */
-export function traversalPolicy(config: { FETCH_ALLOW_CIDRS: string }): EgressPolicy {
-  return egressPolicyFromEnv({ FETCH_ALLOW_CIDRS: config.FETCH_ALLOW_CIDRS });
-}
+import { GATEWAY_CONFIG, GatewayAppConfig } from '../core/core.module';
 
 /** The worker stops at the caller's timeout and returns what it has; the gateway waits a little longer for it. */
-export const TRAVERSAL_REPLY_MARGIN_MS = 5_000;
+const TRAVERSAL_REPLY_MARGIN_MS = 5_000;
+
+type TraversalExtraction = Pick<CrawlPayload, 'includeImages' | 'extractDepth' | 'format' | 'includeFavicon' | 'chunksPerSource'>;
+
+/**
+ * What crawl and map share: the starting URL checked against the workers' own egress policy (built once, from
+ * the same setting), and the traversal job enqueued with the caller's limits and waited for.
+ */
+@Injectable()
+export class SiteTraversal {
+  private readonly policy: EgressPolicy;
+
+  constructor(
+    private readonly jobQueue: JobQueue,
+    @Inject(GATEWAY_CONFIG) config: GatewayAppConfig,
+  ) {
+    this.policy = egressPolicyFromEnv({ FETCH_ALLOW_CIDRS: config.FETCH_ALLOW_CIDRS });
+  }
+
+  /** The validated starting URL, with a scheme; see validateTraversal. */
+  startingUrl(body: MapRequestDto): Promise<string> {
+    return validateTraversal(body, this.policy);
+  }
+
+  /** Enqueues the traversal and waits for the worker's answer: its own deadline plus a margin. */
+  run<Result>(
+    job: JobDefinition<CrawlPayload, Result>,
+    context: RequestContext,
+    url: string,
+    body: MapRequestDto,
+    extraction: TraversalExtraction,
+  ): Promise<Result> {
+    const payload = traversalPayload(context, url, body, extraction);
+    return this.jobQueue.enqueueAndWait(job, payload, { timeoutMs: payload.timeoutMs + TRAVERSAL_REPLY_MARGIN_MS });
+  }
+}
 
 /**
  * What crawl and map check before enqueueing: a starting URL (400 "no starting url provided"), a public http(s)
@@ -45,12 +78,7 @@ export async function validateTraversal(body: MapRequestDto, policy: EgressPolic
   return withScheme;
 }
 
-export function traversalPayload(
-  context: RequestContext,
-  url: string,
-  body: MapRequestDto,
-  extraction: Pick<CrawlPayload, 'includeImages' | 'extractDepth' | 'format' | 'includeFavicon' | 'chunksPerSource'>,
-): CrawlPayload {
+function traversalPayload(context: RequestContext, url: string, body: MapRequestDto, extraction: TraversalExtraction): CrawlPayload {
   const caller = context.caller;
   const zeroDataRetention = Boolean(caller && !caller.keyless && caller.zeroDataRetention);
   return {
