@@ -2,9 +2,10 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { decodeHtml } from '@sift/content-extraction';
+import { benchDataDirectory } from '@sift/testing';
 
 // The data is third-party and read in place, never copied into the repository (see ../shared/bench-data/README.md).
-const dataRoot = path.resolve(__dirname, '..', '..', '..', 'shared', 'bench-data');
+const dataRoot = benchDataDirectory();
 
 export interface ScrapinghubPage {
   id: string;

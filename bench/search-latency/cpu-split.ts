@@ -4,8 +4,9 @@
 // (run bench/search-latency/run.ts once first). Linux only.
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { join } from 'node:path';
 import autocannon from 'autocannon';
+import { benchDataDirectory } from '@sift/testing';
 import { createBenchKey, searchOverHttp, startGateway } from '../search-quality/search-stack';
 
 const databaseUrl = process.env.BENCH_DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/sift_bench_latency';
@@ -53,7 +54,7 @@ function machineMs(): number {
 }
 
 async function main(): Promise<void> {
-  const queries = readFileSync(resolve(__dirname, '../../../shared/bench-data/cranfield/beir/queries.jsonl'), 'utf8')
+  const queries = readFileSync(join(benchDataDirectory(), 'cranfield', 'beir', 'queries.jsonl'), 'utf8')
     .split('\n').filter((line) => line.trim()).map((line) => (JSON.parse(line) as { text: string }).text.trim());
   const gateway = await startGateway(databaseUrl, { RATE_LIMIT_PROD_PER_MINUTE: '1000000', ...(process.env.GATEWAY_NODE_OPTIONS ? { NODE_OPTIONS: process.env.GATEWAY_NODE_OPTIONS } : {}) });
   try {

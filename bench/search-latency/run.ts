@@ -5,14 +5,15 @@
 // (websearch_to_tsquery + ts_rank, LIMIT 10). Target: basic-depth p50 under 50 ms.
 import { createReadStream, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import autocannon from 'autocannon';
 import { Client } from 'pg';
+import { benchDataDirectory } from '@sift/testing';
 import { createBenchKey, dropDatabase, importThroughAdmin, searchOverHttp, startGateway, type GatewayProcess } from '../search-quality/search-stack';
 import { synthesiseCorpus, type SourceDocument } from './synthetic-corpus';
 
-const cranfieldDirectory = resolve(__dirname, '../../../shared/bench-data/cranfield/beir');
+const cranfieldDirectory = join(benchDataDirectory(), 'cranfield', 'beir');
 const databaseUrl = process.env.BENCH_DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/sift_bench_latency';
 const documentCount = Number(process.env.BENCH_DOCUMENTS ?? 10_000);
 const durationSeconds = Number(process.env.BENCH_DURATION_SECONDS ?? 20);

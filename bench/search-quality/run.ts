@@ -5,15 +5,16 @@
 // Metric: ../shared/bench-data/README.md.
 import { createReadStream, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { createPrismaClient } from '@sift/persistence';
 import { LocalIndexProvider } from '@sift/search-index';
+import { benchDataDirectory } from '@sift/testing';
 import { averagePrecision, ndcgAtK, precisionAtK, recallAtK } from './ranking-metrics';
 import type { Judgements } from './ranking-metrics';
 import { createBenchKey, dropDatabase, importThroughAdmin, searchOverHttp, startGateway, type GatewayProcess } from './search-stack';
 
-const dataDirectory = resolve(__dirname, '../../../shared/bench-data/cranfield/beir');
+const dataDirectory = join(benchDataDirectory(), 'cranfield', 'beir');
 const databaseUrl = process.env.BENCH_DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/sift_bench';
 const documentUrlPrefix = 'https://cranfield.example/doc/';
 const httpDepths = ['ultra-fast', 'basic'] as const;

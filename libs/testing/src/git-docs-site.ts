@@ -2,9 +2,10 @@ import { createServer, IncomingMessage, ServerResponse } from 'node:http';
 import { AddressInfo } from 'node:net';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
+import { benchDataDirectory } from './bench-data';
 
 /** The third-party Git documentation site of the benchmark data, read in place (never copied into the repo). */
-export const GIT_DOCS_SITE_ROOT = path.resolve(__dirname, '../../../../shared/bench-data/git-htmldocs-site/site');
+export const GIT_DOCS_SITE_ROOT = path.join(benchDataDirectory(), 'git-htmldocs-site', 'site');
 
 /** The origin the benchmark's sitemap.xml and robots.txt were generated for. */
 const GENERATED_ORIGIN = 'http://127.0.0.1:8080/';

@@ -1,3 +1,4 @@
+export { benchDataDirectory } from './bench-data';
 export { startGitDocsSite, GIT_DOCS_SITE_ROOT } from './git-docs-site';
 export type { GitDocsSite, GitDocsSiteOptions } from './git-docs-site';
 export { addTestMember, createTestAccount, createTestKey } from './account-factories';
