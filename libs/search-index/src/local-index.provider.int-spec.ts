@@ -144,6 +144,24 @@ describe('LocalIndexProvider (Postgres full-text search + BM25F)', () => {
     expect(await postingsOf()).toEqual([]);
   });
 
+  it('recovers each lexeme field-weighted frequency (title 2, description 1.5, body 1) from its posting', async () => {
+    const store = new DocumentStore(prisma);
+    const word = `freqword${randomUUID().slice(0, 8)}`;
+    const url = `https://${domain('frequencies')}/page`;
+    const body = `${word} ${word} ${word} plain filler words and more filler for length. `.repeat(4);
+    await store.save({ url, title: `${word} heading`, description: `about ${word}`, text: body, language: 'en', source: 'import' });
+    const rows = await prisma.$queryRaw<{ lexeme: string; frequency: number }[]>`
+      SELECT p.lexeme, sift_posting_frequency(p.impact, d.word_count) AS frequency
+      FROM document_postings p JOIN documents d ON d.id = p.document_id
+      WHERE d.url = ${url} AND p.lexeme IN (${word}, 'head', 'filler')`;
+    const frequency = new Map(rows.map((row) => [row.lexeme, row.frequency]));
+    // 2 × 1 (title) + 1.5 × 1 (description) + 12 (body); a title-only word ("heading", stemmed); a body-only word.
+    expect(frequency.get(word)).toBeCloseTo(15.5, 4);
+    expect(frequency.get('head')).toBeCloseTo(2, 4);
+    expect(frequency.get('filler')).toBeCloseTo(8, 4);
+    await prisma.document.deleteMany({ where: { url } });
+  });
+
   it('ranks unfiltered searches (postings) as filtered ones (GIN index) do when the filter keeps every page', async () => {
     const unfiltered = await search({});
     // A time window reaching back past every page sends the same search through the GIN index path.

@@ -63,8 +63,8 @@ interface RankedDocumentRow {
 /**
  * Candidates from the impact-ordered postings (migration 20261122030000): the `:postings_per_lexeme` best
  * postings of each query lexeme, read index-only, summed as idf × impact, and the best `:limit` of those pages,
- * scored exactly below from their tsvectors. Used when no filter narrows the corpus (a filter could remove every
- * page of those short lists).
+ * scored exactly below. Used when no filter narrows the corpus (a filter could remove every page of those short
+ * lists).
  */
 const POSTINGS_CANDIDATES_SQL = `
   approximate AS (
@@ -80,21 +80,20 @@ const POSTINGS_CANDIDATES_SQL = `
     LIMIT :limit::int
   ),
   candidates AS (
-    SELECT d.id, v.vector, sift_search_config(d.language)::text AS config, d.word_count, d.language, d.domain,
-           d.country_hints
+    SELECT d.id, sift_search_config(d.language)::text AS config, d.word_count, d.language, d.domain, d.country_hints
     FROM approximate a
     JOIN documents d ON d.id = a.id
-    CROSS JOIN LATERAL (SELECT ts_delete(d.search_vector, ''::text) AS vector OFFSET 0) AS v
   )`;
 
 /**
  * Candidates through the GIN index, for filtered searches: pages passing every filter that contain one of the
- * match lexemes, ordered by the idf mass of the query lexemes they contain; the best `:limit` go on.
+ * match lexemes, ordered by the idf mass of the query lexemes they contain (each page's tsvector detoasted once:
+ * OFFSET 0 keeps that subquery from being inlined, and deleting the empty lexeme hands the vector back as is);
+ * the best `:limit` go on.
  */
 const FILTERED_CANDIDATES_SQL = `
   candidates AS (
-    SELECT d.id, v.vector, sift_search_config(d.language)::text AS config, d.word_count, d.language,
-           d.domain, d.country_hints,
+    SELECT d.id, sift_search_config(d.language)::text AS config, d.word_count, d.language, d.domain, d.country_hints,
            (SELECT coalesce(sum(t.idf), 0) FROM unnest(:operands::tsquery[], :idfs::float8[]) AS t(operand, idf)
             WHERE v.vector @@ t.operand) AS coarse
     FROM documents d
@@ -118,32 +117,22 @@ const FILTERED_CANDIDATES_SQL = `
   )`;
 
 /**
- * From candidates (with their tsvector, detoasted once: OFFSET 0 keeps that subquery from being inlined, and
- * deleting the empty lexeme hands the vector back as is) to the ranked, loaded results, the same for both
- * candidate sources.
+ * From candidates to the ranked, loaded results, the same for both candidate sources.
  *
- * occurrences: each query lexeme's occurrences per field (weights A title, B description, D body). Title and
- * description are a handful of lexemes, unnested and filtered; in the body-only vector the query's lexemes are
- * marked with weight A (setweight with a lexeme list) and only those are kept and unnested: a few microseconds
- * per page instead of unnesting all its lexemes (and cheaper than looking each pair up in the postings).
+ * frequencies: each query lexeme's field-weighted frequency (title 2, description 1.5, body 1) in each candidate,
+ * recovered from its posting's impact (sift_posting_frequency, migration 20261123000000): one index-only probe
+ * per (candidate, lexeme) pair; LIMIT 1 keeps the planner on that probe instead of reading every posting of
+ * the lexeme. A pair without a posting does not occur.
  * scored: BM25F (field-weighted term frequency saturated once, idf per text search configuration) divided by the
  * best score a page could reach, so relevance is in [0, 1]; then the language, country and domain boosts.
  */
 const SCORING_SQL = `
-  occurrences AS (
-    SELECT c.id, h.lexeme,
-           :title_weight::float8 * cardinality(array_positions(h.weights, 'A'))
-             + :description_weight::float8 * cardinality(array_positions(h.weights, 'B')) AS frequency
-    FROM candidates c
-    CROSS JOIN LATERAL unnest(ts_filter(c.vector, '{a,b}')) AS h
-    WHERE h.lexeme = ANY(:lexemes::text[])
-    UNION ALL
-    SELECT c.id, b.lexeme, cardinality(b.positions)::float8
-    FROM candidates c
-    CROSS JOIN LATERAL unnest(ts_filter(setweight(ts_filter(c.vector, '{d}'), 'a', :lexemes::text[]), '{a}')) AS b
-  ),
   frequencies AS (
-    SELECT o.id, o.lexeme, sum(o.frequency) AS frequency FROM occurrences o GROUP BY o.id, o.lexeme
+    SELECT c.id, t.lexeme, sift_posting_frequency(p.impact, c.word_count) AS frequency
+    FROM candidates c
+    CROSS JOIN unnest(:lexemes::text[]) AS t(lexeme)
+    CROSS JOIN LATERAL (
+      SELECT e.impact FROM document_postings e WHERE e.document_id = c.id AND e.lexeme = t.lexeme LIMIT 1) AS p
   ),
   terms AS (
     SELECT * FROM unnest(:term_configs::text[], :term_lexemes::text[], :term_idfs::float8[]) AS q(config, lexeme, idf)
@@ -374,7 +363,7 @@ export class LocalIndexProvider implements SearchProvider {
   ): Promise<RankedDocumentRow[]> {
     const boostLanguage = !query.filterByLanguage ? (languageCodeOf(query.language) ?? null) : null;
     const boostCountry = query.topic === 'general' || !query.topic ? (countryCodeOf(query.country) ?? null) : null;
-    const { k1, b, titleWeight, descriptionWeight } = this.options.bm25f ?? DEFAULT_BM25F;
+    const { k1, b } = this.options.bm25f ?? DEFAULT_BM25F;
     const meanIdf = plan.idfs.reduce((sum, idf) => sum + idf, 0) / Math.max(1, plan.idfs.length);
     const common = {
       lexemes: plan.lexemes,
@@ -385,8 +374,6 @@ export class LocalIndexProvider implements SearchProvider {
       term_idfs: plan.terms.map((term) => term.idf),
       k1,
       b,
-      title_weight: titleWeight,
-      description_weight: descriptionWeight,
       // A corpus without lengths compares every page with itself (ratio 1), as BM25 does for an empty corpus.
       average_word_count: corpus.averageWordCount > 0 ? corpus.averageWordCount : null,
       boost_language: boostLanguage,
