@@ -119,42 +119,31 @@ const FILTERED_CANDIDATES_SQL = `
 /**
  * From candidates to the ranked, loaded results, the same for both candidate sources.
  *
- * frequencies: each query lexeme's field-weighted frequency (title 2, description 1.5, body 1) in each candidate,
- * recovered from its posting's impact (sift_posting_frequency, migration 20261123000000): one index-only probe
- * per (candidate, lexeme) pair; LIMIT 1 keeps the planner on that probe instead of reading every posting of
- * the lexeme. A pair without a posting does not occur.
- * scored: BM25F (field-weighted term frequency saturated once, idf per text search configuration) divided by the
- * best score a page could reach, so relevance is in [0, 1]; then the language, country and domain boosts.
+ * scored: BM25F, divided by the best score a page could reach so relevance is in [0, 1], then the language,
+ * country and domain boosts. Per candidate, over the query's lexemes of its text search configuration: the
+ * lexeme's field-weighted frequency (title 2, description 1.5, body 1) recovered from its posting's impact
+ * (sift_posting_frequency, migration 20261123000000), one index-only probe per (candidate, lexeme) pair (LIMIT 1
+ * keeps the planner on that probe instead of reading every posting of the lexeme), saturated with k1 and the
+ * page's length against the live average; a lexeme without a posting adds nothing.
  */
 const SCORING_SQL = `
-  frequencies AS (
-    SELECT c.id, t.lexeme, sift_posting_frequency(p.impact, c.word_count) AS frequency
-    FROM candidates c
-    CROSS JOIN unnest(:lexemes::text[]) AS t(lexeme)
-    CROSS JOIN LATERAL (
-      SELECT e.impact FROM document_postings e WHERE e.document_id = c.id AND e.lexeme = t.lexeme LIMIT 1) AS p
-  ),
-  terms AS (
-    SELECT * FROM unnest(:term_configs::text[], :term_lexemes::text[], :term_idfs::float8[]) AS q(config, lexeme, idf)
-  ),
-  maxima AS (
-    SELECT q.config, sum(q.idf) * (:k1::float8 + 1) AS maximum FROM terms q GROUP BY q.config
-  ),
   scored AS (
     SELECT c.id,
-           coalesce(sum(q.idf * f.frequency * (:k1::float8 + 1)
-                        / (f.frequency + :k1::float8 * (1 - :b::float8 + :b::float8 * coalesce(c.word_count / :average_word_count::float8, 1)))), 0)
-             / nullif(min(m.maximum), 0)
+           (SELECT sum(q.idf * coalesce(f.saturated, 0)) / nullif(sum(q.idf), 0)
+            FROM unnest(:term_configs::text[], :term_lexemes::text[], :term_idfs::float8[]) AS q(config, lexeme, idf)
+            LEFT JOIN LATERAL (
+              SELECT t.frequency / (t.frequency + :k1::float8 * (1 - :b::float8 + :b::float8 * coalesce(c.word_count / :average_word_count::float8, 1))) AS saturated
+              FROM document_postings e
+              CROSS JOIN LATERAL (SELECT sift_posting_frequency(e.impact, c.word_count) AS frequency) AS t
+              WHERE e.document_id = c.id AND e.lexeme = q.lexeme
+              LIMIT 1) AS f ON true
+            WHERE q.config = c.config)
              * CASE WHEN c.language = :boost_language::text THEN :language_boost::float8 ELSE 1 END
              * CASE WHEN :boost_country::text = ANY(c.country_hints) THEN :country_boost::float8 ELSE 1 END
              * CASE WHEN EXISTS (SELECT 1 FROM unnest(:boost_domains::text[]) AS x(domain)
                                  WHERE c.domain = x.domain OR right(c.domain, length(x.domain) + 1) = '.' || x.domain)
                     THEN :domain_boost::float8 ELSE 1 END AS relevance
     FROM candidates c
-    LEFT JOIN maxima m ON m.config = c.config
-    LEFT JOIN frequencies f ON f.id = c.id
-    LEFT JOIN terms q ON q.config = c.config AND q.lexeme = f.lexeme
-    GROUP BY c.id, c.language, c.country_hints, c.domain
   ),
   ranked AS (
     SELECT s.id, least(1, coalesce(s.relevance, 0)) AS relevance FROM scored s
