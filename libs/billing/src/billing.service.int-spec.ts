@@ -106,6 +106,44 @@ describe('BillingService (real Postgres)', () => {
     expect(await ledgerSum(account.id)).toEqual({ plan: 9, paygo: 0 });
   });
 
+  it('remembers for a while that an account and key have no limit, and reads limited ones every time', async () => {
+    let reads = 0;
+    let clock = new Date('2026-11-23T10:00:00Z').getTime();
+    const ledger = new CreditLedgerRepository(prisma);
+    const counting = Object.assign(Object.create(ledger) as CreditLedgerRepository, {
+      spendingPosition: (...args: Parameters<CreditLedgerRepository['spendingPosition']>) => {
+        reads += 1;
+        return ledger.spendingPosition(...args);
+      },
+    });
+    const cached = new BillingService({ ledger: counting, accounts, apiKeys, projects: new ProjectRepository(prisma), now: () => new Date(clock) });
+    const unlimited = await givenAccount('enterprise');
+    const check = (subject: { account: { id: string }; key: { id: string } }, credits = 5) =>
+      cached.assertCanSpend({ accountId: subject.account.id, apiKeyId: subject.key.id, credits });
+
+    await check(unlimited);
+    await check(unlimited);
+    expect(reads).toBe(1);
+    clock += 10_001;
+    await check(unlimited);
+    expect(reads).toBe(2);
+
+    // A key limit makes the position limited: read on every check.
+    const keyLimited = await givenAccount('enterprise', { keyLimit: 100 });
+    await check(keyLimited);
+    await check(keyLimited);
+    expect(reads).toBe(4);
+    const planLimited = await givenAccount('researcher');
+    await check(planLimited);
+    await expect(check(planLimited, 1_000_000)).rejects.toBeInstanceOf(CreditLimitError);
+    expect(reads).toBe(6);
+
+    // A limit set within the window passes the pre-check but not the charge, which reads under the lock.
+    await prisma.apiKey.update({ where: { id: unlimited.key.id }, data: { creditLimit: 1 } });
+    await expect(check(unlimited)).resolves.toBeUndefined();
+    await expect(unlimited.charge(5)).rejects.toBeInstanceOf(CreditLimitError);
+  });
+
   it('charges the same (requestId, kind) once, even when both calls race', async () => {
     const { account, charge } = await givenAccount('growth');
     const requestId = randomUUID();

@@ -55,13 +55,26 @@ export interface BillingServiceDependencies {
   apiKeys: ApiKeyRepository;
   projects: ProjectRepository;
   now?: () => Date;
+  /**
+   * How long a pre-check remembers that an (account, key) has no limit at all (enterprise or pay-as-you-go
+   * without a ceiling, no key limit) and skips its database read. Default 10 s, as long as API keys are cached;
+   * 0 turns it off. A limit set meanwhile is still enforced by the charge after the work.
+   */
+  unlimitedPositionTtlMs?: number;
 }
+
+/** Entries of the unlimited-position cache, oldest dropped first. */
+const UNLIMITED_POSITION_ENTRIES = 10_000;
 
 export class BillingService {
   private readonly now: () => Date;
+  private readonly unlimitedPositionTtlMs: number;
+  /** `${accountId}/${apiKeyId}` → when the remembered "no limit" expires (epoch ms). */
+  private readonly unlimitedUntil = new Map<string, number>();
 
   constructor(private readonly dependencies: BillingServiceDependencies) {
     this.now = dependencies.now ?? (() => new Date());
+    this.unlimitedPositionTtlMs = dependencies.unlimitedPositionTtlMs ?? 10_000;
   }
 
   /**
@@ -129,10 +142,19 @@ export class BillingService {
   /** Pre-check before doing the work; the authoritative check is the locked one inside charge(). */
   async assertCanSpend(check: SpendCheck): Promise<void> {
     assertWholeCredits(check.credits, 'credits');
-    const position = await this.dependencies.ledger.spendingPosition(check.accountId, check.apiKeyId ?? null, startOfUtcMonth(this.now()));
+    const now = this.now();
+    const cacheKey = `${check.accountId}/${check.apiKeyId ?? ''}`;
+    if ((this.unlimitedUntil.get(cacheKey) ?? 0) > now.getTime()) return;
+    const position = await this.dependencies.ledger.spendingPosition(check.accountId, check.apiKeyId ?? null, startOfUtcMonth(now));
     if (!position) throw new BillingSubjectNotFoundError(`Account ${check.accountId} does not exist.`);
     if (check.apiKeyId && !position.keyFound) throw new BillingSubjectNotFoundError(`API key ${check.apiKeyId} is not a key of this account.`);
-    allocateCredits({ credits: check.credits, ...allocationInputs(position, Boolean(check.apiKeyId)) });
+    const inputs = allocationInputs(position, Boolean(check.apiKeyId));
+    allocateCredits({ credits: check.credits, ...inputs });
+    if (this.unlimitedPositionTtlMs > 0 && hasNoLimit(inputs)) {
+      this.unlimitedUntil.delete(cacheKey);
+      if (this.unlimitedUntil.size >= UNLIMITED_POSITION_ENTRIES) this.unlimitedUntil.delete(this.unlimitedUntil.keys().next().value as string);
+      this.unlimitedUntil.set(cacheKey, now.getTime() + this.unlimitedPositionTtlMs);
+    }
   }
 
   /**
@@ -230,6 +252,12 @@ function allocationInputs(position: SpendingPosition, withKey: boolean) {
     keyLimit: withKey ? position.keyCreditLimit : null,
     keyUsed: withKey ? position.keyUsed : 0,
   };
+}
+
+/** No charge of any size can be refused: no key limit, and an unlimited plan or uncapped pay-as-you-go. */
+function hasNoLimit(inputs: ReturnType<typeof allocationInputs>): boolean {
+  if (inputs.keyLimit !== null) return false;
+  return inputs.planMonthlyCredits === null || (inputs.planId === PAYGO_PLAN_ID && inputs.paygoLimit === null);
 }
 
 function replay(entry: LedgerTotals): ChargeResult {
