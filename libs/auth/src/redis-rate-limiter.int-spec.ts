@@ -44,6 +44,14 @@ describe('RedisRateLimiter (real Redis)', () => {
     expect((await limiter.consume(bucket, 1, 1)).allowed).toBe(true);
   });
 
+  it('keeps counting after Redis lost its scripts (restart, SCRIPT FLUSH)', async () => {
+    const bucket = randomUUID();
+    expect((await limiter.consume(bucket, 2, 60)).remaining).toBe(1);
+    await redis.script('FLUSH');
+    expect(await limiter.consume(bucket, 2, 60)).toEqual({ allowed: true, remaining: 0, retryAfterSeconds: 0 });
+    expect((await limiter.consume(bucket, 2, 60)).allowed).toBe(false);
+  });
+
   it('counts a request against every bucket and reports the longest wait', async () => {
     const apiKeyId = randomUUID();
     const buckets = rateLimitBucketsFor(apiKeyId, 'dev', 'research');

@@ -25,19 +25,25 @@ end
 return {count, ttl}
 `;
 
+const CONSUME_COMMAND = 'siftConsumeRateWindow';
+
+type RedisWithConsume = Redis & { [CONSUME_COMMAND](key: string, windowMilliseconds: string): Promise<[number, number]> };
+
 export class RedisRateLimiter {
+  private readonly redis: RedisWithConsume;
+
   constructor(
-    private readonly redis: Redis,
+    redis: Redis,
     private readonly keyPrefix = 'sift:rate:',
-  ) {}
+  ) {
+    // A defined command is sent as EVALSHA (the script's hash, not its text, on every request); ioredis loads the
+    // script again by itself when the server answers NOSCRIPT (after a restart or SCRIPT FLUSH).
+    redis.defineCommand(CONSUME_COMMAND, { numberOfKeys: 1, lua: CONSUME_SCRIPT });
+    this.redis = redis as RedisWithConsume;
+  }
 
   async consume(bucketKey: string, limit: number, windowSeconds: number): Promise<RateLimitDecision> {
-    const [count, ttlMilliseconds] = (await this.redis.eval(
-      CONSUME_SCRIPT,
-      1,
-      this.keyPrefix + bucketKey,
-      String(windowSeconds * 1000),
-    )) as [number, number];
+    const [count, ttlMilliseconds] = await this.redis[CONSUME_COMMAND](this.keyPrefix + bucketKey, String(windowSeconds * 1000));
     if (count <= limit) return { allowed: true, remaining: limit - count, retryAfterSeconds: 0 };
     return { allowed: false, remaining: 0, retryAfterSeconds: Math.max(1, Math.ceil(ttlMilliseconds / 1000)) };
   }
