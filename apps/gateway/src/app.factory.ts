@@ -19,6 +19,8 @@ export async function createGatewayApp(): Promise<INestApplication> {
   const app = await NestFactory.create<NestExpressApplication>(AppModule, { bodyParser: false, logger });
   app.set('trust proxy', config.TRUST_PROXY);
   app.disable('x-powered-by');
+  // Responses are per request (ids, timings): an ETag would only cost a hash of every body.
+  app.set('etag', false);
   app.use(collapseSlashesMiddleware);
   app.use(requestContextMiddleware);
   // The feedback limit is enforced while reading the body, before any JSON is parsed.

@@ -88,8 +88,10 @@ describe('POST /search (local index)', () => {
   const urlsOf = (body: SearchBody) => body.results.map((result) => result.url);
 
   it('returns scored, sorted results with ids, chunked content, an empty images array and no answer', async () => {
-    const { status, body } = await search({ chunks_per_source: 2 });
+    const { status, body, headers } = await search({ chunks_per_source: 2 });
     expect(status).toBe(200);
+    // Per-request bodies: no ETag (it would only cost a hash of every response).
+    expect(headers.get('etag')).toBeNull();
     expect(body.request_id).toMatch(/^[0-9a-f-]{36}$/);
     expect(body.response_time).toBeGreaterThan(0);
     expect(body.images).toEqual([]);
