@@ -20,6 +20,12 @@ const durationSeconds = Number(process.env.BENCH_DURATION_SECONDS ?? 20);
 const connections = 16;
 /** BENCH_REUSE_INDEX=1 keeps an existing sift_bench_latency of the right size instead of re-importing (profiling). */
 const reuseIndex = process.env.BENCH_REUSE_INDEX === '1';
+/**
+ * Seconds of unmeasured load at the same concurrency before each depth's measured run: the gateway's first
+ * thousands of requests run slower (JIT tiers, heap growth, each pooled connection's first plans), which the
+ * first measured depth would otherwise carry alone.
+ */
+const warmUpSeconds = Number(process.env.BENCH_WARMUP_SECONDS ?? 5);
 /** Sequential requests per depth for the single-client figures. */
 const sequentialRequests = Number(process.env.BENCH_SEQUENTIAL_REQUESTS ?? 100);
 const depths = ['ultra-fast', 'basic'] as const;
@@ -45,12 +51,12 @@ function percentile(sorted: number[], fraction: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * fraction))];
 }
 
-async function measureSearch(gateway: GatewayProcess, apiKey: string, depth: string, queries: string[]): Promise<Measurement> {
+async function measureSearch(gateway: GatewayProcess, apiKey: string, depth: string, queries: string[], seconds = durationSeconds): Promise<Measurement> {
   let next = 0;
   const result = await autocannon({
     url: `${gateway.baseUrl}/search`,
     connections,
-    duration: durationSeconds,
+    duration: seconds,
     method: 'POST',
     headers: { 'content-type': 'application/json', authorization: `Bearer ${apiKey}` },
     requests: [
@@ -177,7 +183,10 @@ async function main(): Promise<void> {
     }
 
     const measurements: Measurement[] = [];
-    for (const depth of depths) measurements.push(await measureSearch(gateway, apiKey, depth, queries));
+    for (const depth of depths) {
+      if (warmUpSeconds > 0) await measureSearch(gateway, apiKey, depth, queries, warmUpSeconds);
+      measurements.push(await measureSearch(gateway, apiKey, depth, queries));
+    }
     for (const depth of depths) measurements.push(await measureSequential(gateway, apiKey, depth, queries));
     await gateway.stop();
     gateway = undefined;
@@ -185,7 +194,10 @@ async function main(): Promise<void> {
     const floor = await measurePostgresFloor(queries);
     measurements.push(floor);
 
-    console.log(`${connections} concurrent clients for ${durationSeconds} s per depth (and ${sequentialRequests} sequential requests per depth from 1 client), ${queries.length} rotating Cranfield queries, max_results 10`);
+    console.log(
+      `${connections} concurrent clients for ${durationSeconds} s per depth after ${warmUpSeconds} s unmeasured at the same load ` +
+        `(and ${sequentialRequests} sequential requests per depth from 1 client), ${queries.length} rotating Cranfield queries, max_results 10`,
+    );
     console.log('| Path | Requests | p50 | p99 | Requests/s | Failed | p50 / floor | Requests/s / floor |');
     console.log('|---|---|---|---|---|---|---|---|');
     for (const measurement of measurements) {
