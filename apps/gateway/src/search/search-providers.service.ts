@@ -4,12 +4,12 @@ import { egressPolicyFromEnv } from '@sift/safe-fetch';
 import { LocalIndexProvider, mergeResults, SearchCandidate, SearchProvider, SearchQuery, SearxngProvider } from '@sift/search-index';
 import { GATEWAY_CONFIG, GatewayAppConfig } from '../core/core.module';
 
-/** How one provider did for one search, for the request log. */
-export interface ProviderOutcome {
+/** How one provider did for one search, for the request log (a type alias, so it is a JSON value for the log's detail). */
+export type ProviderOutcome = {
   name: string;
   results: number;
   error?: string;
-}
+};
 
 export interface FanOutResult {
   candidates: SearchCandidate[];
