@@ -59,12 +59,3 @@ export class OpenAiCompatibleClient implements LlmClient {
     return content.trim();
   }
 }
-
-/** The client LLM_BASE_URL / LLM_API_KEY / LLM_MODEL describe, or undefined when no LLM is configured. */
-export function llmClientFromEnv(env: NodeJS.ProcessEnv = process.env): OpenAiCompatibleClient | undefined {
-  const baseUrl = env.LLM_BASE_URL?.trim();
-  if (!baseUrl) return undefined;
-  const model = env.LLM_MODEL?.trim();
-  if (!model) throw new Error('LLM_MODEL is required when LLM_BASE_URL is set');
-  return new OpenAiCompatibleClient({ baseUrl, model, apiKey: env.LLM_API_KEY?.trim() || undefined });
-}
