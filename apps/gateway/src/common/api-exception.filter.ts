@@ -2,6 +2,7 @@ import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Logger } from '@n
 import type { Response } from 'express';
 import { ApiError, KeylessLimitError } from './api-error';
 import type { RequestWithContext } from './request-context';
+import { failureCause } from './request-outcome';
 import { ValidationFailedError } from './validation-failed.error';
 import { FEEDBACK_MAX_BODY_BYTES } from './body-limits';
 
@@ -18,8 +19,9 @@ export class ApiExceptionFilter implements ExceptionFilter {
   catch(exception: unknown, host: ArgumentsHost): void {
     const request = host.switchToHttp().getRequest<RequestWithContext>();
     const response = host.switchToHttp().getResponse<Response>();
-    const { status, body, headers } = describeError(exception, request.path);
-    if (status >= 500) this.logger.error(`${request.method} ${request.path}: ${(exception as Error)?.stack ?? exception}`);
+    const error = failureCause(exception);
+    const { status, body, headers } = describeError(error, request.path);
+    if (status >= 500) this.logger.error(`${request.method} ${request.path}: ${(error as Error)?.stack ?? error}`);
     for (const [name, value] of Object.entries(headers)) response.setHeader(name, value);
     if (request.sift?.requestId) response.setHeader('X-Request-Id', request.sift.requestId);
     response.status(status).json(body);
@@ -27,7 +29,8 @@ export class ApiExceptionFilter implements ExceptionFilter {
 }
 
 /** The answer an error leaves as; the request log records the same status the caller received. */
-export function describeError(exception: unknown, path: string): { status: number; body: unknown; headers: Record<string, string> } {
+export function describeError(failure: unknown, path: string): { status: number; body: unknown; headers: Record<string, string> } {
+  const exception = failureCause(failure);
   const isFeedback = path === '/feedback';
   if (exception instanceof KeylessLimitError) {
     return { status: 429, body: exception.getResponse(), headers: { 'Retry-After': String(exception.retryAfterSeconds) } };

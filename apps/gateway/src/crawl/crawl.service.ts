@@ -4,7 +4,7 @@ import { extractMeter, mapMeter } from '@sift/billing';
 import { CrawlJob } from '@sift/queue-contracts';
 import { MeteringService } from '../common/metering.service';
 import { RequestContext, responseTimeSeconds } from '../common/request-context';
-import type { RequestOutcome } from '../common/request-outcome';
+import { failuresRecordedWith, NO_USAGE, RequestOutcome } from '../common/request-outcome';
 import { SiteTraversal } from './site-traversal';
 
 @Injectable()
@@ -16,6 +16,10 @@ export class CrawlService {
 
   async crawl(context: RequestContext, body: CrawlRequestDto): Promise<RequestOutcome<CrawlResponseDto>> {
     const url = await this.traversal.startingUrl(body);
+    return failuresRecordedWith({ ...NO_USAGE, depth: body.extract_depth }, () => this.crawlFrom(context, body, url));
+  }
+
+  private async crawlFrom(context: RequestContext, body: CrawlRequestDto, url: string): Promise<RequestOutcome<CrawlResponseDto>> {
     const withInstructions = Boolean(body.instructions?.trim());
     const mapping = mapMeter(withInstructions);
     const extraction = extractMeter(body.extract_depth);

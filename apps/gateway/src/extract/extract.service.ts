@@ -5,7 +5,7 @@ import { JobQueue, JobTimeoutError } from '@sift/queue';
 import { ExtractUrlJob, ExtractUrlResult } from '@sift/queue-contracts';
 import { MeteringService } from '../common/metering.service';
 import { RequestContext, responseTimeSeconds } from '../common/request-context';
-import type { RequestOutcome } from '../common/request-outcome';
+import { failuresRecordedWith, NO_USAGE, RequestOutcome } from '../common/request-outcome';
 import { GATEWAY_CONFIG, GatewayAppConfig } from '../core/core.module';
 
 const DEFAULT_TIMEOUT_SECONDS = { basic: 10, advanced: 30 } as const;
@@ -22,7 +22,11 @@ export class ExtractService {
     @Inject(GATEWAY_CONFIG) private readonly config: GatewayAppConfig,
   ) {}
 
-  async extract(context: RequestContext, body: ExtractRequestDto): Promise<RequestOutcome<ExtractResponseDto>> {
+  extract(context: RequestContext, body: ExtractRequestDto): Promise<RequestOutcome<ExtractResponseDto>> {
+    return failuresRecordedWith({ ...NO_USAGE, depth: body.extract_depth }, () => this.extractAll(context, body));
+  }
+
+  private async extractAll(context: RequestContext, body: ExtractRequestDto): Promise<RequestOutcome<ExtractResponseDto>> {
     const depth = body.extract_depth;
     const meter = extractMeter(depth);
     await this.metering.precheck(context, this.metering.minimumMeteredCredits(meter));

@@ -6,13 +6,13 @@ import { catchError, map, Observable, throwError } from 'rxjs';
 import { describeError } from '../common/api-exception.filter';
 import { REQUEST_LOG_ENDPOINT } from '../common/endpoint.decorator';
 import type { RequestWithContext } from '../common/request-context';
-import { NO_USAGE, RequestOutcome } from '../common/request-outcome';
+import { failureUsage, RequestOutcome } from '../common/request-outcome';
 import { RequestRecorder } from './request-recorder.service';
 
 /**
  * For every route marked with `@Endpoint({ requestLog })`: records the request in the request log from the
  * outcome its handler returned and answers with the outcome's response. Requests refused by validation or by the
- * service are recorded with the status the caller receives and no usage. Refusals by the guard never reach an
+ * service are recorded with the status the caller receives and what usage the failure carries. Refusals by the guard never reach an
  * interceptor; the guard records those itself.
  */
 @Injectable()
@@ -33,7 +33,7 @@ export class RequestLogInterceptor implements NestInterceptor {
         return outcome.response;
       }),
       catchError((error: unknown) => {
-        this.recorder.record(request.sift, endpoint, describeError(error, request.path).status, NO_USAGE);
+        this.recorder.record(request.sift, endpoint, describeError(error, request.path).status, failureUsage(error));
         return throwError(() => error);
       }),
     );

@@ -7,7 +7,7 @@ import type { Request, Response } from 'express';
 import { ApiError } from '../common/api-error';
 import { describeError } from '../common/api-exception.filter';
 import type { RequestContext } from '../common/request-context';
-import { NO_USAGE, RequestOutcome } from '../common/request-outcome';
+import { failureCause, failureUsage, RequestOutcome } from '../common/request-outcome';
 import { ExtractService } from '../extract/extract.service';
 import { RequestRecorder } from '../logs/request-recorder.service';
 import { SearchService } from '../search/search.service';
@@ -64,10 +64,11 @@ export class McpService {
       const outcome = await work(callContext);
       this.recorder.record(callContext, endpoint, 200, outcome.usage);
       return { content: [{ type: 'text', text: JSON.stringify(outcome.response) }] };
-    } catch (error) {
+    } catch (failure) {
+      const error = failureCause(failure);
       // Logged with the status the same call over HTTP would have answered.
       const status = error instanceof ToolArgumentError ? 400 : describeError(error, `/${endpoint}`).status;
-      this.recorder.record(callContext, endpoint, status, NO_USAGE);
+      this.recorder.record(callContext, endpoint, status, failureUsage(failure));
       if (error instanceof ToolArgumentError) return toolError(`Invalid arguments: ${error.message}`);
       if (error instanceof ApiError) {
         const body = error.getResponse() as { detail?: { error?: string } };

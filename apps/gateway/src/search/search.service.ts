@@ -6,7 +6,7 @@ import { CHUNK_SEPARATOR } from '@sift/ranking';
 import { containsQuotedPhrases, languageCodeOf, pageLanguageOf, SearchQuery } from '@sift/search-index';
 import { MeteringService } from '../common/metering.service';
 import { RequestContext, responseTimeSeconds } from '../common/request-context';
-import type { RequestOutcome } from '../common/request-outcome';
+import { failuresRecordedWith, NO_USAGE, RequestOutcome } from '../common/request-outcome';
 import { chunkSources, ChunkedSource } from './result-chunks';
 import { searchResultId } from './result-id';
 import { SEARCH_DEPTH_PROFILES } from './search-depth-profile';
@@ -40,6 +40,10 @@ export class SearchService {
 
   async search(context: RequestContext, body: SearchRequestDto, explicitFields: ReadonlySet<string>): Promise<RequestOutcome<SearchResponseDto>> {
     const search = resolveSearch(body, explicitFields);
+    return failuresRecordedWith({ ...NO_USAGE, depth: search.depth }, () => this.run(context, body, search));
+  }
+
+  private async run(context: RequestContext, body: SearchRequestDto, search: ResolvedSearch): Promise<RequestOutcome<SearchResponseDto>> {
     const profile = SEARCH_DEPTH_PROFILES[search.depth];
     const credits = searchCredits(search.depth);
     await this.metering.precheck(context, credits);
