@@ -88,7 +88,11 @@ describe('Request logging of data-plane requests (real Postgres)', () => {
 
   it('observes request latency per route for /metrics', async () => {
     await callGateway(gateway.baseUrl, 'GET', '/health');
+    // A path no route serves shares one label, so scanners cannot grow the label set.
+    expect((await callGateway(gateway.baseUrl, 'GET', '/no-such-route-7')).status).toBe(404);
     const metrics = await callGateway<string>(gateway.baseUrl, 'GET', '/metrics');
     expect(metrics.body).toMatch(/sift_http_request_duration_seconds_count\{method="GET",route="\/health",status="200"\} [1-9]/);
+    expect(metrics.body).toMatch(/sift_http_request_duration_seconds_count\{method="GET",route="other",status="404"\} [1-9]/);
+    expect(metrics.body).not.toContain('no-such-route-7');
   });
 });
