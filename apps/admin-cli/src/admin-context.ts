@@ -8,9 +8,8 @@ import {
   type PrismaClient,
 } from '@sift/persistence';
 import { TeamService } from '@sift/auth';
+import { loadDatabaseUrl } from '@sift/config';
 import { DocumentStore } from '@sift/search-index';
-
-export const DEFAULT_DATABASE_URL = 'postgresql://postgres@127.0.0.1:5432/sift';
 
 export interface AdminContext {
   accounts: AccountRepository;
@@ -25,7 +24,7 @@ export interface AdminContext {
  * machine before the server has ever started. Migration notes go to stderr: stdout belongs to the command.
  */
 export async function withAdminContext<T>(work: (context: AdminContext) => Promise<T>, connections = 2): Promise<T> {
-  const databaseUrl = process.env.DATABASE_URL || DEFAULT_DATABASE_URL;
+  const databaseUrl = loadDatabaseUrl();
   if (await ensureDatabaseExists(databaseUrl)) process.stderr.write('Created the database.\n');
   const migrations = await applyMigrations(databaseUrl);
   if (migrations.applied.length > 0) process.stderr.write(`Applied migrations: ${migrations.applied.join(', ')}\n`);

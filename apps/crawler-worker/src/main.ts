@@ -3,7 +3,7 @@ import { loadConfig } from '@sift/config';
 import { createPrismaClient } from '@sift/persistence';
 import { runWorkerProcess, workerLogger } from '@sift/queue';
 import { QueueName } from '@sift/queue-contracts';
-import { egressPolicyFromEnv } from '@sift/safe-fetch';
+import { egressPolicyFromConfig } from '@sift/safe-fetch';
 import { DocumentStore } from '@sift/search-index';
 import { createDefaultCrawlDependencies, PageExtractionPool, RobotsCache } from './crawl';
 import { createCrawlHandlers } from './crawl.handler';
@@ -13,7 +13,7 @@ const log = workerLogger('crawler-worker');
 
 async function main(): Promise<void> {
   const config = loadConfig(crawlerEnv);
-  const policy = egressPolicyFromEnv();
+  const policy = egressPolicyFromConfig(config);
   const prisma = createPrismaClient(config.DATABASE_URL);
   const documents = new DocumentStore(prisma);
   // One robots.txt cache and one browser pool (launched on the first advanced crawl) for every crawl of this worker.

@@ -3,7 +3,7 @@ import { loadConfig } from '@sift/config';
 import { createPrismaClient } from '@sift/persistence';
 import { runWorkerProcess, workerLogger } from '@sift/queue';
 import { QueueName } from '@sift/queue-contracts';
-import { egressPolicyFromEnv } from '@sift/safe-fetch';
+import { egressPolicyFromConfig } from '@sift/safe-fetch';
 import { DocumentStore } from '@sift/search-index';
 import { createExtractUrlHandler } from './extract-url.handler';
 import { ExtractionService } from './extraction.service';
@@ -13,7 +13,7 @@ const log = workerLogger('extractor-worker');
 
 async function main(): Promise<void> {
   const config = loadConfig(extractorEnv);
-  const policy = egressPolicyFromEnv();
+  const policy = egressPolicyFromConfig(config);
   const prisma = createPrismaClient(config.DATABASE_URL);
   const browser = new BrowserPool({ policy, executablePath: config.CHROMIUM_PATH, maxConcurrentPages: config.BROWSER_PAGES });
   const extractionService = new ExtractionService({

@@ -6,15 +6,16 @@ import { DataPlaneModule } from './data-plane.module';
 import { CoreModule } from './core/core.module';
 import { PersistenceModule } from './core/persistence.module';
 import { HealthController } from './health/health.controller';
-import { RequestLoggingMiddleware } from './logs/request-logging.middleware';
+import { RequestLogModule } from './logs/request-log.module';
+import { HttpMetricsMiddleware } from './metrics/http-metrics.middleware';
 import { MetricsController } from './metrics/metrics.controller';
 
 @Module({
-  imports: [CoreModule, PersistenceModule, AuthModule, BillingModule, AccountPlaneModule, DataPlaneModule],
+  imports: [CoreModule, PersistenceModule, RequestLogModule, AuthModule, BillingModule, AccountPlaneModule, DataPlaneModule],
   controllers: [HealthController, MetricsController],
 })
 export class AppModule implements NestModule {
   configure(consumer: MiddlewareConsumer): void {
-    consumer.apply(RequestLoggingMiddleware).forRoutes('*');
+    consumer.apply(HttpMetricsMiddleware).forRoutes('*');
   }
 }

@@ -54,6 +54,9 @@ export const llmEnv = z.object({
   LLM_API_KEY: z.string().default(''),
   /** Model name sent to the LLM endpoint. */
   LLM_MODEL: z.string().default('gpt-4o-mini'),
+});
+
+export const searchEnv = z.object({
   /** SearXNG base URL for open-web search (JSON API enabled); empty = local index only. */
   SEARXNG_URL: z.string().default(''),
 });
@@ -62,6 +65,7 @@ export type CoreConfig = z.infer<typeof coreEnv>;
 export type GatewayConfig = z.infer<typeof gatewayEnv>;
 export type FetchConfig = z.infer<typeof fetchEnv>;
 export type LlmConfig = z.infer<typeof llmEnv>;
+export type SearchConfig = z.infer<typeof searchEnv>;
 
 export class ConfigError extends Error {}
 

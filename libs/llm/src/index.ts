@@ -1,5 +1,5 @@
 export { LlmError, type ChatMessage, type CompletionOptions, type LlmClient } from './llm-client';
-export { OpenAiCompatibleClient, llmClientFromEnv, type OpenAiCompatibleOptions } from './openai-compatible.client';
+export { OpenAiCompatibleClient, type OpenAiCompatibleOptions } from './openai-compatible.client';
 export type { AnswerSource, GenerationMode, SourceChunk } from './source-chunk';
 export { answerQuestion, answerPrompt, type Answer, type AnswerOptions } from './answer-question';
 export { extractiveAnswer, type AnswerDepth } from './extractive-answer';

@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { answerQuestion } from './answer-question';
 import { describeImages } from './describe-images';
 import { LlmError } from './llm-client';
-import { OpenAiCompatibleClient, llmClientFromEnv } from './openai-compatible.client';
+import { OpenAiCompatibleClient } from './openai-compatible.client';
 
 interface ReceivedRequest {
   path: string;
@@ -114,14 +114,5 @@ describe('OpenAiCompatibleClient against a loopback chat-completions server', ()
       ],
     });
     expect(received[0].authorization).toBeUndefined();
-  });
-
-  it('is configured from LLM_BASE_URL, LLM_API_KEY and LLM_MODEL, or absent', async () => {
-    expect(llmClientFromEnv({})).toBeUndefined();
-    expect(() => llmClientFromEnv({ LLM_BASE_URL: baseUrl })).toThrow(/LLM_MODEL/);
-    reply = { status: 200, body: chatCompletion('ok') };
-    const client = llmClientFromEnv({ LLM_BASE_URL: baseUrl, LLM_MODEL: 'llama3', LLM_API_KEY: 'local' });
-    expect(await client?.complete([{ role: 'user', content: 'ping' }])).toBe('ok');
-    expect(received[0].body.model).toBe('llama3');
   });
 });

@@ -1,4 +1,4 @@
-import { egressPolicyFromEnv, operatorEndpointPolicy, safeRequest } from '@sift/safe-fetch';
+import { operatorEndpointPolicy, safeRequest } from '@sift/safe-fetch';
 import type { EgressPolicy } from '@sift/safe-fetch';
 import { LlmError } from './llm-client';
 import type { ChatMessage, CompletionOptions, LlmClient } from './llm-client';
@@ -10,8 +10,8 @@ export interface OpenAiCompatibleOptions {
   apiKey?: string;
   /** LLM_MODEL */
   model: string;
-  /** Egress policy for everything but the model host; default FETCH_ALLOW_CIDRS. */
-  policy?: EgressPolicy;
+  /** Egress policy for everything but the model host (the app's FETCH_ALLOW_CIDRS). */
+  policy: EgressPolicy;
   /** Used when a call carries no deadline. */
   timeoutMs?: number;
 }
@@ -32,7 +32,7 @@ export class OpenAiCompatibleClient implements LlmClient {
   }
 
   async complete(messages: ChatMessage[], options: CompletionOptions = {}): Promise<string> {
-    this.policy ??= operatorEndpointPolicy(this.endpoint, this.options.policy ?? egressPolicyFromEnv());
+    this.policy ??= operatorEndpointPolicy(this.endpoint, this.options.policy);
     const body: Record<string, unknown> = { model: this.options.model, messages, temperature: options.temperature ?? 0.2 };
     if (options.maxTokens !== undefined) body.max_tokens = options.maxTokens;
     const headers: Record<string, string> = this.options.apiKey ? { authorization: `Bearer ${this.options.apiKey}` } : {};
@@ -58,13 +58,4 @@ export class OpenAiCompatibleClient implements LlmClient {
     }
     return content.trim();
   }
-}
-
-/** The client LLM_BASE_URL / LLM_API_KEY / LLM_MODEL describe, or undefined when no LLM is configured. */
-export function llmClientFromEnv(env: NodeJS.ProcessEnv = process.env): OpenAiCompatibleClient | undefined {
-  const baseUrl = env.LLM_BASE_URL?.trim();
-  if (!baseUrl) return undefined;
-  const model = env.LLM_MODEL?.trim();
-  if (!model) throw new Error('LLM_MODEL is required when LLM_BASE_URL is set');
-  return new OpenAiCompatibleClient({ baseUrl, model, apiKey: env.LLM_API_KEY?.trim() || undefined });
 }

@@ -1,4 +1,4 @@
-import { egressPolicyFromEnv, isAddressAllowed } from './egress-policy';
+import { egressPolicyFromConfig, isAddressAllowed } from './egress-policy';
 import { parsePublicUrl } from './public-url';
 
 describe('isAddressAllowed', () => {
@@ -25,14 +25,14 @@ describe('isAddressAllowed', () => {
   });
 });
 
-describe('egressPolicyFromEnv', () => {
+describe('egressPolicyFromConfig', () => {
   it('is closed by default and parses a comma-separated list', () => {
-    expect(egressPolicyFromEnv({})).toEqual({ allowCidrs: [] });
-    expect(egressPolicyFromEnv({ FETCH_ALLOW_CIDRS: ' 127.0.0.0/8, ::1/128 ,' })).toEqual({ allowCidrs: ['127.0.0.0/8', '::1/128'] });
+    expect(egressPolicyFromConfig({ FETCH_ALLOW_CIDRS: '' })).toEqual({ allowCidrs: [] });
+    expect(egressPolicyFromConfig({ FETCH_ALLOW_CIDRS: ' 127.0.0.0/8, ::1/128 ,' })).toEqual({ allowCidrs: ['127.0.0.0/8', '::1/128'] });
   });
 
   it('refuses a malformed entry at start-up', () => {
-    expect(() => egressPolicyFromEnv({ FETCH_ALLOW_CIDRS: 'localhost' })).toThrow(/FETCH_ALLOW_CIDRS/);
+    expect(() => egressPolicyFromConfig({ FETCH_ALLOW_CIDRS: 'localhost' })).toThrow(/FETCH_ALLOW_CIDRS/);
   });
 });
 

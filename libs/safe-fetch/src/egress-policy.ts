@@ -23,9 +23,12 @@ function parseCidr(cidr: string): ParsedCidr {
   return parsed;
 }
 
-/** Reads FETCH_ALLOW_CIDRS (comma-separated CIDRs); a malformed entry stops start-up instead of silently opening nothing or too much. */
-export function egressPolicyFromEnv(env: NodeJS.ProcessEnv = process.env): EgressPolicy {
-  const allowCidrs = (env.FETCH_ALLOW_CIDRS ?? '')
+/**
+ * The policy of an app's validated config (FETCH_ALLOW_CIDRS, comma-separated CIDRs); a malformed entry stops
+ * start-up instead of silently opening nothing or too much.
+ */
+export function egressPolicyFromConfig(config: { FETCH_ALLOW_CIDRS: string }): EgressPolicy {
+  const allowCidrs = config.FETCH_ALLOW_CIDRS
     .split(',')
     .map((entry) => entry.trim())
     .filter((entry) => entry.length > 0);

@@ -1,6 +1,6 @@
 // The one egress path: every fetch of a caller-supplied URL, from any endpoint or worker, goes through here.
 export { assertPublicDestination } from './destination-guard';
-export { egressPolicyFromEnv, isAddressAllowed, type EgressPolicy } from './egress-policy';
+export { egressPolicyFromConfig, isAddressAllowed, type EgressPolicy } from './egress-policy';
 export { createEgressProxy, egressRefusalHeader, type EgressProxy } from './egress-proxy';
 export { FetchError, type FetchErrorCode } from './fetch-error';
 export { allContentKinds, type ContentKind } from './content-kind';

@@ -1,4 +1,4 @@
-import { egressPolicyFromEnv, operatorEndpointPolicy, safeFetch } from '@sift/safe-fetch';
+import { operatorEndpointPolicy, safeFetch } from '@sift/safe-fetch';
 import type { EgressPolicy } from '@sift/safe-fetch';
 import { hostMatchesAny, normalizeDomainEntry } from './domain-match';
 import { languageCodeOf } from './language-code';
@@ -10,8 +10,8 @@ import { isInsideWindow, timeWindowOf } from './time-window';
 export interface SearxngOptions {
   /** SEARXNG_URL, e.g. http://searxng:8080 */
   baseUrl: string;
-  /** Egress policy for everything but the SearXNG host itself; default FETCH_ALLOW_CIDRS. */
-  policy?: EgressPolicy;
+  /** Egress policy for everything but the SearXNG host itself (the app's FETCH_ALLOW_CIDRS). */
+  policy: EgressPolicy;
   /** Used when the query carries no deadline. */
   timeoutMs?: number;
 }
@@ -72,7 +72,7 @@ export class SearxngProvider implements SearchProvider {
   constructor(private readonly options: SearxngOptions) {}
 
   async search(query: SearchQuery): Promise<SearchCandidate[]> {
-    this.policy ??= operatorEndpointPolicy(this.options.baseUrl, this.options.policy ?? egressPolicyFromEnv());
+    this.policy ??= operatorEndpointPolicy(this.options.baseUrl, this.options.policy);
     const response = await safeFetch(searxngSearchUrl(this.options.baseUrl, query), {
       policy: await this.policy,
       deadlineMs: query.deadlineMs ?? this.options.timeoutMs ?? 5000,

@@ -1,5 +1,5 @@
 import type { BrowserPool } from '@sift/browser';
-import { assertPublicDestination, ContentKind, EgressPolicy, egressPolicyFromEnv, FetchError, safeFetch } from '@sift/safe-fetch';
+import { assertPublicDestination, ContentKind, EgressPolicy, FetchError, safeFetch } from '@sift/safe-fetch';
 import { CrawlDependencies, CrawlEngineSettings, CrawledDocument, FetchPurpose } from './crawl-dependencies';
 import { runTask } from './page-extraction.task';
 import { ForbiddenTargetError } from './forbidden-target.error';
@@ -13,7 +13,8 @@ const ACCEPTED_KINDS: Record<FetchPurpose, ContentKind[]> = {
 };
 
 export interface DefaultCrawlDependencyOptions {
-  policy?: EgressPolicy;
+  /** The worker's egress policy, from its validated config. */
+  policy: EgressPolicy;
   /** Shared by every crawl of a worker; a new one per call would re-read robots.txt for every job. */
   robotsCache?: RobotsCache;
   storePage?: (document: CrawledDocument) => Promise<void>;
@@ -28,8 +29,8 @@ export interface DefaultCrawlDependencyOptions {
  * The production wiring: fetches through @sift/safe-fetch, extraction and links from @sift/content-extraction (in the
  * given pool's threads, or inline).
  */
-export function createDefaultCrawlDependencies(options: DefaultCrawlDependencyOptions = {}): CrawlDependencies {
-  const policy = options.policy ?? egressPolicyFromEnv();
+export function createDefaultCrawlDependencies(options: DefaultCrawlDependencyOptions): CrawlDependencies {
+  const policy = options.policy;
   const browser = options.browser;
   const extraction = options.extraction;
   return {

@@ -2,6 +2,7 @@ import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Logger } from '@n
 import type { Response } from 'express';
 import { ApiError, KeylessLimitError } from './api-error';
 import type { RequestWithContext } from './request-context';
+import { failureCause } from './request-outcome';
 import { ValidationFailedError } from './validation-failed.error';
 import { FEEDBACK_MAX_BODY_BYTES } from './body-limits';
 
@@ -18,44 +19,47 @@ export class ApiExceptionFilter implements ExceptionFilter {
   catch(exception: unknown, host: ArgumentsHost): void {
     const request = host.switchToHttp().getRequest<RequestWithContext>();
     const response = host.switchToHttp().getResponse<Response>();
-    const isFeedback = request.path === '/feedback';
-    const { status, body, headers } = this.describe(exception, isFeedback);
-    if (status >= 500) this.logger.error(`${request.method} ${request.path}: ${(exception as Error)?.stack ?? exception}`);
+    const error = failureCause(exception);
+    const { status, body, headers } = describeError(error, request.path);
+    if (status >= 500) this.logger.error(`${request.method} ${request.path}: ${(error as Error)?.stack ?? error}`);
     for (const [name, value] of Object.entries(headers)) response.setHeader(name, value);
     if (request.sift?.requestId) response.setHeader('X-Request-Id', request.sift.requestId);
     response.status(status).json(body);
   }
+}
 
-  private describe(exception: unknown, isFeedback: boolean): { status: number; body: unknown; headers: Record<string, string> } {
-    if (exception instanceof KeylessLimitError) {
-      return { status: 429, body: exception.getResponse(), headers: { 'Retry-After': String(exception.retryAfterSeconds) } };
-    }
-    if (exception instanceof ApiError) {
-      return { status: exception.getStatus(), body: exception.getResponse(), headers: exception.headers };
-    }
-    if (exception instanceof ValidationFailedError) {
-      const status = isFeedback ? 422 : 400;
-      const prefix = isFeedback ? 'Validation error in request body' : 'Invalid request';
-      return { status, body: { detail: { error: `${prefix}: ${exception.messages.join('; ')}` } }, headers: {} };
-    }
-    const parserError = exception as BodyParserError;
-    if (parserError?.type === 'entity.too.large') {
-      const limit = isFeedback ? FEEDBACK_MAX_BODY_BYTES : undefined;
-      const message = limit ? `Request body exceeds ${limit} bytes.` : 'Request body is too large.';
-      return { status: 413, body: { detail: { error: message } }, headers: {} };
-    }
-    if (parserError?.type === 'entity.parse.failed') {
-      return { status: 400, body: { detail: { error: 'Request body is not valid JSON.' } }, headers: {} };
-    }
-    if (parserError?.type === 'charset.unsupported' || parserError?.type === 'encoding.unsupported') {
-      return { status: 415, body: { detail: { error: 'Unsupported request body encoding.' } }, headers: {} };
-    }
-    if (exception instanceof HttpException) {
-      const status = exception.getStatus();
-      const message = status === 404 ? 'Not found.' : exception.message;
-      return { status, body: { detail: { error: message } }, headers: {} };
-    }
-    const message = isFeedback ? 'Error when processing feedback.' : 'Internal server error.';
-    return { status: 500, body: { detail: { error: message } }, headers: {} };
+/** The answer an error leaves as; the request log records the same status the caller received. */
+export function describeError(failure: unknown, path: string): { status: number; body: unknown; headers: Record<string, string> } {
+  const exception = failureCause(failure);
+  const isFeedback = path === '/feedback';
+  if (exception instanceof KeylessLimitError) {
+    return { status: 429, body: exception.getResponse(), headers: { 'Retry-After': String(exception.retryAfterSeconds) } };
   }
+  if (exception instanceof ApiError) {
+    return { status: exception.getStatus(), body: exception.getResponse(), headers: exception.headers };
+  }
+  if (exception instanceof ValidationFailedError) {
+    const status = isFeedback ? 422 : 400;
+    const prefix = isFeedback ? 'Validation error in request body' : 'Invalid request';
+    return { status, body: { detail: { error: `${prefix}: ${exception.messages.join('; ')}` } }, headers: {} };
+  }
+  const parserError = exception as BodyParserError;
+  if (parserError?.type === 'entity.too.large') {
+    const limit = isFeedback ? FEEDBACK_MAX_BODY_BYTES : undefined;
+    const message = limit ? `Request body exceeds ${limit} bytes.` : 'Request body is too large.';
+    return { status: 413, body: { detail: { error: message } }, headers: {} };
+  }
+  if (parserError?.type === 'entity.parse.failed') {
+    return { status: 400, body: { detail: { error: 'Request body is not valid JSON.' } }, headers: {} };
+  }
+  if (parserError?.type === 'charset.unsupported' || parserError?.type === 'encoding.unsupported') {
+    return { status: 415, body: { detail: { error: 'Unsupported request body encoding.' } }, headers: {} };
+  }
+  if (exception instanceof HttpException) {
+    const status = exception.getStatus();
+    const message = status === 404 ? 'Not found.' : exception.message;
+    return { status, body: { detail: { error: message } }, headers: {} };
+  }
+  const message = isFeedback ? 'Error when processing feedback.' : 'Internal server error.';
+  return { status: 500, body: { detail: { error: message } }, headers: {} };
 }

@@ -1,4 +1,6 @@
+import { RequestLogRepository } from '@sift/persistence';
 import { callGateway, createTestAccount, createTestKey } from '@sift/testing';
+import { RequestLogWriter } from '../logs/request-log-writer.service';
 import { startTestGateway, TestGateway } from '../testing/gateway-harness';
 
 describe('Per-key rate limits over HTTP (real Redis)', () => {
@@ -29,6 +31,18 @@ describe('Per-key rate limits over HTTP (real Redis)', () => {
     expect(retryAfter).toBeLessThanOrEqual(60);
     expect(refused.body).toEqual({ detail: { error: expect.stringMatching(/rate limit/i) } });
     expect(refused.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
+  });
+
+  it("records a data-plane request the rate limit refused in the key's request log, with its 429", async () => {
+    const account = await createTestAccount(gateway.prisma, { plan: 'startup', name: 'rate-logged' });
+    const { apiKey } = await createTestKey(gateway.prisma, account.id, { environment: 'dev' });
+    // Refused by validation (no worker needed), but each one spends the key's budget.
+    for (let request = 0; request < 3; request += 1) expect((await callGateway(gateway.baseUrl, 'POST', '/extract', { apiKey, body: {} })).status).toBe(400);
+    const refused = await callGateway(gateway.baseUrl, 'POST', '/extract', { apiKey, body: {} });
+    expect(refused.status).toBe(429);
+    await gateway.app.get(RequestLogWriter).flush();
+    const row = await gateway.app.get(RequestLogRepository).findByRequestId(account.id, refused.headers.get('x-request-id') as string);
+    expect(row).toMatchObject({ endpoint: 'extract', statusCode: 429, credits: 0 });
   });
 
   it('counts each key on its own: another key of the same account is not refused', async () => {

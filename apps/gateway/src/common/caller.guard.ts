@@ -1,9 +1,13 @@
 import { CanActivate, ExecutionContext, Inject, Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
+import type { LogEndpoint } from '@sift/api-contracts';
+import { RequestRecorder } from '../logs/request-recorder.service';
 import { ApiError, KeylessLimitError, UNAUTHORIZED_MESSAGE } from './api-error';
 import { RATE_LIMIT_CATEGORY, ROUTE_ACCESS, RouteAccess } from './route-access.decorator';
 import type { RequestWithContext } from './request-context';
 import { CallerAuthentication } from './caller-authentication.service';
+import { REQUEST_LOG_ENDPOINT } from './endpoint.decorator';
+import { NO_USAGE } from './request-outcome';
 
 const KEYLESS_HEADERS = ['x-service-access-mode', 'x-tavily-access-mode'];
 
@@ -16,6 +20,7 @@ export class CallerGuard implements CanActivate {
   constructor(
     private readonly reflector: Reflector,
     @Inject(CallerAuthentication) private readonly authentication: CallerAuthentication,
+    private readonly recorder: RequestRecorder,
   ) {}
 
   async canActivate(host: ExecutionContext): Promise<boolean> {
@@ -33,6 +38,9 @@ export class CallerGuard implements CanActivate {
       const category = this.reflector.getAllAndOverride<string | undefined>(RATE_LIMIT_CATEGORY, [host.getHandler(), host.getClass()]);
       const verdict = await this.authentication.consumeKeyBudget(caller, category ?? 'default');
       if (!verdict.allowed) {
+        // Interceptors run after guards: a known key's refused request is recorded here, as the key's request.
+        const endpoint = this.reflector.get<LogEndpoint | undefined>(REQUEST_LOG_ENDPOINT, host.getHandler());
+        if (endpoint) this.recorder.record(context, endpoint, 429, NO_USAGE);
         throw new ApiError(
           429,
           `Rate limit exceeded: too many requests for this API key. Retry after ${verdict.retryAfterSeconds} seconds.`,

@@ -1,7 +1,11 @@
-import { applyDecorators, HttpCode, Type } from '@nestjs/common';
+import { applyDecorators, HttpCode, SetMetadata, Type } from '@nestjs/common';
 import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
-import { ErrorResponseDto, KeylessErrorResponseDto } from '@sift/api-contracts';
+import { ErrorResponseDto, KeylessErrorResponseDto, LogEndpoint } from '@sift/api-contracts';
 import { API_KEY_SCHEME } from '../openapi';
+import { KeylessAllowed } from './route-access.decorator';
+
+/** Route metadata: the endpoint name under which the route's requests appear in POST /logs. */
+export const REQUEST_LOG_ENDPOINT = 'sift:request-log-endpoint';
 
 export interface EndpointOptions {
   tag: string;
@@ -10,8 +14,14 @@ export interface EndpointOptions {
   response: Type<unknown>;
   /** Extra documented errors beyond the common ones, status → meaning. */
   errors?: Record<number, string>;
+  /** Callable without a key in keyless mode (search, extract); also documents the keyless 429. */
   keyless?: boolean;
   billed?: boolean;
+  /**
+   * The route's requests appear in POST /logs under this name; its handler then returns a `RequestOutcome`, which
+   * the request-log interceptor records and unwraps into the response body.
+   */
+  requestLog?: LogEndpoint;
 }
 
 const BILLING_ERRORS: Record<number, string> = {
@@ -44,5 +54,7 @@ export function Endpoint(options: EndpointOptions): MethodDecorator {
         type: Number(status) === 429 && options.keyless ? KeylessErrorResponseDto : ErrorResponseDto,
       }),
     ),
+    ...(options.keyless ? [KeylessAllowed()] : []),
+    ...(options.requestLog ? [SetMetadata(REQUEST_LOG_ENDPOINT, options.requestLog)] : []),
   );
 }

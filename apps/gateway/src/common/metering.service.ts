@@ -6,6 +6,7 @@ import type { RequestContext } from './request-context';
 /**
  * Data-plane billing for one request: a pre-check before the work (432/433 before anything is fetched) and the
  * ledger charge after it, keyed by (request id, kind) so a retry never charges twice. Keyless calls are free.
+ * The charge methods return the credits charged; the service reports them in its request outcome.
  */
 @Injectable()
 export class MeteringService {
@@ -31,7 +32,6 @@ export class MeteringService {
         credits,
       }),
     );
-    context.credits += result.charged;
     return result.charged;
   }
 
@@ -54,7 +54,6 @@ export class MeteringService {
         creditsPerBlock: rate.creditsPerBlock,
       }),
     );
-    context.credits += result.charged;
     return result.charged;
   }
 

@@ -13,7 +13,6 @@ export function requestContextMiddleware(request: RequestWithContext, response: 
     sessionId: header(request, 'x-session-id'),
     // The end user's identifier is never stored in the clear.
     humanIdHash: humanId ? createHash('sha256').update(humanId).digest('hex') : undefined,
-    credits: 0,
   };
   response.setHeader('X-Request-Id', request.sift.requestId);
   next();

@@ -22,7 +22,7 @@ export interface KeylessCaller {
 
 export type Caller = KeyedCaller | KeylessCaller;
 
-/** Per-request facts every endpoint needs; built by the auth guard, read by services and the request logger. */
+/** Per-request facts every endpoint needs, fixed once the auth guard has run; read by services and the request recorder. */
 export interface RequestContext {
   requestId: string;
   startedAt: bigint;
@@ -31,10 +31,6 @@ export interface RequestContext {
   sessionId?: string;
   humanIdHash?: string;
   clientIp: string;
-  /** Set by data-plane services so the request log records what was charged and at which depth. */
-  credits: number;
-  depth?: string;
-  logDetail?: Record<string, unknown>;
 }
 
 export type RequestWithContext = Request & { sift: RequestContext };

@@ -2,6 +2,7 @@ import { Body, Controller, Post } from '@nestjs/common';
 import { CrawlRequestDto, CrawlResponseDto } from '@sift/api-contracts';
 import { Endpoint } from '../common/endpoint.decorator';
 import { Ctx, RequestContext } from '../common/request-context';
+import type { RequestOutcome } from '../common/request-outcome';
 import { RateLimitCategory } from '../common/route-access.decorator';
 import { CrawlService } from './crawl.service';
 
@@ -17,9 +18,10 @@ export class CrawlController {
     description: 'A crawl that reaches its timeout returns the pages gathered so far.',
     response: CrawlResponseDto,
     billed: true,
+    requestLog: 'crawl',
     errors: { 400: 'no starting url provided / invalid pattern', 403: 'URL is not supported' },
   })
-  crawl(@Ctx() context: RequestContext, @Body() body: CrawlRequestDto): Promise<CrawlResponseDto> {
+  crawl(@Ctx() context: RequestContext, @Body() body: CrawlRequestDto): Promise<RequestOutcome<CrawlResponseDto>> {
     return this.crawlService.crawl(context, body);
   }
 }

@@ -4,6 +4,7 @@ import { extractMeter, mapMeter } from '@sift/billing';
 import { CrawlJob } from '@sift/queue-contracts';
 import { MeteringService } from '../common/metering.service';
 import { RequestContext, responseTimeSeconds } from '../common/request-context';
+import { failuresRecordedWith, NO_USAGE, RequestOutcome } from '../common/request-outcome';
 import { SiteTraversal } from './site-traversal';
 
 @Injectable()
@@ -13,9 +14,12 @@ export class CrawlService {
     private readonly metering: MeteringService,
   ) {}
 
-  async crawl(context: RequestContext, body: CrawlRequestDto): Promise<CrawlResponseDto> {
+  async crawl(context: RequestContext, body: CrawlRequestDto): Promise<RequestOutcome<CrawlResponseDto>> {
     const url = await this.traversal.startingUrl(body);
-    context.depth = body.extract_depth;
+    return failuresRecordedWith({ ...NO_USAGE, depth: body.extract_depth }, () => this.crawlFrom(context, body, url));
+  }
+
+  private async crawlFrom(context: RequestContext, body: CrawlRequestDto, url: string): Promise<RequestOutcome<CrawlResponseDto>> {
     const withInstructions = Boolean(body.instructions?.trim());
     const mapping = mapMeter(withInstructions);
     const extraction = extractMeter(body.extract_depth);
@@ -27,12 +31,11 @@ export class CrawlService {
       includeFavicon: body.include_favicon,
       chunksPerSource: body.chunks_per_source,
     });
-    context.logDetail = { pages: outcome.successfulPages, failed: outcome.failedPages, partial: outcome.partial };
     // Crawl = mapping (per 10 pages) + extraction (per 5 pages) of the pages that succeeded; failures are free.
     const charged =
       (await this.metering.chargeMetered(context, 'crawl', mapping, outcome.successfulPages)) +
       (await this.metering.chargeMetered(context, 'crawl', extraction, outcome.successfulPages));
-    return {
+    const response: CrawlResponseDto = {
       base_url: outcome.baseUrl,
       results: outcome.results.map((page) => ({
         url: page.url,
@@ -43,6 +46,8 @@ export class CrawlService {
       response_time: responseTimeSeconds(context),
       request_id: context.requestId,
       ...(body.include_usage ? { usage: { credits: charged } } : {}),
-    } as CrawlResponseDto;
+    };
+    const detail = { pages: outcome.successfulPages, failed: outcome.failedPages, partial: outcome.partial };
+    return { response, usage: { depth: body.extract_depth, credits: charged, detail } };
   }
 }

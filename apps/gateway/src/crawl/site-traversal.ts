@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { MapRequestDto } from '@sift/api-contracts';
 import { JobQueue } from '@sift/queue';
 import type { CrawlPayload, JobDefinition } from '@sift/queue-contracts';
-import { assertPublicDestination, EgressPolicy, egressPolicyFromEnv, FetchError } from '@sift/safe-fetch';
+import { assertPublicDestination, EgressPolicy, egressPolicyFromConfig, FetchError } from '@sift/safe-fetch';
 import { RE2JS } from 're2js';
 import { ApiError } from '../common/api-error';
 import type { RequestContext } from '../common/request-context';
@@ -25,7 +25,7 @@ export class SiteTraversal {
     private readonly jobQueue: JobQueue,
     @Inject(GATEWAY_CONFIG) config: GatewayAppConfig,
   ) {
-    this.policy = egressPolicyFromEnv({ FETCH_ALLOW_CIDRS: config.FETCH_ALLOW_CIDRS });
+    this.policy = egressPolicyFromConfig(config);
   }
 
   /** The validated starting URL, with a scheme; see validateTraversal. */

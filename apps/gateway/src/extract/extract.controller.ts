@@ -2,7 +2,7 @@ import { Body, Controller, Post } from '@nestjs/common';
 import { ExtractRequestDto, ExtractResponseDto } from '@sift/api-contracts';
 import { Endpoint } from '../common/endpoint.decorator';
 import { Ctx, RequestContext } from '../common/request-context';
-import { KeylessAllowed } from '../common/route-access.decorator';
+import type { RequestOutcome } from '../common/request-outcome';
 import { ExtractService } from './extract.service';
 
 @Controller()
@@ -10,7 +10,6 @@ export class ExtractController {
   constructor(private readonly extractService: ExtractService) {}
 
   @Post('extract')
-  @KeylessAllowed()
   @Endpoint({
     tag: 'data',
     summary: 'Extract the cleaned content of up to 20 URLs',
@@ -18,8 +17,9 @@ export class ExtractController {
     response: ExtractResponseDto,
     keyless: true,
     billed: true,
+    requestLog: 'extract',
   })
-  extract(@Ctx() context: RequestContext, @Body() body: ExtractRequestDto): Promise<ExtractResponseDto> {
+  extract(@Ctx() context: RequestContext, @Body() body: ExtractRequestDto): Promise<RequestOutcome<ExtractResponseDto>> {
     return this.extractService.extract(context, body);
   }
 }

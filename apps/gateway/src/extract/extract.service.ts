@@ -5,6 +5,7 @@ import { JobQueue, JobTimeoutError } from '@sift/queue';
 import { ExtractUrlJob, ExtractUrlResult } from '@sift/queue-contracts';
 import { MeteringService } from '../common/metering.service';
 import { RequestContext, responseTimeSeconds } from '../common/request-context';
+import { failuresRecordedWith, NO_USAGE, RequestOutcome } from '../common/request-outcome';
 import { GATEWAY_CONFIG, GatewayAppConfig } from '../core/core.module';
 
 const DEFAULT_TIMEOUT_SECONDS = { basic: 10, advanced: 30 } as const;
@@ -21,9 +22,12 @@ export class ExtractService {
     @Inject(GATEWAY_CONFIG) private readonly config: GatewayAppConfig,
   ) {}
 
-  async extract(context: RequestContext, body: ExtractRequestDto): Promise<ExtractResponseDto> {
+  extract(context: RequestContext, body: ExtractRequestDto): Promise<RequestOutcome<ExtractResponseDto>> {
+    return failuresRecordedWith({ ...NO_USAGE, depth: body.extract_depth }, () => this.extractAll(context, body));
+  }
+
+  private async extractAll(context: RequestContext, body: ExtractRequestDto): Promise<RequestOutcome<ExtractResponseDto>> {
     const depth = body.extract_depth;
-    context.depth = depth;
     const meter = extractMeter(depth);
     await this.metering.precheck(context, this.metering.minimumMeteredCredits(meter));
     const deadlineMs = Math.round((body.timeout ?? DEFAULT_TIMEOUT_SECONDS[depth]) * 1000);
@@ -50,13 +54,14 @@ export class ExtractService {
     }
     // Failures are never charged: only successes advance the 1-credit-per-5 meter.
     const charged = await this.metering.chargeMetered(context, 'extract', meter, results.length);
-    return {
+    const response: ExtractResponseDto = {
       results,
       failed_results: failedResults,
       response_time: responseTimeSeconds(context),
       request_id: context.requestId,
       ...(body.include_usage ? { usage: { credits: charged } } : {}),
-    } as ExtractResponseDto;
+    };
+    return { response, usage: { depth, credits: charged, detail: null } };
   }
 
   private async extractOne(

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { LOG_ENDPOINTS, LogsRequestDto, LogsResponseDto } from '@sift/api-contracts';
+import { LOG_ENDPOINTS, LogEntryDto, LogsRequestDto, LogsResponseDto } from '@sift/api-contracts';
 import { ApiKeyRepository, ProjectRepository, RequestLogRepository } from '@sift/persistence';
 import { ApiError } from '../common/api-error';
 import { keyedCaller, RequestContext, responseTimeSeconds } from '../common/request-context';
@@ -40,16 +40,23 @@ export class LogsService {
             projectId: project?.id,
           });
     const lastFour = new Map((await this.apiKeys.list(caller.accountId)).map((key) => [key.id, key.lastFour]));
-    const logs = rows.map((row) => ({
-      timestamp: row.createdAt.toISOString(),
-      endpoint: row.endpoint,
-      depth: row.depth,
-      response_time: row.responseTime,
-      credits: row.credits,
-      api_key: row.apiKeyId ? `****${lastFour.get(row.apiKeyId) ?? ''}` : null,
-      request_id: row.requestId,
-    }));
-    return { logs, count: logs.length, response_time: responseTimeSeconds(context), request_id: context.requestId } as LogsResponseDto;
+    const logs = rows.flatMap((row): LogEntryDto[] => {
+      // Only the request recorder writes these rows, always with one of the logged endpoints.
+      const endpoint = LOG_ENDPOINTS.find((name) => name === row.endpoint);
+      if (!endpoint) return [];
+      return [
+        {
+          timestamp: row.createdAt.toISOString(),
+          endpoint,
+          depth: row.depth,
+          response_time: row.responseTime,
+          credits: row.credits,
+          api_key: row.apiKeyId ? `****${lastFour.get(row.apiKeyId) ?? ''}` : null,
+          request_id: row.requestId,
+        },
+      ];
+    });
+    return { logs, count: logs.length, response_time: responseTimeSeconds(context), request_id: context.requestId };
   }
 }
 

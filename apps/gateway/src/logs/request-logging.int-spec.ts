@@ -56,6 +56,16 @@ describe('Request logging of data-plane requests (real Postgres)', () => {
     expect(logs.body.logs.map((entry) => entry.request_id)).toEqual([requestId]);
   });
 
+  it('records a request the service refused with its status and the depth it asked for', async () => {
+    const account = await createTestAccount(gateway.prisma, { plan: 'startup', name: 'request-log-refused' });
+    const { apiKey } = await createTestKey(gateway.prisma, account.id, { creditLimit: 1 });
+    // Advanced search costs 2 credits: refused by the pre-check before any provider is asked.
+    const answer = await callGateway(gateway.baseUrl, 'POST', '/search', { apiKey, body: { query: 'refused', search_depth: 'advanced' } });
+    expect(answer.status).toBe(432);
+    const row = await eventuallyLogged(account.id, answer.headers.get('x-request-id') as string);
+    expect(row).toMatchObject({ endpoint: 'search', depth: 'advanced', statusCode: 432, credits: 0 });
+  });
+
   it('POST /logs lists a request that finished a moment ago (pending batched rows are written first)', async () => {
     const account = await createTestAccount(gateway.prisma, { plan: 'startup', name: 'request-log-fresh' });
     const { apiKey } = await createTestKey(gateway.prisma, account.id);
@@ -78,7 +88,11 @@ describe('Request logging of data-plane requests (real Postgres)', () => {
 
   it('observes request latency per route for /metrics', async () => {
     await callGateway(gateway.baseUrl, 'GET', '/health');
+    // A path no route serves shares one label, so scanners cannot grow the label set.
+    expect((await callGateway(gateway.baseUrl, 'GET', '/no-such-route-7')).status).toBe(404);
     const metrics = await callGateway<string>(gateway.baseUrl, 'GET', '/metrics');
     expect(metrics.body).toMatch(/sift_http_request_duration_seconds_count\{method="GET",route="\/health",status="200"\} [1-9]/);
+    expect(metrics.body).toMatch(/sift_http_request_duration_seconds_count\{method="GET",route="other",status="404"\} [1-9]/);
+    expect(metrics.body).not.toContain('no-such-route-7');
   });
 });

@@ -2,6 +2,7 @@ import { Body, Controller, Post } from '@nestjs/common';
 import { MapRequestDto, MapResponseDto } from '@sift/api-contracts';
 import { Endpoint } from '../common/endpoint.decorator';
 import { Ctx, RequestContext } from '../common/request-context';
+import type { RequestOutcome } from '../common/request-outcome';
 import { RateLimitCategory } from '../common/route-access.decorator';
 import { MapService } from './map.service';
 
@@ -16,9 +17,10 @@ export class MapController {
     summary: "Discover a site's URLs (links, robots.txt sitemaps, /sitemap.xml) without extracting content",
     response: MapResponseDto,
     billed: true,
+    requestLog: 'map',
     errors: { 400: 'no starting url provided / invalid pattern', 403: 'URL is not supported' },
   })
-  map(@Ctx() context: RequestContext, @Body() body: MapRequestDto): Promise<MapResponseDto> {
+  map(@Ctx() context: RequestContext, @Body() body: MapRequestDto): Promise<RequestOutcome<MapResponseDto>> {
     return this.mapService.map(context, body);
   }
 }

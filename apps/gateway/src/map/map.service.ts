@@ -4,6 +4,7 @@ import { mapMeter } from '@sift/billing';
 import { MapJob } from '@sift/queue-contracts';
 import { MeteringService } from '../common/metering.service';
 import { RequestContext, responseTimeSeconds } from '../common/request-context';
+import type { RequestOutcome } from '../common/request-outcome';
 import { SiteTraversal } from '../crawl/site-traversal';
 
 @Injectable()
@@ -13,7 +14,7 @@ export class MapService {
     private readonly metering: MeteringService,
   ) {}
 
-  async map(context: RequestContext, body: MapRequestDto): Promise<MapResponseDto> {
+  async map(context: RequestContext, body: MapRequestDto): Promise<RequestOutcome<MapResponseDto>> {
     const url = await this.traversal.startingUrl(body);
     const meter = mapMeter(Boolean(body.instructions?.trim()));
     await this.metering.precheck(context, this.metering.minimumMeteredCredits(meter));
@@ -24,14 +25,15 @@ export class MapService {
       includeFavicon: false,
       chunksPerSource: 3,
     });
-    context.logDetail = { pages: outcome.successfulPages, failed: outcome.failedPages, partial: outcome.partial };
     const charged = await this.metering.chargeMetered(context, 'map', meter, outcome.successfulPages);
-    return {
+    const response: MapResponseDto = {
       base_url: outcome.baseUrl,
       results: outcome.urls,
       response_time: responseTimeSeconds(context),
       request_id: context.requestId,
       ...(body.include_usage ? { usage: { credits: charged } } : {}),
-    } as MapResponseDto;
+    };
+    const detail = { pages: outcome.successfulPages, failed: outcome.failedPages, partial: outcome.partial };
+    return { response, usage: { depth: null, credits: charged, detail } };
   }
 }

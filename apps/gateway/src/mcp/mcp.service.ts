@@ -2,10 +2,14 @@ import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import type { LogEndpoint } from '@sift/api-contracts';
 import type { Request, Response } from 'express';
 import { ApiError } from '../common/api-error';
+import { describeError } from '../common/api-exception.filter';
 import type { RequestContext } from '../common/request-context';
+import { failureCause, failureUsage, RequestOutcome } from '../common/request-outcome';
 import { ExtractService } from '../extract/extract.service';
+import { RequestRecorder } from '../logs/request-recorder.service';
 import { SearchService } from '../search/search.service';
 import { EXTRACT_DTO, extractToolArguments, SEARCH_DTO, searchToolArguments, toDto, ToolArgumentError } from './mcp-tools';
 
@@ -17,14 +21,15 @@ interface ToolResult {
 
 /**
  * The remote tool server: MCP over streamable HTTP, stateless (every POST carries its own JSON-RPC exchange), with
- * the search and extract tools. Each tool call is its own billed request (own request id), authenticated and
- * rate-limited like the HTTP endpoints by the guard that already ran for this request.
+ * the search and extract tools. Each tool call is its own billed request (own request id) with its own request
+ * log row, authenticated and rate-limited like the HTTP endpoints by the guard that already ran for this request.
  */
 @Injectable()
 export class McpService {
   constructor(
     private readonly searchService: SearchService,
     private readonly extractService: ExtractService,
+    private readonly recorder: RequestRecorder,
   ) {}
 
   async handle(context: RequestContext, request: Request, response: Response): Promise<void> {
@@ -32,12 +37,12 @@ export class McpService {
     server.registerTool(
       'search',
       { title: 'Web search', description: 'Search the web (Sift local index and configured engines); returns ranked results with content chunks.', inputSchema: searchToolArguments },
-      (input) => this.run(context, async (callContext) => this.searchService.search(callContext, await toDto(SEARCH_DTO, input), new Set(Object.keys(input)))),
+      (input) => this.run(context, 'search', async (callContext) => this.searchService.search(callContext, await toDto(SEARCH_DTO, input), new Set(Object.keys(input)))),
     );
     server.registerTool(
       'extract',
       { title: 'Extract pages', description: 'Extract the cleaned content of up to 20 URLs as markdown or text.', inputSchema: extractToolArguments },
-      (input) => this.run(context, async (callContext) => this.extractService.extract(callContext, await toDto(EXTRACT_DTO, input))),
+      (input) => this.run(context, 'extract', async (callContext) => this.extractService.extract(callContext, await toDto(EXTRACT_DTO, input))),
     );
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
     response.on('close', () => {
@@ -48,14 +53,22 @@ export class McpService {
     await transport.handleRequest(request, response, request.body);
   }
 
-  private async run(context: RequestContext, work: (callContext: RequestContext) => Promise<unknown>): Promise<ToolResult> {
+  private async run(
+    context: RequestContext,
+    endpoint: LogEndpoint,
+    work: (callContext: RequestContext) => Promise<RequestOutcome<unknown>>,
+  ): Promise<ToolResult> {
     // A fresh request id per tool call keeps the ledger's (request id, kind) key unique per call.
-    const callContext: RequestContext = { ...context, requestId: randomUUID(), startedAt: process.hrtime.bigint(), credits: 0 };
+    const callContext: RequestContext = { ...context, requestId: randomUUID(), startedAt: process.hrtime.bigint() };
     try {
-      const result = await work(callContext);
-      context.credits += callContext.credits;
-      return { content: [{ type: 'text', text: JSON.stringify(result) }] };
-    } catch (error) {
+      const outcome = await work(callContext);
+      this.recorder.record(callContext, endpoint, 200, outcome.usage);
+      return { content: [{ type: 'text', text: JSON.stringify(outcome.response) }] };
+    } catch (failure) {
+      const error = failureCause(failure);
+      // Logged with the status the same call over HTTP would have answered.
+      const status = error instanceof ToolArgumentError ? 400 : describeError(error, `/${endpoint}`).status;
+      this.recorder.record(callContext, endpoint, status, failureUsage(failure));
       if (error instanceof ToolArgumentError) return toolError(`Invalid arguments: ${error.message}`);
       if (error instanceof ApiError) {
         const body = error.getResponse() as { detail?: { error?: string } };

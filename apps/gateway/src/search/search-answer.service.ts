@@ -1,6 +1,6 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { Answer, answerQuestion, describeImages, GenerationMode, ImageContext, LlmClient, OpenAiCompatibleClient, SourceChunk } from '@sift/llm';
-import { egressPolicyFromEnv } from '@sift/safe-fetch';
+import { egressPolicyFromConfig } from '@sift/safe-fetch';
 import { GATEWAY_CONFIG, GatewayAppConfig } from '../core/core.module';
 
 /**
@@ -18,7 +18,7 @@ export class SearchAnswerService {
         baseUrl: config.LLM_BASE_URL,
         model: config.LLM_MODEL,
         apiKey: config.LLM_API_KEY || undefined,
-        policy: egressPolicyFromEnv({ FETCH_ALLOW_CIDRS: config.FETCH_ALLOW_CIDRS }),
+        policy: egressPolicyFromConfig(config),
       });
     }
   }

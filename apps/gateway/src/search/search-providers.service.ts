@@ -1,15 +1,15 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { PrismaClient } from '@sift/persistence';
-import { egressPolicyFromEnv } from '@sift/safe-fetch';
+import { egressPolicyFromConfig } from '@sift/safe-fetch';
 import { LocalIndexProvider, mergeResults, SearchCandidate, SearchProvider, SearchQuery, SearxngProvider } from '@sift/search-index';
 import { GATEWAY_CONFIG, GatewayAppConfig } from '../core/core.module';
 
-/** How one provider did for one search, for the request log. */
-export interface ProviderOutcome {
+/** How one provider did for one search, for the request log (a type alias, so it is a JSON value for the log's detail). */
+export type ProviderOutcome = {
   name: string;
   results: number;
   error?: string;
-}
+};
 
 export interface FanOutResult {
   candidates: SearchCandidate[];
@@ -30,7 +30,7 @@ export class SearchProvidersService {
     this.providers = [new LocalIndexProvider(prisma)];
     if (config.SEARXNG_URL) {
       // The policy comes from the validated config, not process.env at first use, so tests and start-up agree.
-      this.providers.push(new SearxngProvider({ baseUrl: config.SEARXNG_URL, policy: egressPolicyFromEnv({ FETCH_ALLOW_CIDRS: config.FETCH_ALLOW_CIDRS }) }));
+      this.providers.push(new SearxngProvider({ baseUrl: config.SEARXNG_URL, policy: egressPolicyFromConfig(config) }));
     }
   }
 

@@ -2,7 +2,7 @@ import { Body, Controller, Post } from '@nestjs/common';
 import { SearchRequestDto, SearchResponseDto } from '@sift/api-contracts';
 import { Endpoint } from '../common/endpoint.decorator';
 import { Ctx, RequestContext } from '../common/request-context';
-import { KeylessAllowed } from '../common/route-access.decorator';
+import type { RequestOutcome } from '../common/request-outcome';
 import { ExplicitFields } from './explicit-fields.decorator';
 import { SearchService } from './search.service';
 
@@ -11,7 +11,6 @@ export class SearchController {
   constructor(private readonly searchService: SearchService) {}
 
   @Post('search')
-  @KeylessAllowed()
   @Endpoint({
     tag: 'data',
     summary: 'Search the local index and the configured upstream engines',
@@ -21,8 +20,9 @@ export class SearchController {
     response: SearchResponseDto,
     keyless: true,
     billed: true,
+    requestLog: 'search',
   })
-  search(@Ctx() context: RequestContext, @Body() body: SearchRequestDto, @ExplicitFields() explicitFields: ReadonlySet<string>): Promise<SearchResponseDto> {
+  search(@Ctx() context: RequestContext, @Body() body: SearchRequestDto, @ExplicitFields() explicitFields: ReadonlySet<string>): Promise<RequestOutcome<SearchResponseDto>> {
     return this.searchService.search(context, body, explicitFields);
   }
 }

@@ -6,6 +6,7 @@ import { CHUNK_SEPARATOR } from '@sift/ranking';
 import { containsQuotedPhrases, languageCodeOf, pageLanguageOf, SearchQuery } from '@sift/search-index';
 import { MeteringService } from '../common/metering.service';
 import { RequestContext, responseTimeSeconds } from '../common/request-context';
+import { failuresRecordedWith, NO_USAGE, RequestOutcome } from '../common/request-outcome';
 import { chunkSources, ChunkedSource } from './result-chunks';
 import { searchResultId } from './result-id';
 import { SEARCH_DEPTH_PROFILES } from './search-depth-profile';
@@ -37,11 +38,14 @@ export class SearchService {
     private readonly answers: SearchAnswerService,
   ) {}
 
-  async search(context: RequestContext, body: SearchRequestDto, explicitFields: ReadonlySet<string>): Promise<SearchResponseDto> {
+  async search(context: RequestContext, body: SearchRequestDto, explicitFields: ReadonlySet<string>): Promise<RequestOutcome<SearchResponseDto>> {
     const search = resolveSearch(body, explicitFields);
+    return failuresRecordedWith({ ...NO_USAGE, depth: search.depth }, () => this.run(context, body, search));
+  }
+
+  private async run(context: RequestContext, body: SearchRequestDto, search: ResolvedSearch): Promise<RequestOutcome<SearchResponseDto>> {
     const profile = SEARCH_DEPTH_PROFILES[search.depth];
     const credits = searchCredits(search.depth);
-    context.depth = search.depth;
     await this.metering.precheck(context, credits);
     const startedAt = Date.now();
 
@@ -75,7 +79,7 @@ export class SearchService {
       ? await this.answers.answer(search.query, this.answerChunks(ranked.slice(0, wanted).map(({ entry }) => entry)), search.answerDepth, profile.answerDeadlineMs)
       : undefined;
 
-    context.logDetail = {
+    const detail = {
       answer_mode: answer?.mode ?? null,
       ...(answer?.fallbackReason ? { answer_fallback_reason: answer.fallbackReason } : {}),
       image_description_mode: descriptions?.mode ?? null,
@@ -87,7 +91,7 @@ export class SearchService {
       results: results.length,
     };
     const charged = await this.metering.chargeFixed(context, 'search', 'search', credits);
-    return {
+    const response: SearchResponseDto = {
       query: body.query,
       results,
       images: search.includeImages ? this.topLevelImages(shown.map(({ entry }) => entry), descriptions?.descriptions) : [],
@@ -97,6 +101,7 @@ export class SearchService {
       ...(search.autoParameters ? { auto_parameters: search.autoParameters } : {}),
       ...(search.includeUsage ? { usage: { credits: charged } } : {}),
     };
+    return { response, usage: { depth: search.depth, credits: charged, detail } };
   }
 
   private providerQuery(search: ResolvedSearch, maxResults: number, deadlineMs: number): SearchQuery {

@@ -6,8 +6,5 @@ export type ExtractDepth = (typeof EXTRACT_DEPTHS)[number];
 export const CONTENT_FORMATS = ['markdown', 'text'] as const;
 export type ContentFormat = (typeof CONTENT_FORMATS)[number];
 
-/** Extract and crawl split page content into chunks of at most this many characters. */
-export const CHUNK_MAX_CHARACTERS = 500;
-
 /** Bounds and default of `chunks_per_source` (extract, crawl, search). */
 export const CHUNKS_PER_SOURCE = { min: 1, max: 5, default: 3 } as const;

@@ -18,6 +18,3 @@ export const FEEDBACK_LIMITS = {
   urlScoreScores: 20,
   urlScoreCommentCharacters: 2000,
 } as const;
-
-/** Message of the 400 answered when feedback names neither request_id nor session_id (or an item neither id nor url). */
-export const FEEDBACK_TARGET_MISSING_MESSAGE = 'Either session_id or request_id is required.';

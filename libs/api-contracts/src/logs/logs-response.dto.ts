@@ -17,8 +17,13 @@ export class LogEntryDto {
   @ApiProperty({ description: 'Credits charged.' })
   credits!: number;
 
-  @ApiProperty({ description: 'Masked key that made the request (prefix and last four characters).', example: 'sift-dev-…a1b2' })
-  api_key!: string;
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    description: 'Masked key that made the request (prefix and last four characters); null when no key is on record for the request.',
+    example: 'sift-dev-…a1b2',
+  })
+  api_key!: string | null;
 
   @ApiProperty()
   request_id!: string;

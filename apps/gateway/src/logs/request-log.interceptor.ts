@@ -1,0 +1,41 @@
+import { CallHandler, ExecutionContext, Injectable, NestInterceptor } from '@nestjs/common';
+import { Reflector } from '@nestjs/core';
+import type { LogEndpoint } from '@sift/api-contracts';
+import type { Response } from 'express';
+import { catchError, map, Observable, throwError } from 'rxjs';
+import { describeError } from '../common/api-exception.filter';
+import { REQUEST_LOG_ENDPOINT } from '../common/endpoint.decorator';
+import type { RequestWithContext } from '../common/request-context';
+import { failureUsage, RequestOutcome } from '../common/request-outcome';
+import { RequestRecorder } from './request-recorder.service';
+
+/**
+ * For every route marked with `@Endpoint({ requestLog })`: records the request in the request log from the
+ * outcome its handler returned and answers with the outcome's response. Requests refused by validation or by the
+ * service are recorded with the status the caller receives and what usage the failure carries. Refusals by the guard never reach an
+ * interceptor; the guard records those itself.
+ */
+@Injectable()
+export class RequestLogInterceptor implements NestInterceptor {
+  constructor(
+    private readonly reflector: Reflector,
+    private readonly recorder: RequestRecorder,
+  ) {}
+
+  intercept(host: ExecutionContext, next: CallHandler<RequestOutcome<unknown>>): Observable<unknown> {
+    const endpoint = this.reflector.get<LogEndpoint | undefined>(REQUEST_LOG_ENDPOINT, host.getHandler());
+    if (!endpoint) return next.handle();
+    const request = host.switchToHttp().getRequest<RequestWithContext>();
+    const response = host.switchToHttp().getResponse<Response>();
+    return next.handle().pipe(
+      map((outcome) => {
+        this.recorder.record(request.sift, endpoint, response.statusCode, outcome.usage);
+        return outcome.response;
+      }),
+      catchError((error: unknown) => {
+        this.recorder.record(request.sift, endpoint, describeError(error, request.path).status, failureUsage(error));
+        return throwError(() => error);
+      }),
+    );
+  }
+}

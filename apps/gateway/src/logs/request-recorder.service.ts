@@ -1,0 +1,54 @@
+import { Injectable, Logger } from '@nestjs/common';
+import type { LogEndpoint } from '@sift/api-contracts';
+import { ProjectRepository } from '@sift/persistence';
+import { KeyedCaller, RequestContext, responseTimeSeconds } from '../common/request-context';
+import type { RequestUsage } from '../common/request-outcome';
+import { RequestLogWriter } from './request-log-writer.service';
+
+/**
+ * Writes the request log row of one finished data-plane request (an HTTP route or an MCP tool call), success or
+ * error, from what the request did. Keyless requests have no account and are not logged. Logging never fails a
+ * request: a write that fails is only reported.
+ */
+@Injectable()
+export class RequestRecorder {
+  private readonly logger = new Logger('request-log');
+
+  constructor(
+    private readonly logs: RequestLogWriter,
+    private readonly projects: ProjectRepository,
+  ) {}
+
+  record(context: RequestContext, endpoint: LogEndpoint, statusCode: number, usage: RequestUsage): void {
+    const caller = context.caller;
+    if (!caller || caller.keyless) return;
+    const responseTime = responseTimeSeconds(context);
+    void this.write(caller, context, { endpoint, statusCode, responseTime, usage }).catch((error: Error) =>
+      this.logger.warn(`could not record request ${context.requestId}: ${error.message}`),
+    );
+  }
+
+  private async write(
+    caller: KeyedCaller,
+    context: RequestContext,
+    finished: { endpoint: LogEndpoint; statusCode: number; responseTime: number; usage: RequestUsage },
+  ): Promise<void> {
+    const finishedAt = new Date();
+    // Without a project header the row is buffered before the first await, so a /logs read right after sees it.
+    const project = context.projectExternalId ? await this.projects.findOrCreate(caller.accountId, context.projectExternalId) : null;
+    this.logs.add(caller.accountId, {
+      requestId: context.requestId,
+      apiKeyId: caller.apiKeyId,
+      projectId: project?.id ?? null,
+      endpoint: finished.endpoint,
+      depth: finished.usage.depth,
+      statusCode: finished.statusCode,
+      responseTime: finished.responseTime,
+      credits: finished.usage.credits,
+      sessionId: context.sessionId ?? null,
+      humanIdHash: context.humanIdHash ?? null,
+      detail: finished.usage.detail ?? undefined,
+      createdAt: finishedAt,
+    });
+  }
+}
