@@ -1,6 +1,6 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { ExtractRequestDto, ExtractResponseDto } from '@sift/api-contracts';
-import { extractMeter } from '@sift/billing';
+import { extractMeter, meteredCreditsBound, Reservation } from '@sift/billing';
 import { JobQueue, JobTimeoutError } from '@sift/queue';
 import { ExtractUrlJob, ExtractUrlResult } from '@sift/queue-contracts';
 import { MeteringService } from '../common/metering.service';
@@ -25,11 +25,25 @@ export class ExtractService {
     const depth = body.extract_depth;
     context.depth = depth;
     const meter = extractMeter(depth);
-    await this.metering.precheck(context, this.metering.minimumMeteredCredits(meter));
     const deadlineMs = Math.round((body.timeout ?? DEFAULT_TIMEOUT_SECONDS[depth]) * 1000);
+    const urls = [...new Set(body.urls.map((url) => url.trim()))];
+    // Up to every URL succeeding; at least one block, the smallest charge the request can cause.
+    const bounds = { maximumCredits: meteredCreditsBound(meter, urls.length), minimumCredits: meteredCreditsBound(meter, 1), deadlineMs };
+    return this.metering.withReservation(context, 'extract', bounds, (reservation) =>
+      this.extractWithin(context, body, urls, deadlineMs, reservation),
+    );
+  }
+
+  private async extractWithin(
+    context: RequestContext,
+    body: ExtractRequestDto,
+    urls: string[],
+    deadlineMs: number,
+    reservation: Reservation | null,
+  ): Promise<ExtractResponseDto> {
+    const meter = extractMeter(body.extract_depth);
     const caller = context.caller;
     const storeDocument = !(caller && !caller.keyless && caller.zeroDataRetention);
-    const urls = [...new Set(body.urls.map((url) => url.trim()))];
     const outcomes = await Promise.all(
       urls.map((url) => this.extractOne(context, body, url, deadlineMs, storeDocument)),
     );
@@ -49,7 +63,7 @@ export class ExtractService {
       }
     }
     // Failures are never charged: only successes advance the 1-credit-per-5 meter.
-    const charged = await this.metering.chargeMetered(context, 'extract', meter, results.length);
+    const charged = await this.metering.settle(context, reservation, [{ kind: `extract:${meter}`, meter, units: results.length }]);
     return {
       results,
       failed_results: failedResults,

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { ImageResultDto, SearchRequestDto, SearchResponseDto, SearchResultDto } from '@sift/api-contracts';
-import { searchCredits } from '@sift/billing';
+import { Reservation, searchCredits } from '@sift/billing';
 import { ImageContext, SourceChunk } from '@sift/llm';
 import { CHUNK_SEPARATOR } from '@sift/ranking';
 import { containsQuotedPhrases, languageCodeOf, pageLanguageOf, SearchQuery } from '@sift/search-index';
@@ -39,10 +39,21 @@ export class SearchService {
 
   async search(context: RequestContext, body: SearchRequestDto, explicitFields: ReadonlySet<string>): Promise<SearchResponseDto> {
     const search = resolveSearch(body, explicitFields);
-    const profile = SEARCH_DEPTH_PROFILES[search.depth];
     const credits = searchCredits(search.depth);
     context.depth = search.depth;
-    await this.metering.precheck(context, credits);
+    return this.metering.withReservation(context, 'search', { maximumCredits: credits, minimumCredits: credits }, (reservation) =>
+      this.searchWithin(context, body, search, credits, reservation),
+    );
+  }
+
+  private async searchWithin(
+    context: RequestContext,
+    body: SearchRequestDto,
+    search: ResolvedSearch,
+    credits: number,
+    reservation: Reservation | null,
+  ): Promise<SearchResponseDto> {
+    const profile = SEARCH_DEPTH_PROFILES[search.depth];
     const startedAt = Date.now();
 
     const wanted = Math.max(search.maxResults, search.answerDepth ? ANSWER_SOURCES[search.answerDepth] : 0);
@@ -86,7 +97,7 @@ export class SearchService {
       fetch_failures: loaded.fetchFailures,
       results: results.length,
     };
-    const charged = await this.metering.chargeFixed(context, 'search', 'search', credits);
+    const charged = await this.metering.settle(context, reservation, [{ kind: 'search', credits }]);
     return {
       query: body.query,
       results,
