@@ -12,6 +12,9 @@ import { BillingSubjectNotFoundError, CreditLimitError, PaygoLimitError } from '
 import { CREDIT_COSTS, type BilledEndpoint, type BillingMeterName } from './credit-costs';
 import { startOfUtcMonth } from './utc-month';
 
+/** The largest grant, Postgres' integer. */
+const MAXIMUM_RESERVATION = 2 ** 31 - 1;
+
 /** The plan whose pay-as-you-go has no ceiling unless one is set (the SQL rule names it too). */
 const PAYGO_PLAN_ID = 'paygo';
 
@@ -85,7 +88,9 @@ export class BillingService {
   async reserve(input: ReserveInput): Promise<Reservation> {
     assertWholeCredits(input.maximumCredits, 'maximumCredits');
     assertWholeCredits(input.minimumCredits, 'minimumCredits');
-    if (input.minimumCredits > input.maximumCredits) throw new RangeError('minimumCredits must not exceed maximumCredits.');
+    if (input.minimumCredits > Math.min(input.maximumCredits, MAXIMUM_RESERVATION)) {
+      throw new RangeError('minimumCredits must not exceed maximumCredits.');
+    }
     if (!(input.holdMilliseconds > 0)) throw new RangeError('holdMilliseconds must be positive.');
     const { ledger, projects } = this.dependencies;
     // Outside the lock: a project named by X-Project-ID is created on first use whether or not the request is
@@ -95,7 +100,9 @@ export class BillingService {
       accountId: input.accountId,
       apiKeyId: input.apiKeyId,
       requestId: input.requestId,
-      maximumCredits: input.maximumCredits,
+      // A crawl's worst case grows with its `limit`, which has no upper bound; no account holds more credits than
+      // a database integer anyway.
+      maximumCredits: Math.min(input.maximumCredits, MAXIMUM_RESERVATION),
       minimumCredits: input.minimumCredits,
       holdMilliseconds: input.holdMilliseconds,
       since: startOfUtcMonth(this.now()),

@@ -23,14 +23,16 @@ export class CrawlService {
     // the pages the worker may crawl by the grant, so nothing is crawled (or stored) that cannot be paid.
     const meters = [mapping, extraction];
     const bounds = { maximumCredits: pagesCreditsBound(meters, body.limit), minimumCredits: pagesCreditsBound(meters, 1), deadlineMs: body.timeout * 1000 };
-    return this.metering.withReservation(context, 'crawl', bounds, (reservation) => this.crawlWithin(context, body, url, meters, reservation));
+    return this.metering.withReservation(context, 'crawl', bounds, (reservation) =>
+      this.crawlWithin(context, body, url, { mapping, extraction }, reservation),
+    );
   }
 
   private async crawlWithin(
     context: RequestContext,
     body: CrawlRequestDto,
     url: string,
-    [mapping, extraction]: BillingMeterName[],
+    { mapping, extraction }: { mapping: BillingMeterName; extraction: BillingMeterName },
     reservation: Reservation | null,
   ): Promise<CrawlResponseDto> {
     const limit = this.metering.pageLimit(reservation, [mapping, extraction], body.limit);

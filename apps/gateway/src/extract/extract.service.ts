@@ -1,6 +1,6 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { ExtractRequestDto, ExtractResponseDto } from '@sift/api-contracts';
-import { extractMeter, meteredCreditsBound, Reservation } from '@sift/billing';
+import { BillingMeterName, extractMeter, meteredCreditsBound, Reservation } from '@sift/billing';
 import { JobQueue, JobTimeoutError } from '@sift/queue';
 import { ExtractUrlJob, ExtractUrlResult } from '@sift/queue-contracts';
 import { MeteringService } from '../common/metering.service';
@@ -30,7 +30,7 @@ export class ExtractService {
     // Up to every URL succeeding; at least one block, the smallest charge the request can cause.
     const bounds = { maximumCredits: meteredCreditsBound(meter, urls.length), minimumCredits: meteredCreditsBound(meter, 1), deadlineMs };
     return this.metering.withReservation(context, 'extract', bounds, (reservation) =>
-      this.extractWithin(context, body, urls, deadlineMs, reservation),
+      this.extractWithin(context, body, urls, deadlineMs, meter, reservation),
     );
   }
 
@@ -39,9 +39,9 @@ export class ExtractService {
     body: ExtractRequestDto,
     urls: string[],
     deadlineMs: number,
+    meter: BillingMeterName,
     reservation: Reservation | null,
   ): Promise<ExtractResponseDto> {
-    const meter = extractMeter(body.extract_depth);
     const caller = context.caller;
     const storeDocument = !(caller && !caller.keyless && caller.zeroDataRetention);
     const outcomes = await Promise.all(
