@@ -1,13 +1,21 @@
 -- One charging rule for fixed and metered charges: reserve what a request may cost before the work, settle what
 -- it did after, release on failure. The rule (limits, then plan credits first and pay-as-you-go after) lives only
--- in these SQL functions, not in TypeScript: each step is then one autocommitted statement that locks the account
--- row only while the database runs it (a search pays two statements, as the pre-check and sift_charge_credits
--- did), and there is no second copy of the rule to keep in step. sift_charge_credits goes: it was that copy.
+-- in these SQL functions, not in TypeScript: each step is then one autocommitted statement that holds the
+-- account's lock only while the database runs it (a search pays two statements, as the pre-check and
+-- sift_charge_credits did), and there is no second copy of the rule to keep in step. sift_charge_credits goes.
+--
+-- The account's lock is a transaction-scoped advisory lock (billing's class 1936287346, 'sift', and a hash of the
+-- account id), not a row lock: locking a row writes WAL, so every reserve would wait for a WAL flush at commit
+-- (2.8 ms p50 against 0.2 ms for the advisory lock, measured on the shared test Postgres). With the reservations
+-- UNLOGGED, a reserve writes no WAL at all and commits without a flush; the settle flushes once, as the charge
+-- did. Two accounts whose ids hash alike merely queue on each other.
 DROP FUNCTION sift_charge_credits(UUID, UUID, UUID, TEXT, TEXT, TEXT, INTEGER, TIMESTAMPTZ);
 
 -- Credits held for requests in progress. They count against the limits like ledger rows until the request
 -- settles or releases them, or until they expire: a gateway that crashed mid-request stops holding credits.
-CREATE TABLE "credit_reservations" (
+-- UNLOGGED: a database crash empties the table, and the requests in flight then settle within what the limits
+-- allow at that moment (see sift_settle_credits), which never oversells.
+CREATE UNLOGGED TABLE "credit_reservations" (
     "request_id" TEXT NOT NULL,
     "account_id" UUID NOT NULL,
     "api_key_id" UUID,
@@ -18,12 +26,12 @@ CREATE TABLE "credit_reservations" (
     CONSTRAINT "credit_reservations_pkey" PRIMARY KEY ("request_id")
 );
 
+-- No foreign key to accounts: its check would lock the account row (KEY SHARE), which writes WAL. A deleted
+-- account's reservations are left to expire; they count for nobody.
 CREATE INDEX "credit_reservations_account_id_expires_at_idx" ON "credit_reservations"("account_id", "expires_at");
 
-ALTER TABLE "credit_reservations" ADD CONSTRAINT "credit_reservations_account_id_fkey" FOREIGN KEY ("account_id") REFERENCES "accounts"("id") ON DELETE CASCADE ON UPDATE CASCADE;
-
 -- What the limits still allow, counting the period's ledger and the live reservations. Called by the two
--- functions below while they hold the account lock. NULL = no limit. The key limit is reported apart because it
+-- functions below while they hold the account's lock. NULL = no limit. The key limit is reported apart because it
 -- is checked first (its refusal is the key's 432). The account's room is the plan allowance left plus the
 -- pay-as-you-go room: none when pay-as-you-go is off (paygo_limit NULL on a plan other than paygo, refused as
 -- the plan's 432), no ceiling on the paygo plan without a paygo_limit, else up to paygo_limit (refused as 433).
@@ -95,11 +103,12 @@ DECLARE
     v_account_refusal TEXT;
     v_granted INTEGER;
 BEGIN
-    -- NO KEY UPDATE excludes other reserves and settles but not the key-share locks of foreign-key checks.
+    -- Reserves and settles of the account run one after another; each later statement of this function sees
+    -- every one committed before the lock was granted (READ COMMITTED takes a snapshot per statement).
+    PERFORM pg_advisory_xact_lock(1936287346, hashtext(p_account_id::text));
     SELECT a.plan_id, p.monthly_credits, a.paygo_limit INTO v_plan_id, v_monthly, v_paygo_limit
     FROM accounts a JOIN plans p ON p.id = a.plan_id
-    WHERE a.id = p_account_id
-    FOR NO KEY UPDATE OF a;
+    WHERE a.id = p_account_id;
     IF NOT FOUND THEN
         RETURN QUERY SELECT 'account_missing'::TEXT, 0, FALSE;
         RETURN;
@@ -189,10 +198,10 @@ DECLARE
     v_plan INTEGER;
     v_paygo INTEGER;
 BEGIN
+    PERFORM pg_advisory_xact_lock(1936287346, hashtext(p_account_id::text));
     SELECT a.plan_id, p.monthly_credits, a.paygo_limit INTO v_plan_id, v_monthly, v_paygo_limit
     FROM accounts a JOIN plans p ON p.id = a.plan_id
-    WHERE a.id = p_account_id
-    FOR NO KEY UPDATE OF a;
+    WHERE a.id = p_account_id;
     IF NOT FOUND THEN
         RETURN QUERY SELECT 'account_missing'::TEXT, NULL::TEXT, 0, 0;
         RETURN;

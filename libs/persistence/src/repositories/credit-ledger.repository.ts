@@ -70,7 +70,7 @@ export interface EndpointUsage extends LedgerTotals {
 /**
  * The append-only credit ledger, the carry-over meters of fractional billing and the reservations of requests
  * in progress (one aggregate). The charging rule itself is SQL (migration 20261123010000_credit_reservations):
- * each step is one autocommitted statement, so the account row is locked only while the database runs it.
+ * each step is one autocommitted statement, so the account's lock is held only while the database runs it.
  */
 export class CreditLedgerRepository {
   constructor(private readonly prisma: PrismaClient) {}
