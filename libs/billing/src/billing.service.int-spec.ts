@@ -166,9 +166,9 @@ describe('BillingService: reserve → settle / release (real Postgres)', () => {
 
   it('expired reservations stop counting; a settle after expiry charges only what the limits still allow', async () => {
     const { account, reserve } = await givenAccount('growth', { keyLimit: 3 });
-    const crashed = await reserve(3, 3, { holdMilliseconds: 50 });
+    const crashed = await reserve(3, 3, { holdMilliseconds: 1_500 });
     await expect(reserve(1, 1)).rejects.toBeInstanceOf(CreditLimitError);
-    await sleep(100);
+    await sleep(1_700);
     const next = await reserve(3, 3);
     expect(next.credits).toBe(3);
     // The late request's credits went to the next one: it may not oversell the key.
