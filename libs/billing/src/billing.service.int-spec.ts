@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
 import {
   AccountRepository,
   ApiKeyRepository,
@@ -8,10 +9,12 @@ import {
   type PrismaClient,
 } from '@sift/persistence';
 import { CreditLimitError, PaygoLimitError } from './billing-errors';
-import { BillingService, type ChargeInput } from './billing.service';
-import { CREDIT_COSTS } from './credit-costs';
+import { BillingService, type ChargeLine, type ReserveInput } from './billing.service';
+import { meteredCreditsBound, type BillingMeterName } from './credit-costs';
 
-describe('BillingService (real Postgres)', () => {
+const HOLD_MS = 60_000;
+
+describe('BillingService: reserve → settle / release (real Postgres)', () => {
   let prisma: PrismaClient;
   let billing: BillingService;
   let accounts: AccountRepository;
@@ -21,17 +24,23 @@ describe('BillingService (real Postgres)', () => {
     prisma = createPrismaClient(process.env.DATABASE_URL as string, 10);
     accounts = new AccountRepository(prisma);
     apiKeys = new ApiKeyRepository(prisma);
-    billing = new BillingService({
-      ledger: new CreditLedgerRepository(prisma),
-      accounts,
-      apiKeys,
-      projects: new ProjectRepository(prisma),
-    });
+    billing = serviceOn(prisma);
   });
 
   afterAll(async () => {
     await prisma.$disconnect();
   });
+
+  function serviceOn(client: PrismaClient): BillingService {
+    return new BillingService({
+      ledger: new CreditLedgerRepository(client),
+      accounts: new AccountRepository(client),
+      apiKeys: new ApiKeyRepository(client),
+      projects: new ProjectRepository(client),
+    });
+  }
+
+  type ChargeOverrides = Partial<Omit<ReserveInput, 'maximumCredits' | 'minimumCredits'>> & { kind?: string };
 
   async function givenAccount(planId: string, options: { paygoLimit?: number | null; keyLimit?: number | null } = {}) {
     const account = await accounts.create({ name: `billing-${randomUUID()}`, planId, paygoLimit: options.paygoLimit ?? null });
@@ -43,22 +52,38 @@ describe('BillingService (real Postgres)', () => {
       environment: 'dev',
       creditLimit: options.keyLimit ?? null,
     });
-    const charge = (credits: number, overrides: Partial<ChargeInput> = {}) =>
-      billing.charge({
+    const reserve = (maximumCredits: number, minimumCredits = maximumCredits, overrides: ChargeOverrides = {}, service = billing) =>
+      service.reserve({
         accountId: account.id,
         apiKeyId: key.id,
         requestId: randomUUID(),
-        kind: 'search',
         endpoint: 'search',
-        credits,
+        holdMilliseconds: HOLD_MS,
+        maximumCredits,
+        minimumCredits,
         ...overrides,
       });
-    return { account, key, charge };
+    /** A fixed charge the way a search makes it: reserve its cost, then settle it. */
+    const charge = async (credits: number, overrides: ChargeOverrides = {}, service = billing) => {
+      const reservation = await reserve(credits, credits, overrides, service);
+      return service.settle(reservation, [{ kind: overrides.kind ?? 'search', credits }]);
+    };
+    /** A metered charge the way extract and map make it: reserve the bound of the units, settle the successes. */
+    const chargeMetered = async (meter: BillingMeterName, units: number, requestId = randomUUID()) => {
+      const reservation = await reserve(meteredCreditsBound(meter, units), meteredCreditsBound(meter, 1), { requestId, endpoint: 'extract' });
+      return billing.settle(reservation, [{ kind: `extract:${meter}`, meter, units }]);
+    };
+    return { account, key, reserve, charge, chargeMetered };
   }
 
   async function ledgerSum(accountId: string) {
     const sum = await prisma.creditLedger.aggregate({ where: { accountId }, _sum: { planCredits: true, paygoCredits: true } });
     return { plan: sum._sum.planCredits ?? 0, paygo: sum._sum.paygoCredits ?? 0 };
+  }
+
+  async function meterUnits(accountId: string, meter: BillingMeterName) {
+    const row = await prisma.billingMeter.findUnique({ where: { accountId_meter: { accountId, meter } } });
+    return row?.units ?? 0;
   }
 
   it('spends the plan allowance first, then spills into pay-as-you-go up to its limit', async () => {
@@ -79,14 +104,17 @@ describe('BillingService (real Postgres)', () => {
     expect(await ledgerSum(account.id)).toEqual({ plan: 1000, paygo: 0 });
   });
 
-  it('refuses a charge that would cross the key limit as a whole, with a key CreditLimitError (432)', async () => {
-    const { account, charge } = await givenAccount('growth', { keyLimit: 3 });
+  it('refuses a charge that would cross the key limit as a whole, with a key CreditLimitError (432), checked first', async () => {
+    const { account, charge } = await givenAccount('researcher', { keyLimit: 3 });
     await charge(2);
     const refusal = await charge(2).catch((error: unknown) => error);
     expect(refusal).toBeInstanceOf(CreditLimitError);
     expect((refusal as CreditLimitError).reason).toBe('key');
     expect(await charge(1)).toMatchObject({ charged: 1 });
-    expect(await ledgerSum(account.id)).toEqual({ plan: 3, paygo: 0 });
+    // Both the key and the plan are short: the key's refusal wins.
+    await prisma.creditLedger.create({ data: { accountId: account.id, requestId: randomUUID(), kind: 'search', endpoint: 'search', planCredits: 997, paygoCredits: 0 } });
+    expect(((await charge(1).catch((error: unknown) => error)) as CreditLimitError).reason).toBe('key');
+    expect(await ledgerSum(account.id)).toEqual({ plan: 1000, paygo: 0 });
   });
 
   it('treats enterprise as unlimited and the paygo plan without a ceiling as all pay-as-you-go', async () => {
@@ -96,55 +124,88 @@ describe('BillingService (real Postgres)', () => {
     expect(await paygo.charge(7)).toMatchObject({ planCredits: 0, paygoCredits: 7 });
     const cappedPaygo = await givenAccount('paygo', { paygoLimit: 3 });
     await expect(cappedPaygo.charge(4)).rejects.toBeInstanceOf(PaygoLimitError);
+    // Nothing limits enterprise without a key limit: nothing is held for it.
+    expect(await enterprise.reserve(10)).toMatchObject({ credits: 10, held: false });
   });
 
-  it('assertCanSpend applies the same limits without charging', async () => {
-    const { account, key, charge } = await givenAccount('researcher', { keyLimit: 10 });
-    await charge(9);
-    await expect(billing.assertCanSpend({ accountId: account.id, apiKeyId: key.id, credits: 1 })).resolves.toBeUndefined();
-    await expect(billing.assertCanSpend({ accountId: account.id, apiKeyId: key.id, credits: 2 })).rejects.toBeInstanceOf(CreditLimitError);
-    expect(await ledgerSum(account.id)).toEqual({ plan: 9, paygo: 0 });
+  it('grants the most that is left between the minimum and the maximum, and refuses below the minimum without charging', async () => {
+    const { account, key, reserve, charge } = await givenAccount('researcher', { keyLimit: 10 });
+    await charge(7);
+    expect(await reserve(5, 1)).toMatchObject({ credits: 3, held: true });
+    // The 3 granted are held: the next request finds nothing left.
+    await expect(reserve(1, 1)).rejects.toBeInstanceOf(CreditLimitError);
+    expect(await ledgerSum(account.id)).toEqual({ plan: 7, paygo: 0 });
+    expect(await prisma.creditReservation.count({ where: { apiKeyId: key.id } })).toBe(1);
   });
 
-  it('remembers for a while that an account and key have no limit, and reads limited ones every time', async () => {
-    let reads = 0;
-    let clock = new Date('2026-11-23T10:00:00Z').getTime();
-    const ledger = new CreditLedgerRepository(prisma);
-    const counting = Object.assign(Object.create(ledger) as CreditLedgerRepository, {
-      spendingPosition: (...args: Parameters<CreditLedgerRepository['spendingPosition']>) => {
-        reads += 1;
-        return ledger.spendingPosition(...args);
-      },
-    });
-    const cached = new BillingService({ ledger: counting, accounts, apiKeys, projects: new ProjectRepository(prisma), now: () => new Date(clock) });
-    const unlimited = await givenAccount('enterprise');
-    const check = (subject: { account: { id: string }; key: { id: string } }, credits = 5) =>
-      cached.assertCanSpend({ accountId: subject.account.id, apiKeyId: subject.key.id, credits });
-
-    await check(unlimited);
-    await check(unlimited);
-    expect(reads).toBe(1);
-    clock += 10_001;
-    await check(unlimited);
-    expect(reads).toBe(2);
-
-    // A key limit makes the position limited: read on every check.
-    const keyLimited = await givenAccount('enterprise', { keyLimit: 100 });
-    await check(keyLimited);
-    await check(keyLimited);
-    expect(reads).toBe(4);
-    const planLimited = await givenAccount('researcher');
-    await check(planLimited);
-    await expect(check(planLimited, 1_000_000)).rejects.toBeInstanceOf(CreditLimitError);
-    expect(reads).toBe(6);
-
-    // A limit set within the window passes the pre-check but not the charge, which reads under the lock.
-    await prisma.apiKey.update({ where: { id: unlimited.key.id }, data: { creditLimit: 1 } });
-    await expect(check(unlimited)).resolves.toBeUndefined();
-    await expect(unlimited.charge(5)).rejects.toBeInstanceOf(CreditLimitError);
+  it('parallel reservations on a 3-credit key grant at most 3 credits in total and refuse the rest before any work', async () => {
+    const { account, reserve } = await givenAccount('growth', { keyLimit: 3 });
+    const replicas = Array.from({ length: 5 }, () => createPrismaClient(process.env.DATABASE_URL as string, 4));
+    const services = replicas.map(serviceOn);
+    const outcomes = await Promise.allSettled(
+      Array.from({ length: 10 }, (_, index) => reserve(5, 1, {}, services[index % services.length])),
+    ).finally(() => Promise.all(replicas.map((client) => client.$disconnect())));
+    const granted = outcomes.flatMap((outcome) => (outcome.status === 'fulfilled' ? [outcome.value.credits] : []));
+    const refused = outcomes.filter((outcome): outcome is PromiseRejectedResult => outcome.status === 'rejected');
+    expect(granted.reduce((sum, credits) => sum + credits, 0)).toBe(3);
+    expect(refused.length).toBe(10 - granted.length);
+    expect(refused.length).toBeGreaterThanOrEqual(7);
+    for (const { reason } of refused) expect(reason).toBeInstanceOf(CreditLimitError);
+    expect(await ledgerSum(account.id)).toEqual({ plan: 0, paygo: 0 });
   });
 
-  it('charges the same (requestId, kind) once, even when both calls race', async () => {
+  it('a released reservation charges nothing and frees its credits', async () => {
+    const { account, key, reserve } = await givenAccount('growth', { keyLimit: 4 });
+    const crawl = await reserve(4, 2, { endpoint: 'crawl' });
+    await expect(reserve(1, 1)).rejects.toBeInstanceOf(CreditLimitError);
+    await billing.release(crawl);
+    expect(await prisma.creditReservation.count({ where: { apiKeyId: key.id } })).toBe(0);
+    expect(await prisma.creditLedger.count({ where: { accountId: account.id } })).toBe(0);
+    expect(await reserve(4, 4)).toMatchObject({ credits: 4 });
+  });
+
+  it('expired reservations stop counting; a settle after expiry charges only what the limits still allow', async () => {
+    const { account, reserve } = await givenAccount('growth', { keyLimit: 3 });
+    const crashed = await reserve(3, 3, { holdMilliseconds: 1_500 });
+    await expect(reserve(1, 1)).rejects.toBeInstanceOf(CreditLimitError);
+    await sleep(1_700);
+    const next = await reserve(3, 3);
+    expect(next.credits).toBe(3);
+    // The late request's credits went to the next one: it may not oversell the key.
+    expect(await billing.settle(crashed, [{ kind: 'search', credits: 3 }])).toMatchObject({ charged: 0 });
+    expect(await billing.settle(next, [{ kind: 'search', credits: 3 }])).toMatchObject({ charged: 3 });
+    expect(await ledgerSum(account.id)).toEqual({ plan: 3, paygo: 0 });
+  });
+
+  it('never charges more than the reservation granted', async () => {
+    const { account, reserve } = await givenAccount('growth', { keyLimit: 2 });
+    const reservation = await reserve(5, 1);
+    expect(reservation.credits).toBe(2);
+    expect(await billing.settle(reservation, [{ kind: 'search', credits: 5 }])).toMatchObject({ charged: 2 });
+    expect(await ledgerSum(account.id)).toEqual({ plan: 2, paygo: 0 });
+  });
+
+  it('settles every line of a request in one transaction, and a retried settle returns the first result', async () => {
+    const { account, reserve } = await givenAccount('growth');
+    const reservation = await reserve(6, 2, { endpoint: 'crawl' });
+    const lines: ChargeLine[] = [
+      { kind: 'crawl:map', meter: 'map', units: 20 },
+      { kind: 'crawl:extract_basic', meter: 'extract_basic', units: 20 },
+    ];
+    const [first, second] = await Promise.all([billing.settle(reservation, lines), billing.settle(reservation, lines)]);
+    expect([first.replayed, second.replayed].sort()).toEqual([false, true]);
+    expect(first.charged).toBe(6);
+    expect(second.charged).toBe(6);
+    expect(await billing.settle(reservation, lines)).toMatchObject({ charged: 6, replayed: true });
+    expect(await prisma.creditLedger.findMany({ where: { accountId: account.id }, select: { kind: true, planCredits: true }, orderBy: { kind: 'asc' } })).toEqual([
+      { kind: 'crawl:extract_basic', planCredits: 4 },
+      { kind: 'crawl:map', planCredits: 2 },
+    ]);
+    expect(await meterUnits(account.id, 'map')).toBe(0);
+    expect(await prisma.creditReservation.count({ where: { accountId: account.id } })).toBe(0);
+  });
+
+  it('charges the same (requestId, kind) once, even when both requests race', async () => {
     const { account, charge } = await givenAccount('growth');
     const requestId = randomUUID();
     const [first, second] = await Promise.all([charge(2, { requestId }), charge(2, { requestId })]);
@@ -153,9 +214,10 @@ describe('BillingService (real Postgres)', () => {
     expect(second.charged).toBe(2);
     expect(await charge(2, { requestId })).toMatchObject({ charged: 2, replayed: true });
     expect(await prisma.creditLedger.count({ where: { accountId: account.id, requestId } })).toBe(1);
-    // Another kind under the same request id is a separate charge (e.g. the extract part of a crawl).
+    // Another kind under the same request id is a separate charge.
     await charge(1, { requestId, kind: 'crawl_extract', endpoint: 'crawl' });
     expect(await ledgerSum(account.id)).toEqual({ plan: 3, paygo: 0 });
+    expect(await prisma.creditReservation.count({ where: { accountId: account.id } })).toBe(0);
   });
 
   it('does not oversell: 50 parallel 1-credit charges against a key with 10 credits left charge exactly 10', async () => {
@@ -163,21 +225,9 @@ describe('BillingService (real Postgres)', () => {
     await charge(5);
     // Five clients with pools of their own stand for five gateway replicas, so the charges truly overlap.
     const replicas = Array.from({ length: 5 }, () => createPrismaClient(process.env.DATABASE_URL as string, 10));
-    const services = replicas.map(
-      (client) =>
-        new BillingService({
-          ledger: new CreditLedgerRepository(client),
-          accounts: new AccountRepository(client),
-          apiKeys: new ApiKeyRepository(client),
-          projects: new ProjectRepository(client),
-        }),
-    );
+    const services = replicas.map(serviceOn);
     const outcomes = await Promise.allSettled(
-      Array.from({ length: 50 }, (_, index) =>
-        services[index % services.length].charge({
-          accountId: account.id, apiKeyId: key.id, requestId: randomUUID(), kind: 'search', endpoint: 'search', credits: 1,
-        }),
-      ),
+      Array.from({ length: 50 }, (_, index) => charge(1, {}, services[index % services.length])),
     ).finally(() => Promise.all(replicas.map((client) => client.$disconnect())));
     const charged = outcomes.filter((outcome) => outcome.status === 'fulfilled');
     const refused = outcomes.filter((outcome) => outcome.status === 'rejected');
@@ -190,47 +240,32 @@ describe('BillingService (real Postgres)', () => {
   });
 
   it('carries extract successes over per account: four successes charge 0, the fifth charges 1', async () => {
-    const { account, key } = await givenAccount('growth');
-    const extract = (units: number, requestId = randomUUID()) =>
-      billing.chargeMetered({
-        accountId: account.id,
-        apiKeyId: key.id,
-        requestId,
-        kind: 'extract',
-        endpoint: 'extract',
-        meter: 'extract_basic',
-        units,
-        ...CREDIT_COSTS.meters.extract_basic,
-      });
-    for (let success = 1; success <= 4; success += 1) expect((await extract(1)).charged).toBe(0);
+    const { account, chargeMetered } = await givenAccount('growth');
+    for (let success = 1; success <= 4; success += 1) expect((await chargeMetered('extract_basic', 1)).charged).toBe(0);
     const fifth = randomUUID();
-    expect((await extract(1, fifth)).charged).toBe(1);
+    expect((await chargeMetered('extract_basic', 1, fifth)).charged).toBe(1);
     // A redelivered job must neither charge again nor advance the meter.
-    expect(await extract(1, fifth)).toMatchObject({ charged: 1, replayed: true });
-    expect((await extract(12)).charged).toBe(2);
-    expect((await extract(3)).charged).toBe(1);
+    expect(await chargeMetered('extract_basic', 1, fifth)).toMatchObject({ charged: 1, replayed: true });
+    expect((await chargeMetered('extract_basic', 12)).charged).toBe(2);
+    expect((await chargeMetered('extract_basic', 3)).charged).toBe(1);
     expect(await ledgerSum(account.id)).toEqual({ plan: 4, paygo: 0 });
-    const meter = await prisma.billingMeter.findUnique({ where: { accountId_meter: { accountId: account.id, meter: 'extract_basic' } } });
-    expect(meter?.units).toBe(0);
+    expect(await meterUnits(account.id, 'extract_basic')).toBe(0);
   });
 
-  it('rolls the meter back when the block it completes is refused', async () => {
-    const { account, key } = await givenAccount('growth', { keyLimit: 0 });
-    const map = (units: number) =>
-      billing.chargeMetered({
-        accountId: account.id,
-        apiKeyId: key.id,
-        requestId: randomUUID(),
-        kind: 'map',
-        endpoint: 'map',
-        meter: 'map_instructions',
-        units,
-        ...CREDIT_COSTS.meters.map_instructions,
-      });
+  it('leaves the meter as it was when the reservation is refused', async () => {
+    const { account, reserve } = await givenAccount('growth', { keyLimit: 2 });
+    const map = async (units: number) => {
+      const reservation = await reserve(meteredCreditsBound('map_instructions', units), 2, { endpoint: 'map' });
+      return billing.settle(reservation, [{ kind: 'map:map_instructions', meter: 'map_instructions', units }]);
+    };
     expect((await map(9)).charged).toBe(0);
+    // Another request of the key holds its 2 credits: the tenth unit's block cannot be reserved.
+    const holder = await reserve(2, 2);
     await expect(map(1)).rejects.toBeInstanceOf(CreditLimitError);
-    const meter = await prisma.billingMeter.findUnique({ where: { accountId_meter: { accountId: account.id, meter: 'map_instructions' } } });
-    expect(meter?.units).toBe(9);
+    expect(await meterUnits(account.id, 'map_instructions')).toBe(9);
+    await billing.release(holder);
+    expect((await map(1)).charged).toBe(2);
+    expect(await meterUnits(account.id, 'map_instructions')).toBe(0);
   });
 
   it('reports usage per key, per account and per X-Project-ID project for the current month', async () => {

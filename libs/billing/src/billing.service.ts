@@ -1,52 +1,61 @@
-import {
-  isUniqueViolation,
-  type AccountRepository,
-  type ApiKeyRepository,
-  type CreditLedgerRepository,
-  type EndpointUsage,
-  type LedgerTotals,
-  type LockedLedgerSession,
-  type ProjectRepository,
-  type SpendingPosition,
+import type { UsageResponseDto } from '@sift/api-contracts';
+import type {
+  AccountRepository,
+  ApiKeyRepository,
+  CreditLedgerRepository,
+  EndpointUsage,
+  ProjectRepository,
+  SettledEntry,
+  SettlementEntry,
 } from '@sift/persistence';
 import { BillingSubjectNotFoundError, CreditLimitError, PaygoLimitError } from './billing-errors';
-import type { BilledEndpoint, BillingMeterName } from './credit-costs';
-import { allocateCredits, PAYGO_PLAN_ID, type Allocation } from './credit-allocation';
-import type { UsageReport } from './usage-report';
+import { CREDIT_COSTS, type BilledEndpoint, type BillingMeterName } from './credit-costs';
 import { startOfUtcMonth } from './utc-month';
 
-export interface ChargeInput {
+/** The largest grant, Postgres' integer. */
+const MAXIMUM_RESERVATION = 2 ** 31 - 1;
+
+/** The plan whose pay-as-you-go has no ceiling unless one is set (the SQL rule names it too). */
+const PAYGO_PLAN_ID = 'paygo';
+
+export interface ReserveInput {
   accountId: string;
   apiKeyId: string | null;
   /** X-Project-ID: the usage is attributed to this project of the account (created on first use). */
   projectExternalId?: string | null;
-  /** With `kind`, the idempotency key: a retried job charging the same (requestId, kind) is charged once. */
+  /** The request's id: one reservation per request, and with each line's kind the ledger's idempotency key. */
   requestId: string;
-  kind: string;
   endpoint: BilledEndpoint;
-  credits: number;
+  /** The most the request may cost (its worst case); the grant is at most this. */
+  maximumCredits: number;
+  /** Below this, the request cannot do any useful work: refused (432/433) before the work. */
+  minimumCredits: number;
+  /** How long the credits stay held if the request neither settles nor releases (its deadline plus a margin). */
+  holdMilliseconds: number;
 }
 
-export interface MeteredChargeInput extends Omit<ChargeInput, 'credits'> {
-  meter: BillingMeterName;
-  /** Successful units of this request (URLs extracted, pages mapped); failures are never counted. */
-  units: number;
-  unitsPerBlock: number;
-  creditsPerBlock: number;
+/** Credits granted to one request, to be settled after the work or released on failure. */
+export interface Reservation {
+  accountId: string;
+  apiKeyId: string | null;
+  projectId: string | null;
+  requestId: string;
+  endpoint: BilledEndpoint;
+  /** What the request may spend: settle never charges more. */
+  credits: number;
+  /** False when nothing limits the account and key, so nothing was written to hold. */
+  held: boolean;
 }
+
+/** One charge of a request: fixed credits, or successful units of a carry-over meter at its CREDIT_COSTS rate. */
+export type ChargeLine = { kind: string; credits: number } | { kind: string; meter: BillingMeterName; units: number };
 
 export interface ChargeResult {
   charged: number;
   planCredits: number;
   paygoCredits: number;
-  /** True when this (requestId, kind) had been charged before and the first result is returned. */
+  /** True when this request had been settled before and the first result is returned. */
   replayed: boolean;
-}
-
-export interface SpendCheck {
-  accountId: string;
-  apiKeyId: string | null;
-  credits: number;
 }
 
 export interface BillingServiceDependencies {
@@ -55,53 +64,60 @@ export interface BillingServiceDependencies {
   apiKeys: ApiKeyRepository;
   projects: ProjectRepository;
   now?: () => Date;
-  /**
-   * How long a pre-check remembers that an (account, key) has no limit at all (enterprise or pay-as-you-go
-   * without a ceiling, no key limit) and skips its database read. Default 10 s, as long as API keys are cached;
-   * 0 turns it off. A limit set meanwhile is still enforced by the charge after the work.
-   */
-  unlimitedPositionTtlMs?: number;
 }
 
-/** Entries of the unlimited-position cache, oldest dropped first. */
-const UNLIMITED_POSITION_ENTRIES = 10_000;
-
+/**
+ * One charging rule for fixed and metered charges: reserve before the work, settle after it, release on failure.
+ * The rule itself (limits counting the ledger and live reservations; plan credits first, then pay-as-you-go)
+ * is SQL, in the functions of migration 20261123010000_credit_reservations, not TypeScript: each step is then
+ * one statement holding the account lock only while Postgres runs it (search latency is benchmarked and every
+ * round trip under the lock queues the account's other requests), and the rule exists once.
+ */
 export class BillingService {
   private readonly now: () => Date;
-  private readonly unlimitedPositionTtlMs: number;
-  /** `${accountId}/${apiKeyId}` → when the remembered "no limit" expires (epoch ms). */
-  private readonly unlimitedUntil = new Map<string, number>();
 
   constructor(private readonly dependencies: BillingServiceDependencies) {
     this.now = dependencies.now ?? (() => new Date());
-    this.unlimitedPositionTtlMs = dependencies.unlimitedPositionTtlMs ?? 10_000;
   }
 
   /**
-   * Charges `credits` through the ledger, or throws CreditLimitError (432) / PaygoLimitError (433). The decision
-   * and the ledger row are one database statement under the account lock (see `CreditLedgerRepository.chargeFixed`).
+   * Grants min(maximum, what the key limit, the plan allowance and the pay-as-you-go ceiling still allow) and
+   * holds it for the request, or throws CreditLimitError (432) / PaygoLimitError (433) when less than the minimum
+   * is available. A second reserve of the same request returns the first grant.
    */
-  async charge(input: ChargeInput): Promise<ChargeResult> {
-    assertWholeCredits(input.credits, 'credits');
+  async reserve(input: ReserveInput): Promise<Reservation> {
+    assertWholeCredits(input.maximumCredits, 'maximumCredits');
+    assertWholeCredits(input.minimumCredits, 'minimumCredits');
+    if (input.minimumCredits > Math.min(input.maximumCredits, MAXIMUM_RESERVATION)) {
+      throw new RangeError('minimumCredits must not exceed maximumCredits.');
+    }
+    if (!(input.holdMilliseconds > 0)) throw new RangeError('holdMilliseconds must be positive.');
     const { ledger, projects } = this.dependencies;
-    // Outside the lock: a project named by X-Project-ID is created on first use whether or not the charge passes
-    // (the request log creates it too).
+    // Outside the lock: a project named by X-Project-ID is created on first use whether or not the request is
+    // granted (the request log creates it too).
     const projectId = input.projectExternalId ? (await projects.findOrCreate(input.accountId, input.projectExternalId)).id : null;
-    const result = await ledger.chargeFixed({
+    const result = await ledger.reserve({
       accountId: input.accountId,
       apiKeyId: input.apiKeyId,
-      projectId,
       requestId: input.requestId,
-      kind: input.kind,
-      endpoint: input.endpoint,
-      credits: input.credits,
+      // A crawl's worst case grows with its `limit`, which has no upper bound; no account holds more credits than
+      // a database integer anyway.
+      maximumCredits: Math.min(input.maximumCredits, MAXIMUM_RESERVATION),
+      minimumCredits: input.minimumCredits,
+      holdMilliseconds: input.holdMilliseconds,
       since: startOfUtcMonth(this.now()),
     });
     switch (result.outcome) {
-      case 'charged':
-        return { charged: input.credits, planCredits: result.planCredits, paygoCredits: result.paygoCredits, replayed: false };
-      case 'replayed':
-        return replay(result);
+      case 'reserved':
+        return {
+          accountId: input.accountId,
+          apiKeyId: input.apiKeyId,
+          projectId,
+          requestId: input.requestId,
+          endpoint: input.endpoint,
+          credits: result.credits,
+          held: result.held,
+        };
       case 'account_missing':
         throw new BillingSubjectNotFoundError(`Account ${input.accountId} does not exist.`);
       case 'key_missing':
@@ -113,55 +129,51 @@ export class BillingService {
       case 'paygo_limit':
         throw new PaygoLimitError();
       case 'conflict':
-        throw new Error(`Ledger entry (${input.requestId}, ${input.kind}) already belongs to another account.`);
+        throw new Error(`Reservation ${input.requestId} already belongs to another account.`);
     }
   }
 
   /**
-   * Charges whole blocks of a fractional rate (e.g. 1 credit per 5 successful extractions). The remainder is
-   * carried in the account's meter, updated in the same transaction as the ledger row, so the fifth success
-   * of the month charges even when it arrives in another request.
+   * Charges what the request did: every line, the meters' carry-over (credits = floor((carry + units) / units
+   * per block) × credits per block), the ledger rows and the reservation's removal in one transaction, never
+   * more than the reservation granted. Idempotent: a retried settle of the same request returns the first
+   * result and charges nothing more (BullMQ may deliver a job twice after a stall).
    */
-  chargeMetered(input: MeteredChargeInput): Promise<ChargeResult> {
-    assertWholeCredits(input.units, 'units');
-    assertWholeCredits(input.creditsPerBlock, 'creditsPerBlock');
-    if (!Number.isInteger(input.unitsPerBlock) || input.unitsPerBlock < 1) {
-      throw new RangeError('unitsPerBlock must be a positive integer.');
-    }
-    return this.idempotent(input, async (session, allocate) => {
-      const total = (await session.readMeter(input.meter)) + input.units;
-      const credits = Math.floor(total / input.unitsPerBlock) * input.creditsPerBlock;
-      const allocation = allocate(credits);
-      await session.writeMeter(input.meter, total % input.unitsPerBlock);
-      // A row is written even for 0 credits: it is the marker that makes a retry of this request a no-op.
-      await this.record(session, input, allocation);
-      return { charged: credits, ...allocation, replayed: false };
+  async settle(reservation: Reservation, lines: readonly ChargeLine[]): Promise<ChargeResult> {
+    if (lines.length === 0) throw new RangeError('A settlement needs at least one line.');
+    const entries = lines.map(settlementEntry);
+    const result = await this.dependencies.ledger.settle({
+      accountId: reservation.accountId,
+      apiKeyId: reservation.apiKeyId,
+      projectId: reservation.projectId,
+      requestId: reservation.requestId,
+      endpoint: reservation.endpoint,
+      entries,
+      since: startOfUtcMonth(this.now()),
     });
+    switch (result.outcome) {
+      case 'settled':
+        return totals(result.entries, false);
+      case 'replayed':
+        return totals(result.entries, true);
+      case 'account_missing':
+        throw new BillingSubjectNotFoundError(`Account ${reservation.accountId} does not exist.`);
+      case 'conflict':
+        throw new Error(`Ledger entries of request ${reservation.requestId} already belong to another account.`);
+    }
   }
 
-  /** Pre-check before doing the work; the authoritative check is the locked one inside charge(). */
-  async assertCanSpend(check: SpendCheck): Promise<void> {
-    assertWholeCredits(check.credits, 'credits');
-    const now = this.now();
-    const cacheKey = `${check.accountId}/${check.apiKeyId ?? ''}`;
-    if ((this.unlimitedUntil.get(cacheKey) ?? 0) > now.getTime()) return;
-    const position = await this.dependencies.ledger.spendingPosition(check.accountId, check.apiKeyId ?? null, startOfUtcMonth(now));
-    if (!position) throw new BillingSubjectNotFoundError(`Account ${check.accountId} does not exist.`);
-    if (check.apiKeyId && !position.keyFound) throw new BillingSubjectNotFoundError(`API key ${check.apiKeyId} is not a key of this account.`);
-    const inputs = allocationInputs(position, Boolean(check.apiKeyId));
-    allocateCredits({ credits: check.credits, ...inputs });
-    if (this.unlimitedPositionTtlMs > 0 && hasNoLimit(inputs)) {
-      this.unlimitedUntil.delete(cacheKey);
-      if (this.unlimitedUntil.size >= UNLIMITED_POSITION_ENTRIES) this.unlimitedUntil.delete(this.unlimitedUntil.keys().next().value as string);
-      this.unlimitedUntil.set(cacheKey, now.getTime() + this.unlimitedPositionTtlMs);
-    }
+  /** The request failed: its credits are no longer held and nothing is charged. */
+  async release(reservation: Reservation): Promise<void> {
+    if (!reservation.held) return;
+    await this.dependencies.ledger.release(reservation.accountId, reservation.requestId);
   }
 
   /**
    * GET /usage for the current calendar month (UTC). With a project, the per-endpoint figures and the key's
    * usage count only that project; plan and pay-as-you-go usage stay account-wide, as their limits are.
    */
-  async usage(query: { accountId: string; apiKeyId: string; projectExternalId?: string | null }): Promise<UsageReport> {
+  async usage(query: { accountId: string; apiKeyId: string; projectExternalId?: string | null }): Promise<UsageResponseDto> {
     const { accounts, apiKeys, ledger, projects } = this.dependencies;
     const since = startOfUtcMonth(this.now());
     const account = await accounts.findById(query.accountId);
@@ -200,73 +212,21 @@ export class BillingService {
       },
     };
   }
+}
 
-  private async idempotent(
-    input: ChargeInput | MeteredChargeInput,
-    work: (session: LockedLedgerSession, allocate: (credits: number) => Allocation) => Promise<ChargeResult>,
-  ): Promise<ChargeResult> {
-    const { ledger } = this.dependencies;
-    try {
-      return await ledger.withAccountLock(input.accountId, async (session) => {
-        // The earlier attempt's entry and the spending position come in one read while the lock is held.
-        const state = await session.chargeState(input.requestId, input.kind, input.apiKeyId, startOfUtcMonth(this.now()));
-        if (state.existing) return replay(state.existing);
-        if (input.apiKeyId && !state.position.keyFound) {
-          throw new BillingSubjectNotFoundError(`API key ${input.apiKeyId} is not a key of this account.`);
-        }
-        const inputs = allocationInputs(state.position, Boolean(input.apiKeyId));
-        return work(session, (credits) => allocateCredits({ credits, ...inputs }));
-      });
-    } catch (error) {
-      // The account lock serialises charges, so a retry normally finds the first row in chargeState. The unique
-      // (request_id, kind) index is the backstop should two writers ever get past that check together.
-      if (!isUniqueViolation(error)) throw error;
-      const existing = await ledger.findEntry(input.accountId, input.requestId, input.kind);
-      if (!existing) throw error;
-      return replay(existing);
-    }
+function settlementEntry(line: ChargeLine): SettlementEntry {
+  if ('credits' in line) {
+    assertWholeCredits(line.credits, 'credits');
+    return line;
   }
-
-  private async record(session: LockedLedgerSession, input: ChargeInput | MeteredChargeInput, allocation: Allocation) {
-    const projectId = input.projectExternalId ? await session.findOrCreateProject(input.projectExternalId) : null;
-    await session.insertEntry({
-      apiKeyId: input.apiKeyId,
-      projectId,
-      requestId: input.requestId,
-      kind: input.kind,
-      endpoint: input.endpoint,
-      planCredits: allocation.planCredits,
-      paygoCredits: allocation.paygoCredits,
-    });
-  }
+  assertWholeCredits(line.units, 'units');
+  return { kind: line.kind, meter: line.meter, units: line.units, ...CREDIT_COSTS.meters[line.meter] };
 }
 
-/** The allocation rule's inputs from a spending position; without a key, no key limit applies. */
-function allocationInputs(position: SpendingPosition, withKey: boolean) {
-  return {
-    planId: position.planId,
-    planMonthlyCredits: position.planMonthlyCredits,
-    paygoLimit: position.paygoLimit,
-    planUsed: position.planUsed,
-    paygoUsed: position.paygoUsed,
-    keyLimit: withKey ? position.keyCreditLimit : null,
-    keyUsed: withKey ? position.keyUsed : 0,
-  };
-}
-
-/** No charge of any size can be refused: no key limit, and an unlimited plan or uncapped pay-as-you-go. */
-function hasNoLimit(inputs: ReturnType<typeof allocationInputs>): boolean {
-  if (inputs.keyLimit !== null) return false;
-  return inputs.planMonthlyCredits === null || (inputs.planId === PAYGO_PLAN_ID && inputs.paygoLimit === null);
-}
-
-function replay(entry: LedgerTotals): ChargeResult {
-  return {
-    charged: entry.planCredits + entry.paygoCredits,
-    planCredits: entry.planCredits,
-    paygoCredits: entry.paygoCredits,
-    replayed: true,
-  };
+function totals(entries: readonly SettledEntry[], replayed: boolean): ChargeResult {
+  const planCredits = entries.reduce((sum, entry) => sum + entry.planCredits, 0);
+  const paygoCredits = entries.reduce((sum, entry) => sum + entry.paygoCredits, 0);
+  return { charged: planCredits + paygoCredits, planCredits, paygoCredits, replayed };
 }
 
 function endpointFigures(usage: EndpointUsage) {

@@ -38,3 +38,31 @@ export function extractMeter(depth: ExtractDepth): BillingMeterName {
 export function mapMeter(withInstructions: boolean): BillingMeterName {
   return withInstructions ? 'map_instructions' : 'map';
 }
+
+/**
+ * The most `units` of a meter can be charged whatever the account's carry, i.e. what to reserve for them: the
+ * carry is less than one block, so floor((carry + units) / per block) never exceeds ceil(units / per block).
+ */
+export function meteredCreditsBound(meter: BillingMeterName, units: number): number {
+  const rate = CREDIT_COSTS.meters[meter];
+  return Math.ceil(units / rate.unitsPerBlock) * rate.creditsPerBlock;
+}
+
+/** Worst-case credits of `pages` pages each charged on every one of `meters` (a crawl: mapping and extraction). */
+export function pagesCreditsBound(meters: readonly BillingMeterName[], pages: number): number {
+  return meters.reduce((sum, meter) => sum + meteredCreditsBound(meter, pages), 0);
+}
+
+/** The largest page count whose worst-case cost fits `credits`: a crawl or map is capped to it before it starts. */
+export function affordablePages(meters: readonly BillingMeterName[], credits: number): number {
+  // The bound grows with the page count; every meter charges at least one credit per block of pages, so no
+  // more than credits × the smallest block size can fit.
+  let fits = 0;
+  let exceeds = credits * Math.min(...meters.map((meter) => CREDIT_COSTS.meters[meter].unitsPerBlock)) + 1;
+  while (exceeds - fits > 1) {
+    const middle = Math.floor((fits + exceeds) / 2);
+    if (pagesCreditsBound(meters, middle) <= credits) fits = middle;
+    else exceeds = middle;
+  }
+  return fits;
+}

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { BillingService, type ChargeInput } from '@sift/billing';
+import { BillingService, type ReserveInput } from '@sift/billing';
 import { callGateway, createTestAccount, createTestKey } from '@sift/testing';
 import { ApiError } from '../common/api-error';
 import { withBillingErrors } from '../common/billing-error.mapper';
@@ -7,8 +7,9 @@ import { startTestGateway, TestGateway } from '../testing/gateway-harness';
 
 /**
  * The gateway's BillingService (as its container wires it, on the gateway's own Prisma pool) against real
- * Postgres. No data-plane route charges without a worker yet, so charges are made the way a route makes them:
- * through withBillingErrors, which turns the ledger's refusals into the HTTP errors the route would send.
+ * Postgres. Charges are made the way a fixed-cost route (search) makes them without needing its providers:
+ * reserve the cost, then settle it, through withBillingErrors, which turns the ledger's refusals into the HTTP
+ * errors the route would send.
  */
 describe('Billing through the gateway container (real Postgres)', () => {
   let gateway: TestGateway;
@@ -26,10 +27,20 @@ describe('Billing through the gateway container (real Postgres)', () => {
   async function givenKey(plan: string, options: { paygoLimit?: number; creditLimit?: number } = {}) {
     const account = await createTestAccount(gateway.prisma, { plan, paygoLimit: options.paygoLimit, name: 'billing' });
     const key = await createTestKey(gateway.prisma, account.id, { creditLimit: options.creditLimit });
-    const charge = (credits: number, overrides: Partial<ChargeInput> = {}) =>
-      withBillingErrors(() =>
-        billing.charge({ accountId: account.id, apiKeyId: key.id, requestId: randomUUID(), kind: 'search', endpoint: 'search', credits, ...overrides }),
-      );
+    const charge = (credits: number, overrides: Partial<ReserveInput> & { kind?: string } = {}) =>
+      withBillingErrors(async () => {
+        const reservation = await billing.reserve({
+          accountId: account.id,
+          apiKeyId: key.id,
+          requestId: randomUUID(),
+          endpoint: 'search',
+          maximumCredits: credits,
+          minimumCredits: credits,
+          holdMilliseconds: 60_000,
+          ...overrides,
+        });
+        return billing.settle(reservation, [{ kind: overrides.kind ?? 'search', credits }]);
+      });
     return { accountId: account.id, ...key, charge };
   }
 

@@ -1,5 +1,5 @@
 import { FixtureServer, startFixtureServer } from '@sift/safe-fetch';
-import { callGateway, createTestAccount, createTestKey, GitDocsSite, startGitDocsSite } from '@sift/testing';
+import { callGateway, createTestAccount, createTestKey, GitDocsSite, startGitDocsSite, type TestKey } from '@sift/testing';
 import { startTestGateway, TestGateway } from '../testing/gateway-harness';
 import { startWorkerProcess, WorkerProcess } from '../testing/worker-process';
 
@@ -46,8 +46,24 @@ describe('POST /crawl and POST /map', () => {
   });
 
   async function newKey(): Promise<string> {
+    return (await newLimitedKey(null)).apiKey;
+  }
+
+  async function newLimitedKey(creditLimit: number | null): Promise<TestKey> {
     const account = await createTestAccount(gateway.prisma, { plan: 'growth' });
-    return (await createTestKey(gateway.prisma, account.id)).apiKey;
+    return createTestKey(gateway.prisma, account.id, { creditLimit });
+  }
+
+  /** Pages of the site fetched so far (robots.txt and sitemap.xml are not pages). */
+  function pagesFetched(): number {
+    return [...site.hits].filter(([path]) => path.endsWith('.html') || path === '/').reduce((sum, [, hits]) => sum + hits, 0);
+  }
+
+  /** What the key was charged (credits, ledger rows) and the credits it still holds. */
+  async function ledgerOf(key: TestKey) {
+    const rows = await gateway.prisma.creditLedger.findMany({ where: { apiKeyId: key.id }, select: { planCredits: true, paygoCredits: true } });
+    const reservations = await gateway.prisma.creditReservation.count({ where: { apiKeyId: key.id } });
+    return { credits: rows.reduce((sum, row) => sum + row.planCredits + row.paygoCredits, 0), rows: rows.length, reservations };
   }
 
   it.each(['/crawl', '/map'])('%s answers 400 "no starting url provided" without a url', async (path) => {
@@ -124,5 +140,70 @@ describe('POST /crawl and POST /map', () => {
     expect(body.results.some((url) => url.includes('/technical/'))).toBe(false);
     expect(body.results.length).toBeGreaterThan(200);
     expect(body.usage).toEqual({ credits: Math.floor(body.results.length / 10) });
+  });
+
+  it('ten parallel maps on a 3-credit key fetch at most what 3 credits pay; the rest are refused 432 before fetching', async () => {
+    const key = await newLimitedKey(3);
+    const fetchedBefore = pagesFetched();
+    // limit 50 costs up to 5 credits: the first map is granted 3 (30 pages), the others find nothing left.
+    const answers = await Promise.all(
+      Array.from({ length: 10 }, () =>
+        callGateway<MapBody | ErrorBody>(gateway.baseUrl, 'POST', '/map', {
+          apiKey: key.apiKey,
+          body: { url: `${site.origin}/index.html`, max_depth: 2, limit: 50, include_usage: true },
+        }),
+      ),
+    );
+    const granted = answers.filter((answer) => answer.status === 200);
+    const refused = answers.filter((answer) => answer.status !== 200);
+    expect(granted.length).toBeGreaterThanOrEqual(1);
+    for (const answer of refused) {
+      expect(answer.status).toBe(432);
+      expect((answer.body as ErrorBody).detail.error).toMatch(/API key usage limit/);
+    }
+    expect(pagesFetched() - fetchedBefore).toBeLessThanOrEqual(30);
+    const charged = granted.reduce((sum, answer) => sum + ((answer.body as MapBody).usage?.credits ?? 0), 0);
+    expect(charged).toBeLessThanOrEqual(3);
+    expect(await ledgerOf(key)).toEqual({ credits: charged, rows: granted.length, reservations: 0 });
+  });
+
+  it('refuses a crawl that cannot pay for one page with 432 before fetching anything, and stores nothing', async () => {
+    // One page costs up to 2 credits (a block of mapping and one of extraction).
+    const { apiKey } = await newLimitedKey(1);
+    const fetchedBefore = pagesFetched();
+    const documentsBefore = await gateway.prisma.document.count();
+    const response = await callGateway<ErrorBody>(gateway.baseUrl, 'POST', '/crawl', { apiKey, body: { url: `${site.origin}/index.html`, limit: 10 } });
+    expect(response.status).toBe(432);
+    expect(pagesFetched()).toBe(fetchedBefore);
+    expect(await gateway.prisma.document.count()).toBe(documentsBefore);
+  });
+
+  it('caps a crawl at the pages the key can pay for and charges both meters in one settlement', async () => {
+    const key = await newLimitedKey(3);
+    const { status, body } = await callGateway<CrawlBody>(gateway.baseUrl, 'POST', '/crawl', {
+      apiKey: key.apiKey,
+      body: { url: `${site.origin}/index.html`, max_depth: 1, limit: 40, include_usage: true },
+    });
+    expect(status).toBe(200);
+    // 3 credits pay 10 pages in the worst case (1 of mapping, 2 of extraction).
+    expect(body.results).toHaveLength(10);
+    expect(body.usage).toEqual({ credits: 3 });
+    expect(await ledgerOf(key)).toEqual({ credits: 3, rows: 2, reservations: 0 });
+  });
+
+  it('a crawl that fails after reserving keeps no charge and holds no credits', async () => {
+    // A gateway whose queue no worker consumes: the crawl job never answers and the request fails.
+    const stranded = await startTestGateway({ QUEUE_PREFIX: `${worker.queuePrefix}-nobody`, FETCH_ALLOW_CIDRS: '127.0.0.1/32' });
+    try {
+      const key = await newLimitedKey(4);
+      const response = await callGateway<ErrorBody>(stranded.baseUrl, 'POST', '/crawl', {
+        apiKey: key.apiKey,
+        body: { url: `${site.origin}/index.html`, limit: 10, timeout: 10 },
+      });
+      expect(response.status).toBeGreaterThanOrEqual(500);
+      expect(await ledgerOf(key)).toEqual({ credits: 0, rows: 0, reservations: 0 });
+    } finally {
+      await stranded.close();
+    }
   });
 });

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { CrawlRequestDto, CrawlResponseDto } from '@sift/api-contracts';
-import { extractMeter, mapMeter } from '@sift/billing';
+import { BillingMeterName, extractMeter, mapMeter, pagesCreditsBound, Reservation } from '@sift/billing';
 import { CrawlJob } from '@sift/queue-contracts';
 import { MeteringService } from '../common/metering.service';
 import { RequestContext, responseTimeSeconds } from '../common/request-context';
@@ -23,18 +23,36 @@ export class CrawlService {
     const withInstructions = Boolean(body.instructions?.trim());
     const mapping = mapMeter(withInstructions);
     const extraction = extractMeter(body.extract_depth);
-    await this.metering.precheck(context, this.metering.minimumMeteredCredits(mapping));
-    const outcome = await this.traversal.run(CrawlJob, context, url, body, {
+    // Each page is charged on both meters: reserve the worst case of `limit` pages, at least one page, and cap
+    // the pages the worker may crawl by the grant, so nothing is crawled (or stored) that cannot be paid.
+    const meters = [mapping, extraction];
+    const bounds = { maximumCredits: pagesCreditsBound(meters, body.limit), minimumCredits: pagesCreditsBound(meters, 1), deadlineMs: body.timeout * 1000 };
+    return this.metering.withReservation(context, 'crawl', bounds, (reservation) =>
+      this.crawlWithin(context, body, url, { mapping, extraction }, reservation),
+    );
+  }
+
+  private async crawlWithin(
+    context: RequestContext,
+    body: CrawlRequestDto,
+    url: string,
+    { mapping, extraction }: { mapping: BillingMeterName; extraction: BillingMeterName },
+    reservation: Reservation | null,
+  ): Promise<RequestOutcome<CrawlResponseDto>> {
+    const limit = this.metering.pageLimit(reservation, [mapping, extraction], body.limit);
+    const outcome = await this.traversal.run(CrawlJob, context, url, { ...body, limit }, {
       includeImages: body.include_images,
       extractDepth: body.extract_depth,
       format: body.format,
       includeFavicon: body.include_favicon,
       chunksPerSource: body.chunks_per_source,
     });
-    // Crawl = mapping (per 10 pages) + extraction (per 5 pages) of the pages that succeeded; failures are free.
-    const charged =
-      (await this.metering.chargeMetered(context, 'crawl', mapping, outcome.successfulPages)) +
-      (await this.metering.chargeMetered(context, 'crawl', extraction, outcome.successfulPages));
+    // Crawl = mapping (per 10 pages) + extraction (per 5 pages) of the pages that succeeded, in one settlement
+    // (both or neither); failures are free.
+    const charged = await this.metering.settle(context, reservation, [
+      { kind: `crawl:${mapping}`, meter: mapping, units: outcome.successfulPages },
+      { kind: `crawl:${extraction}`, meter: extraction, units: outcome.successfulPages },
+    ]);
     const response: CrawlResponseDto = {
       base_url: outcome.baseUrl,
       results: outcome.results.map((page) => ({

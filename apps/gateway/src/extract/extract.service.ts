@@ -1,6 +1,6 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { ExtractRequestDto, ExtractResponseDto } from '@sift/api-contracts';
-import { extractMeter } from '@sift/billing';
+import { BillingMeterName, extractMeter, meteredCreditsBound, Reservation } from '@sift/billing';
 import { JobQueue, JobTimeoutError } from '@sift/queue';
 import { ExtractUrlJob, ExtractUrlResult } from '@sift/queue-contracts';
 import { MeteringService } from '../common/metering.service';
@@ -29,11 +29,26 @@ export class ExtractService {
   private async extractAll(context: RequestContext, body: ExtractRequestDto): Promise<RequestOutcome<ExtractResponseDto>> {
     const depth = body.extract_depth;
     const meter = extractMeter(depth);
-    await this.metering.precheck(context, this.metering.minimumMeteredCredits(meter));
     const deadlineMs = Math.round((body.timeout ?? DEFAULT_TIMEOUT_SECONDS[depth]) * 1000);
+    const urls = [...new Set(body.urls.map((url) => url.trim()))];
+    // Every URL succeeding, refused up front when the caller cannot pay that: successes are never free work.
+    const worstCase = meteredCreditsBound(meter, urls.length);
+    const bounds = { maximumCredits: worstCase, minimumCredits: worstCase, deadlineMs };
+    return this.metering.withReservation(context, 'extract', bounds, (reservation) =>
+      this.extractWithin(context, body, urls, deadlineMs, meter, reservation),
+    );
+  }
+
+  private async extractWithin(
+    context: RequestContext,
+    body: ExtractRequestDto,
+    urls: string[],
+    deadlineMs: number,
+    meter: BillingMeterName,
+    reservation: Reservation | null,
+  ): Promise<RequestOutcome<ExtractResponseDto>> {
     const caller = context.caller;
     const storeDocument = !(caller && !caller.keyless && caller.zeroDataRetention);
-    const urls = [...new Set(body.urls.map((url) => url.trim()))];
     const outcomes = await Promise.all(
       urls.map((url) => this.extractOne(context, body, url, deadlineMs, storeDocument)),
     );
@@ -53,7 +68,7 @@ export class ExtractService {
       }
     }
     // Failures are never charged: only successes advance the 1-credit-per-5 meter.
-    const charged = await this.metering.chargeMetered(context, 'extract', meter, results.length);
+    const charged = await this.metering.settle(context, reservation, [{ kind: `extract:${meter}`, meter, units: results.length }]);
     const response: ExtractResponseDto = {
       results,
       failed_results: failedResults,
@@ -61,7 +76,7 @@ export class ExtractService {
       request_id: context.requestId,
       ...(body.include_usage ? { usage: { credits: charged } } : {}),
     };
-    return { response, usage: { depth, credits: charged, detail: null } };
+    return { response, usage: { depth: body.extract_depth, credits: charged, detail: null } };
   }
 
   private async extractOne(

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { MapRequestDto, MapResponseDto } from '@sift/api-contracts';
-import { mapMeter } from '@sift/billing';
+import { BillingMeterName, mapMeter, meteredCreditsBound, Reservation } from '@sift/billing';
 import { MapJob } from '@sift/queue-contracts';
 import { MeteringService } from '../common/metering.service';
 import { RequestContext, responseTimeSeconds } from '../common/request-context';
@@ -17,15 +17,21 @@ export class MapService {
   async map(context: RequestContext, body: MapRequestDto): Promise<RequestOutcome<MapResponseDto>> {
     const url = await this.traversal.startingUrl(body);
     const meter = mapMeter(Boolean(body.instructions?.trim()));
-    await this.metering.precheck(context, this.metering.minimumMeteredCredits(meter));
-    const outcome = await this.traversal.run(MapJob, context, url, body, {
+    // The worst case of `limit` pages, at least one block; the grant caps the pages the worker may fetch.
+    const bounds = { maximumCredits: meteredCreditsBound(meter, body.limit), minimumCredits: meteredCreditsBound(meter, 1), deadlineMs: body.timeout * 1000 };
+    return this.metering.withReservation(context, 'map', bounds, (reservation) => this.mapWithin(context, body, url, meter, reservation));
+  }
+
+  private async mapWithin(context: RequestContext, body: MapRequestDto, url: string, meter: BillingMeterName, reservation: Reservation | null): Promise<RequestOutcome<MapResponseDto>> {
+    const limit = this.metering.pageLimit(reservation, [meter], body.limit);
+    const outcome = await this.traversal.run(MapJob, context, url, { ...body, limit }, {
       includeImages: false,
       extractDepth: 'basic',
       format: 'text',
       includeFavicon: false,
       chunksPerSource: 3,
     });
-    const charged = await this.metering.chargeMetered(context, 'map', meter, outcome.successfulPages);
+    const charged = await this.metering.settle(context, reservation, [{ kind: `map:${meter}`, meter, units: outcome.successfulPages }]);
     const response: MapResponseDto = {
       base_url: outcome.baseUrl,
       results: outcome.urls,

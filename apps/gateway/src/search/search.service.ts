@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { ImageResultDto, SearchRequestDto, SearchResponseDto, SearchResultDto } from '@sift/api-contracts';
-import { searchCredits } from '@sift/billing';
+import { Reservation, searchCredits } from '@sift/billing';
 import { ImageContext, SourceChunk } from '@sift/llm';
 import { CHUNK_SEPARATOR } from '@sift/ranking';
 import { containsQuotedPhrases, languageCodeOf, pageLanguageOf, SearchQuery } from '@sift/search-index';
@@ -40,13 +40,22 @@ export class SearchService {
 
   async search(context: RequestContext, body: SearchRequestDto, explicitFields: ReadonlySet<string>): Promise<RequestOutcome<SearchResponseDto>> {
     const search = resolveSearch(body, explicitFields);
-    return failuresRecordedWith({ ...NO_USAGE, depth: search.depth }, () => this.run(context, body, search));
+    const credits = searchCredits(search.depth);
+    return failuresRecordedWith({ ...NO_USAGE, depth: search.depth }, () =>
+      this.metering.withReservation(context, 'search', { maximumCredits: credits, minimumCredits: credits }, (reservation) =>
+        this.searchWithin(context, body, search, credits, reservation),
+      ),
+    );
   }
 
-  private async run(context: RequestContext, body: SearchRequestDto, search: ResolvedSearch): Promise<RequestOutcome<SearchResponseDto>> {
+  private async searchWithin(
+    context: RequestContext,
+    body: SearchRequestDto,
+    search: ResolvedSearch,
+    credits: number,
+    reservation: Reservation | null,
+  ): Promise<RequestOutcome<SearchResponseDto>> {
     const profile = SEARCH_DEPTH_PROFILES[search.depth];
-    const credits = searchCredits(search.depth);
-    await this.metering.precheck(context, credits);
     const startedAt = Date.now();
 
     const wanted = Math.max(search.maxResults, search.answerDepth ? ANSWER_SOURCES[search.answerDepth] : 0);
@@ -90,7 +99,7 @@ export class SearchService {
       fetch_failures: loaded.fetchFailures,
       results: results.length,
     };
-    const charged = await this.metering.chargeFixed(context, 'search', 'search', credits);
+    const charged = await this.metering.settle(context, reservation, [{ kind: 'search', credits }]);
     const response: SearchResponseDto = {
       query: body.query,
       results,

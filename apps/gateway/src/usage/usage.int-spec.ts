@@ -19,8 +19,19 @@ describe('GET /usage over HTTP (real Postgres)', () => {
     const key = await createTestKey(gateway.prisma, account.id, { creditLimit: 500 });
     const other = await createTestKey(gateway.prisma, account.id);
     const billing = gateway.app.get(BillingService);
-    const charge = (apiKeyId: string, endpoint: 'search' | 'extract' | 'crawl', credits: number, projectExternalId?: string) =>
-      billing.charge({ accountId: account.id, apiKeyId, requestId: randomUUID(), kind: endpoint, endpoint, credits, projectExternalId });
+    const charge = async (apiKeyId: string, endpoint: 'search' | 'extract' | 'crawl', credits: number, projectExternalId?: string) => {
+      const reservation = await billing.reserve({
+        accountId: account.id,
+        apiKeyId,
+        projectExternalId,
+        requestId: randomUUID(),
+        endpoint,
+        maximumCredits: credits,
+        minimumCredits: credits,
+        holdMilliseconds: 60_000,
+      });
+      return billing.settle(reservation, [{ kind: endpoint, credits }]);
+    };
     await charge(key.id, 'search', 3, 'project-x');
     await charge(key.id, 'extract', 2);
     await charge(other.id, 'crawl', 4, 'project-x');
