@@ -8,7 +8,7 @@ import {
   type PrismaClient,
 } from '@sift/persistence';
 import { TeamService } from '@sift/auth';
-import { DocumentStore } from '@sift/search-index';
+import { PageRepository } from '@sift/search-index';
 
 export const DEFAULT_DATABASE_URL = 'postgresql://postgres@127.0.0.1:5432/sift';
 
@@ -17,7 +17,7 @@ export interface AdminContext {
   apiKeys: ApiKeyRepository;
   members: MemberRepository;
   team: TeamService;
-  documents: DocumentStore;
+  pages: PageRepository;
 }
 
 /**
@@ -37,7 +37,7 @@ export async function withAdminContext<T>(work: (context: AdminContext) => Promi
       apiKeys: new ApiKeyRepository(prisma),
       members,
       team: new TeamService(members),
-      documents: new DocumentStore(prisma),
+      pages: new PageRepository(prisma),
     });
   } finally {
     await prisma.$disconnect();
