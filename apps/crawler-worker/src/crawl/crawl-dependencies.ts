@@ -1,4 +1,5 @@
 import type { ExtractedLinks, PageWithLinks, WebPage } from '@sift/content-extraction';
+import type { FetchedResource as SafeFetchedResource } from '@sift/safe-fetch';
 import { RobotsCache } from './robots-cache';
 
 export type FetchPurpose = 'page' | 'robots' | 'sitemap';
@@ -10,18 +11,8 @@ export interface FetchResourceOptions {
   purpose: FetchPurpose;
 }
 
-/**
- * A fetched resource as the crawl engine needs it (the part of safe-fetch's answer the engine reads, so tests can
- * serve one); any final non-3xx status is returned, not thrown.
- */
-export interface FetchedResource {
-  finalUrl: string;
-  status: number;
-  headers: Record<string, string>;
-  kind: 'html' | 'xhtml' | 'text' | 'json' | 'pdf' | 'xml';
-  text: string;
-  body: Buffer;
-}
+/** The part of safe-fetch's answer the crawl engine reads (tests serve one); a final non-3xx status is returned, not thrown. */
+export type FetchedResource = Pick<SafeFetchedResource, 'finalUrl' | 'status' | 'headers' | 'kind' | 'text' | 'body'>;
 
 export interface PageExtractionOptions {
   /** The page's URL after redirects. */
