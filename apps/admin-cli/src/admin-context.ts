@@ -9,14 +9,14 @@ import {
 } from '@sift/persistence';
 import { TeamService } from '@sift/auth';
 import { loadDatabaseUrl } from '@sift/config';
-import { DocumentStore } from '@sift/search-index';
+import { PageRepository } from '@sift/search-index';
 
 export interface AdminContext {
   accounts: AccountRepository;
   apiKeys: ApiKeyRepository;
   members: MemberRepository;
   team: TeamService;
-  documents: DocumentStore;
+  pages: PageRepository;
 }
 
 /**
@@ -36,7 +36,7 @@ export async function withAdminContext<T>(work: (context: AdminContext) => Promi
       apiKeys: new ApiKeyRepository(prisma),
       members,
       team: new TeamService(members),
-      documents: new DocumentStore(prisma),
+      pages: new PageRepository(prisma),
     });
   } finally {
     await prisma.$disconnect();

@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { createPrismaClient, type PrismaClient } from '@sift/persistence';
 import { startFixtureServer, type FixtureServer } from '@sift/safe-fetch';
-import { DocumentStore } from '@sift/search-index';
+import { PageRepository } from '@sift/search-index';
 import { CHILD_PROCESS_TEST_TIMEOUT, REPOSITORY_ROOT, runAdmin } from './testing/run-admin';
 
 const admin = runAdmin;
@@ -66,9 +66,9 @@ describe('admin index crawl (child processes: admin command line and crawler wor
 
       expect(result).toMatchObject({ exitCode: 0 });
       expect(JSON.parse(result.stdout.trim().split('\n').at(-1) ?? '{}')).toMatchObject({ successful_pages: 3, failed_pages: 0, partial: false });
-      const store = new DocumentStore(prisma);
+      const pages = new PageRepository(prisma);
       for (const [path, title] of [['/tides', 'Tides'], ['/lighthouse', 'Lighthouse']]) {
-        expect(await store.findByUrl(`${site.url}${path}`)).toMatchObject({ title, source: 'crawl' });
+        expect(await pages.findByUrl(`${site.url}${path}`)).toMatchObject({ page: { title }, source: 'crawl' });
       }
     },
     CHILD_PROCESS_TEST_TIMEOUT,

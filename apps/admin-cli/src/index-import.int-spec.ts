@@ -3,7 +3,8 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createPrismaClient, type PrismaClient } from '@sift/persistence';
-import { DocumentStore, LocalIndexProvider } from '@sift/search-index';
+import { webPageOf } from '@sift/content-extraction';
+import { LocalIndexProvider, PageRepository } from '@sift/search-index';
 import { CHILD_PROCESS_TEST_TIMEOUT, runAdmin } from './testing/run-admin';
 
 const admin = (...args: string[]) => runAdmin({}, ...args);
@@ -46,9 +47,9 @@ describe('admin index import (child process, real Postgres)', () => {
 
       expect(result).toMatchObject({ exitCode: 0 });
       expect(result.stdout.trim().split('\n').at(-1)).toMatch(/^imported 3, skipped 2 \(/);
-      const store = new DocumentStore(prisma);
-      expect(await store.findByUrl(`https://${host}/glaciers`)).toMatchObject({ title: `Glaciers of the ${marker} valley`, source: 'import' });
-      expect(await store.findByUrl(`https://${host}/rivers`)).toMatchObject({ title: 'Rivers', source: 'import' });
+      const pages = new PageRepository(prisma);
+      expect(await pages.findByUrl(`https://${host}/glaciers`)).toMatchObject({ page: { title: `Glaciers of the ${marker} valley` }, source: 'import' });
+      expect(await pages.findByUrl(`https://${host}/rivers`)).toMatchObject({ page: { title: 'Rivers' }, source: 'import' });
 
       const hits = await new LocalIndexProvider(prisma).search({ query: `${marker} glacier`, maxResults: 10 });
       expect(hits.map((hit) => hit.url).sort()).toEqual([`https://${host}/glaciers`, `https://${host}/rivers`]);
@@ -59,9 +60,8 @@ describe('admin index import (child process, real Postgres)', () => {
   it(
     'rechunk cuts documents stored without chunks, and a second run finds nothing left',
     async () => {
-      const store = new DocumentStore(prisma);
       const url = `https://${host}/unchunked`;
-      await store.save({ url, title: 'Old page', text: `An old ${marker} page stored before chunks existed.`, language: 'en', source: 'import' });
+      await new PageRepository(prisma).save('operator', webPageOf({ finalUrl: url, title: 'Old page', text: `An old ${marker} page stored before chunks existed.`, language: 'en' }), 'import');
       const chunkCount = async () =>
         (await prisma.$queryRaw<{ n: number }[]>`
           SELECT count(*)::int AS n FROM document_chunks c JOIN documents d ON d.id = c.document_id WHERE d.url = ${url}`)[0].n;

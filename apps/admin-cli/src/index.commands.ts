@@ -3,7 +3,7 @@ import { existsSync } from 'node:fs';
 import type { Command } from 'commander';
 import { coreEnv, loadConfig } from '@sift/config';
 import { createRedisConnection, JobFailedError, JobQueue, JobTimeoutError } from '@sift/queue';
-import { CrawlJob, type CrawlPayload } from '@sift/queue-contracts';
+import { CrawlJob, type CrawlPayload, OPERATOR_ACCOUNT_ID } from '@sift/queue-contracts';
 import { importJsonl, type ImportProgress } from '@sift/search-index';
 import { AdminCommandError } from './admin-command-error';
 import { withAdminContext } from './admin-context';
@@ -83,7 +83,7 @@ async function importDocuments(file: string, options: { json?: boolean }): Promi
     const startedAt = Date.now();
     const report = progressReporter();
     const result = await importJsonl(file, {
-      store: context.documents,
+      pages: context.pages,
       concurrency: IMPORT_CONCURRENCY,
       progressEvery: 500,
       onProgress: (progress: ImportProgress) =>
@@ -102,7 +102,7 @@ async function rechunkDocuments(options: { json?: boolean }): Promise<void> {
   await withAdminContext(async (context) => {
     const startedAt = Date.now();
     const report = progressReporter();
-    const chunked = await context.documents.chunkUnchunked({ onBatch: (total) => report(() => `${total} documents chunked so far`) });
+    const chunked = await context.pages.chunkUnchunked({ onBatch: (total) => report(() => `${total} documents chunked so far`) });
     const seconds = (Date.now() - startedAt) / 1000;
     printResult(options.json, [`chunked ${chunked} documents (${seconds.toFixed(1)} s)`], { chunked, seconds });
   });
@@ -113,8 +113,8 @@ async function crawlSite(url: string, options: CrawlOptions): Promise<void> {
   const startUrl = /^[a-z][a-z0-9+.-]*:/i.test(url) ? url : `https://${url}`;
   const payload: CrawlPayload = {
     requestId: `admin-${randomUUID()}`,
-    // Operator crawls belong to no customer account and are not billed.
-    accountId: 'admin-cli',
+    // Operator crawls belong to no customer account and are not billed; their pages are stored as the operator's.
+    accountId: OPERATOR_ACCOUNT_ID,
     url: startUrl,
     chunksPerSource: 3,
     maxDepth: options.maxDepth,
@@ -126,13 +126,12 @@ async function crawlSite(url: string, options: CrawlOptions): Promise<void> {
     format: 'markdown',
     includeFavicon: false,
     timeoutMs: options.timeout * 1000,
-    storeDocuments: true,
   };
   const connection = createRedisConnection(config.REDIS_URL);
   const queue = new JobQueue({ connection, prefix: config.QUEUE_PREFIX });
   try {
     const result = await queue.enqueueAndWait(CrawlJob, payload, { timeoutMs: payload.timeoutMs + CRAWL_REPLY_MARGIN_MS });
-    const total = await withAdminContext((context) => context.documents.count());
+    const total = await withAdminContext((context) => context.pages.count());
     printResult(
       options.json,
       [

@@ -3,7 +3,7 @@ import { CrawlJob, CrawlPayload, MapJob } from '@sift/queue-contracts';
 import { CrawlDependencies, CrawlRequest, runCrawl } from './crawl';
 
 function crawlRequestOf(payload: CrawlPayload, mode: CrawlRequest['mode']): CrawlRequest {
-  const { requestId: _requestId, accountId: _accountId, storeDocuments: _storeDocuments, ...request } = payload;
+  const { requestId: _requestId, accountId: _accountId, ...request } = payload;
   return { ...request, mode };
 }
 
@@ -17,7 +17,7 @@ export function createCrawlHandlers(dependenciesFor: (payload: CrawlPayload) => 
       const outcome = await runCrawl(crawlRequestOf(payload, 'crawl'), dependenciesFor(payload));
       return {
         baseUrl: outcome.baseUrl,
-        results: outcome.pages.map(({ url, rawContent, images, favicon }) => ({ url, rawContent, images, favicon })),
+        results: outcome.pages,
         successfulPages: outcome.successfulPages,
         failedPages: outcome.failedPages,
         partial: outcome.partial,

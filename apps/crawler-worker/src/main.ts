@@ -4,7 +4,7 @@ import { createPrismaClient } from '@sift/persistence';
 import { runWorkerProcess, workerLogger } from '@sift/queue';
 import { QueueName } from '@sift/queue-contracts';
 import { egressPolicyFromConfig } from '@sift/safe-fetch';
-import { DocumentStore } from '@sift/search-index';
+import { pageOwnerOf, PageRepository } from '@sift/search-index';
 import { createDefaultCrawlDependencies, PageExtractionPool, RobotsCache } from './crawl';
 import { createCrawlHandlers } from './crawl.handler';
 import { crawlerEnv } from './crawler-env';
@@ -15,7 +15,7 @@ async function main(): Promise<void> {
   const config = loadConfig(crawlerEnv);
   const policy = egressPolicyFromConfig(config);
   const prisma = createPrismaClient(config.DATABASE_URL);
-  const documents = new DocumentStore(prisma);
+  const pages = new PageRepository(prisma);
   // One robots.txt cache and one browser pool (launched on the first advanced crawl) for every crawl of this worker.
   const robotsCache = new RobotsCache();
   const browser = new BrowserPool({ policy, executablePath: config.CHROMIUM_PATH, maxConcurrentPages: config.BROWSER_PAGES });
@@ -33,11 +33,10 @@ async function main(): Promise<void> {
         robotsCache,
         browser,
         extraction,
-        storePage: payload.storeDocuments
-          ? async (page) => {
-              await documents.save({ ...page, source: 'crawl' });
-            }
-          : undefined,
+        // The repository keeps nothing for an account with zero data retention.
+        storePage: async (page) => {
+          await pages.save(pageOwnerOf(payload.accountId), page, 'crawl');
+        },
       }),
     ),
     concurrency: config.CRAWL_CONCURRENCY,

@@ -5,7 +5,8 @@ import { createPrismaClient, type PrismaClient } from '@sift/persistence';
 import { createRedisConnection, JobQueue, startWorker, type RunningWorker } from '@sift/queue';
 import { ExtractUrlJob, type ExtractUrlPayload, type ExtractUrlResult, QueueName } from '@sift/queue-contracts';
 import { type EgressPolicy, type FixtureServer, startFixtureServer } from '@sift/safe-fetch';
-import { DocumentStore } from '@sift/search-index';
+import { PageRepository } from '@sift/search-index';
+import { createTestAccount } from '@sift/testing';
 import type { Redis } from 'ioredis';
 import { createExtractUrlHandler } from './extract-url.handler';
 import { ExtractionService } from './extraction.service';
@@ -53,7 +54,9 @@ describe('ExtractionService against loopback fixtures', () => {
   let site: FixtureServer;
   let browser: BrowserPool;
   let prisma: PrismaClient;
-  let documentStore: DocumentStore;
+  let pages: PageRepository;
+  let accountId: string;
+  let zeroRetentionAccountId: string;
   let service: ExtractionService;
   const pendingSlowResponses: ServerResponse[] = [];
   // Errors the service could only report as "internal error"; a test fails when one slips through.
@@ -61,6 +64,7 @@ describe('ExtractionService against loopback fixtures', () => {
 
   const payloadFor = (path: string, overrides: Partial<ExtractUrlPayload> = {}): ExtractUrlPayload => ({
     requestId: randomUUID(),
+    // Names no account: nothing is stored unless a test passes a real account's id.
     accountId: 'account-extractor-test',
     url: `${site.url}${path}`,
     extractDepth: 'basic',
@@ -69,7 +73,6 @@ describe('ExtractionService against loopback fixtures', () => {
     includeImages: false,
     includeFavicon: false,
     chunksPerSource: 3,
-    storeDocument: false,
     ...overrides,
   });
 
@@ -78,7 +81,7 @@ describe('ExtractionService against loopback fixtures', () => {
     return result;
   };
   const expectFailure = (result: ExtractUrlResult) => {
-    if (result.ok) throw new Error(`expected a failure, got content: ${result.rawContent.slice(0, 100)}`);
+    if (result.ok) throw new Error(`expected a failure, got content: ${result.content.slice(0, 100)}`);
     return result;
   };
 
@@ -113,8 +116,10 @@ describe('ExtractionService against loopback fixtures', () => {
     });
     browser = new BrowserPool({ policy, maxConcurrentPages: 2 });
     prisma = createPrismaClient(process.env.DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/sift_test', 2);
-    documentStore = new DocumentStore(prisma);
-    service = new ExtractionService({ policy, browser, documentStore, onError: (error) => unexpectedErrors.push(error) });
+    pages = new PageRepository(prisma);
+    accountId = (await createTestAccount(prisma, { plan: 'researcher', name: 'extractor' })).id;
+    zeroRetentionAccountId = (await createTestAccount(prisma, { plan: 'researcher', name: 'extractor-zdr', zeroDataRetention: true })).id;
+    service = new ExtractionService({ policy, browser, pages, onError: (error) => unexpectedErrors.push(error) });
   });
 
   afterEach(() => {
@@ -130,51 +135,54 @@ describe('ExtractionService against loopback fixtures', () => {
 
   it('extracts an HTML article as markdown with title, images and favicon', async () => {
     const result = expectSuccess(await service.extract(payloadFor('/article', { includeImages: true, includeFavicon: true })));
-    expect(result.title).toBe('The Lighthouse Keeper');
-    expect(result.rawContent).toContain('spiral stairs');
-    expect(result.rawContent).not.toContain('Copyright');
-    expect(result.images).toContain(`${site.url}/images/lamp.jpg`);
-    expect(result.favicon).toBe(`${site.url}/static/icon.png`);
+    expect(result.page.title).toBe('The Lighthouse Keeper');
+    expect(result.page).toMatchObject({ url: `${site.url}/article`, finalUrl: `${site.url}/article`, language: 'en', isNews: false, isUnsafe: false });
+    expect(result.page.contentHash).toMatch(/^[0-9a-f]{64}$/);
+    expect(result.content).toContain('spiral stairs');
+    expect(result.content).not.toContain('Copyright');
+    expect(result.content).toBe(result.page.markdown);
+    expect(result.page.images.map((image) => image.url)).toContain(`${site.url}/images/lamp.jpg`);
+    expect(result.page.favicon).toBe(`${site.url}/static/icon.png`);
     expect(result.fromCache).toBe(false);
   });
 
-  it('returns plain text when format is text and leaves out images and favicon unless asked', async () => {
+  it('returns plain text when format is text and collects no images unless asked', async () => {
     const result = expectSuccess(await service.extract(payloadFor('/article', { format: 'text' })));
-    expect(result.rawContent).toContain('spiral stairs');
-    expect(result.rawContent).not.toMatch(/^#/m);
-    expect(result).not.toHaveProperty('images');
-    expect(result).not.toHaveProperty('favicon');
+    expect(result.content).toContain('spiral stairs');
+    expect(result.content).not.toMatch(/^#/m);
+    expect(result.content).toBe(result.page.text);
+    expect(result.page.images).toEqual([]);
   });
 
   it('returns the chunks that match the query, joined by [...]', async () => {
     const result = expectSuccess(await service.extract(payloadFor('/article', { query: 'sourdough bread crust oven', chunksPerSource: 1 })));
-    expect(result.rawContent).toMatch(/sourdough/i);
-    expect(result.rawContent).not.toContain('lighthouse keeper climbed');
+    expect(result.content).toMatch(/sourdough/i);
+    expect(result.content).not.toContain('lighthouse keeper climbed');
     const twoChunks = expectSuccess(await service.extract(payloadFor('/article', { query: 'sourdough bread crust oven', chunksPerSource: 2 })));
-    expect(twoChunks.rawContent.split(' [...] ')).toHaveLength(2);
+    expect(twoChunks.content.split(' [...] ')).toHaveLength(2);
   });
 
   it('basic depth falls back to the browser for a page that needs JavaScript', async () => {
     const result = expectSuccess(await service.extract(payloadFor('/javascript-only')));
-    expect(result.rawContent).toContain('only exists after the script runs');
+    expect(result.content).toContain('only exists after the script runs');
   });
 
   it('advanced depth renders the page: content added by scripts is included, basic misses it', async () => {
     const basic = expectSuccess(await service.extract(payloadFor('/late-table')));
-    expect(basic.rawContent).not.toContain('Northwind');
+    expect(basic.content).not.toContain('Northwind');
     const advanced = expectSuccess(await service.extract(payloadFor('/late-table', { extractDepth: 'advanced' })));
-    expect(advanced.rawContent).toContain('Northwind');
-    expect(advanced.rawContent).toContain('4711');
+    expect(advanced.content).toContain('Northwind');
+    expect(advanced.content).toContain('4711');
   });
 
   it('extracts the text of a PDF', async () => {
     const result = expectSuccess(await service.extract(payloadFor('/report.pdf')));
-    expect(result.rawContent).toContain('Tonnage handled rose');
+    expect(result.content).toContain('Tonnage handled rose');
   });
 
   it('extracts a plain-text file', async () => {
     const result = expectSuccess(await service.extract(payloadFor('/notes.txt')));
-    expect(result.rawContent).toContain('tide tables');
+    expect(result.content).toContain('tide tables');
   });
 
   it.each([
@@ -208,25 +216,28 @@ describe('ExtractionService against loopback fixtures', () => {
   });
 
   it('stores a successful extraction and serves it from the store within the freshness window', async () => {
-    const first = expectSuccess(await service.extract(payloadFor('/article-for-cache', { storeDocument: true, maxCacheAgeMs: 60_000 })));
+    const first = expectSuccess(await service.extract(payloadFor('/article-for-cache', { accountId, maxCacheAgeMs: 60_000 })));
     expect(first.fromCache).toBe(false);
-    const stored = await documentStore.findByUrl(`${site.url}/article-for-cache`);
-    expect(stored?.title).toBe('The Lighthouse Keeper');
+    const stored = await pages.findByUrl(`${site.url}/article-for-cache`);
+    expect(stored?.page.title).toBe('The Lighthouse Keeper');
+    expect(stored?.page.contentHash).toBe(first.page.contentHash);
 
     const hitsBefore = site.requests.filter((request) => request === 'GET /article-for-cache').length;
-    const second = expectSuccess(await service.extract(payloadFor('/article-for-cache', { storeDocument: true, maxCacheAgeMs: 60_000 })));
+    const second = expectSuccess(await service.extract(payloadFor('/article-for-cache', { accountId, maxCacheAgeMs: 60_000 })));
     expect(second.fromCache).toBe(true);
-    expect(second.rawContent).toContain('spiral stairs');
+    expect(second.content).toContain('spiral stairs');
+    expect(second.page).toMatchObject({ url: `${site.url}/article-for-cache`, title: 'The Lighthouse Keeper', text: first.page.text });
     expect(site.requests.filter((request) => request === 'GET /article-for-cache').length).toBe(hitsBefore);
 
     // Without a freshness window the page is fetched again.
-    const fresh = expectSuccess(await service.extract(payloadFor('/article-for-cache', { storeDocument: true })));
+    const fresh = expectSuccess(await service.extract(payloadFor('/article-for-cache', { accountId })));
     expect(fresh.fromCache).toBe(false);
   });
 
   it('stores nothing for an account with zero data retention', async () => {
-    expectSuccess(await service.extract(payloadFor('/article-zero-retention', { storeDocument: false })));
-    expect(await documentStore.findByUrl(`${site.url}/article-zero-retention`)).toBeNull();
+    const result = expectSuccess(await service.extract(payloadFor('/article-zero-retention', { accountId: zeroRetentionAccountId, maxCacheAgeMs: 60_000 })));
+    expect(result.page.title).toBe('The Lighthouse Keeper');
+    expect(await pages.findByUrl(`${site.url}/article-zero-retention`)).toBeNull();
   });
 
   describe('through the extract queue', () => {
@@ -254,7 +265,7 @@ describe('ExtractionService against loopback fixtures', () => {
         jobQueue.enqueueAndWait(ExtractUrlJob, payloadFor('/article'), { timeoutMs: 30_000 }),
         jobQueue.enqueueAndWait(ExtractUrlJob, payloadFor('/missing'), { timeoutMs: 30_000 }),
       ]);
-      expect(expectSuccess(article).title).toBe('The Lighthouse Keeper');
+      expect(expectSuccess(article).page.title).toBe('The Lighthouse Keeper');
       expect(expectFailure(missing).error).toBe('HTTP 404');
       expect(await worker.metrics.text()).toMatch(/sift_jobs_completed_total\{queue="extract",job="extract-url"\} 2/);
     });

@@ -4,7 +4,7 @@ import { createPrismaClient } from '@sift/persistence';
 import { runWorkerProcess, workerLogger } from '@sift/queue';
 import { QueueName } from '@sift/queue-contracts';
 import { egressPolicyFromConfig } from '@sift/safe-fetch';
-import { DocumentStore } from '@sift/search-index';
+import { PageRepository } from '@sift/search-index';
 import { createExtractUrlHandler } from './extract-url.handler';
 import { ExtractionService } from './extraction.service';
 import { extractorEnv } from './extractor-env';
@@ -19,7 +19,7 @@ async function main(): Promise<void> {
   const extractionService = new ExtractionService({
     policy,
     browser,
-    documentStore: new DocumentStore(prisma),
+    pages: new PageRepository(prisma),
     onError: (error, url) => log('error', 'extraction failed unexpectedly', { url, error: error instanceof Error ? error.message : String(error) }),
   });
   await runWorkerProcess({

@@ -9,6 +9,7 @@ import { MapController } from './map/map.controller';
 import { MapService } from './map/map.service';
 import { McpController } from './mcp/mcp.controller';
 import { McpService } from './mcp/mcp.service';
+import { PagesModule } from './pages/pages.module';
 import { SearchController } from './search/search.controller';
 import { SearchService } from './search/search.service';
 import { SearchAnswerService } from './search/search-answer.service';
@@ -17,6 +18,7 @@ import { SourceContentService } from './search/source-content.service';
 
 /** Search, extract, crawl, map and the MCP tool server over them: validate, meter, enqueue to the workers, wait, answer. */
 @Module({
+  imports: [PagesModule],
   controllers: [SearchController, ExtractController, CrawlController, MapController, McpController],
   providers: [
     MeteringService,

@@ -10,7 +10,7 @@ describe('self-labelled adult content', () => {
     ['<meta property="og:restrictions:age" content="18+">'],
     ['<script type="application/ld+json">{"@type":"WebPage","isFamilyFriendly":false}</script>'],
   ])('flags a page labelled %s', (head) => {
-    expect(extractHtml(page(head), { baseUrl: 'https://example.com/' }).isAdult).toBe(true);
+    expect(extractHtml(page(head), { baseUrl: 'https://example.com/' }).isUnsafe).toBe(true);
   });
 
   it.each([
@@ -18,6 +18,6 @@ describe('self-labelled adult content', () => {
     ['<meta name="rating" content="general">'],
     ['<script type="application/ld+json">{"@type":"WebPage","isFamilyFriendly":true}</script>'],
   ])('does not flag a page labelled %s', (head) => {
-    expect(extractHtml(page(head), { baseUrl: 'https://example.com/' }).isAdult).toBe(false);
+    expect(extractHtml(page(head), { baseUrl: 'https://example.com/' }).isUnsafe).toBe(false);
   });
 });

@@ -55,20 +55,20 @@ describe('extractPage', () => {
     <article><h1>Guide</h1><p>${'Brewing needs patience and fresh beans, ground just before use. '.repeat(8)}</p>
     <p>Read the <a href="ratios.html">ratio guide</a> next.</p></article>
   </body></html>`;
-  const page = extractPage(html, { baseUrl: 'https://grind.example/guides/coffee', format: 'text' });
+  const extracted = extractPage(html, { baseUrl: 'https://grind.example/guides/coffee', format: 'text' });
 
   it('returns the same links as extractLinks, navigation included, although the content drops the navigation', () => {
-    expect(page.links).toEqual(extractLinks(html, 'https://grind.example/guides/coffee'));
-    expect(page.links.links.map((link) => link.url)).toEqual([
+    expect(extracted.links).toEqual(extractLinks(html, 'https://grind.example/guides/coffee'));
+    expect(extracted.links.links.map((link) => link.url)).toEqual([
       'https://grind.example/',
       'https://grind.example/guides/',
       'https://grind.example/guides/ratios.html',
     ]);
-    expect(page.content.text).not.toContain('Home');
+    expect(extracted.page.text).not.toContain('Home');
   });
 
   it('returns the same content as extractHtml', () => {
-    expect(page.content).toEqual(extractHtml(html, { baseUrl: 'https://grind.example/guides/coffee', format: 'text' }));
-    expect(page.content.text).toContain('Read the ratio guide next.');
+    expect(extracted.page).toEqual(extractHtml(html, { baseUrl: 'https://grind.example/guides/coffee', format: 'text' }));
+    expect(extracted.page.text).toContain('Read the ratio guide next.');
   });
 });

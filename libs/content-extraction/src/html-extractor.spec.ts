@@ -1,6 +1,9 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { extractHtml } from './html-extractor';
+import { readPageMetadata } from './page-metadata';
+import { parseDocument, readJsonLd } from './parse-document';
+import { contentHashOf } from './web-page';
 
 const article = readFileSync(path.join(__dirname, 'fixtures', 'article.html'), 'utf8');
 const pageUrl = 'https://grind.example/guides/coffee?ref=home';
@@ -35,14 +38,31 @@ describe('extractHtml on an article page', () => {
 
   it('reads title and metadata', () => {
     expect(result.title).toBe('Brewing Better Coffee');
-    expect(result.siteName).toBe('The Daily Grind');
     expect(result.description).toBe('A practical guide to brewing coffee at home.');
-    expect(result.canonicalUrl).toBe('https://grind.example/guides/coffee');
     expect(result.publishedDate).toBe('2024-03-05T09:30:00.000Z');
     expect(result.language).toBe('en-GB');
-    expect(result.isNewsArticle).toBe(true);
-    expect(result.contentLanguageHints).toEqual(['en-GB', 'de']);
+    expect(result.isNews).toBe(true);
+    expect(result.isUnsafe).toBe(false);
+    // html lang en-GB and an hreflang alternate "de": only the first names a region.
+    expect(result.countryHints).toEqual(['GB']);
     expect(result.favicon).toBe('https://grind.example/static/icon.svg');
+  });
+
+  it('reads the metadata the page document does not carry (site name, canonical URL, raw language hints)', () => {
+    const metadata = readPageMetadata(parseDocument(article), readJsonLd(article), pageUrl);
+    expect(metadata.siteName).toBe('The Daily Grind');
+    expect(metadata.canonicalUrl).toBe('https://grind.example/guides/coffee');
+    expect(metadata.contentLanguageHints).toEqual(['en-GB', 'de']);
+  });
+
+  it('is a WebPage: the URL as requested, the final URL, and the hash of the text', () => {
+    expect(result.finalUrl).toBe(pageUrl);
+    expect(result.url).toBe(pageUrl);
+    expect(result.contentHash).toBe(contentHashOf(result.text));
+    expect(result.contentHash).toMatch(/^[0-9a-f]{64}$/);
+    const redirected = extractHtml(article, { baseUrl: pageUrl, url: 'http://grind.example/coffee' });
+    expect(redirected.url).toBe('http://grind.example/coffee');
+    expect(redirected.finalUrl).toBe(pageUrl);
   });
 
   it('lists absolute, deduplicated images without data URIs or tracking pixels', () => {

@@ -1,4 +1,4 @@
-import { ExtractedImage } from './extracted-content';
+import type { WebPageImage } from './web-page';
 import { resolveUrl } from './parse-document';
 
 // Analytics beacons and spacers served as images; they carry no picture for the reader.
@@ -26,8 +26,8 @@ export function imageSource(image: Element): string | undefined {
  * Absolute, deduplicated image URLs: the page's social preview image first, then the images of the main
  * content. Data URIs and tracking pixels are dropped.
  */
-export function collectImages(content: Element | null, previewImage: string | undefined, baseUrl: string): ExtractedImage[] {
-  const images: ExtractedImage[] = [];
+export function collectImages(content: Element | null, previewImage: string | undefined, baseUrl: string): WebPageImage[] {
+  const images: WebPageImage[] = [];
   const seen = new Set<string>();
   const add = (url: string | undefined, alt: string): void => {
     if (!url || seen.has(url) || TRACKING_URL.test(url)) return;

@@ -1,5 +1,6 @@
-export type { ExtractedContent, ExtractedImage, ExtractedLink, ExtractedLinks, ExtractOptions } from './extracted-content';
-export type { ExtractedPage } from './html-extractor';
+export type { ExtractedLink, ExtractedLinks, ExtractOptions } from './extract-options';
+export type { PageWithLinks } from './html-extractor';
+export { contentHashOf, conventionalFavicon, webPageOf, type WebPage, type WebPageFields, type WebPageImage } from './web-page';
 export { extractHtml, extractPage } from './html-extractor';
 export { extractLinks } from './link-extractor';
 export { extractPdf } from './pdf-extractor';

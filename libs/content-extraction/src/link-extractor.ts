@@ -1,4 +1,4 @@
-import { ExtractedLinks, ExtractedLink } from './extracted-content';
+import { ExtractedLinks, ExtractedLink } from './extract-options';
 import { documentBaseUrl, parseDocument, resolveUrl, stripNonContent } from './parse-document';
 
 const CONTEXT_CHARS = 200;

@@ -7,9 +7,9 @@ export interface PageMetadata {
   canonicalUrl?: string;
   language?: string;
   publishedDate?: string;
-  isNewsArticle: boolean;
+  isNews: boolean;
   /** The page labels itself as adult content (rating meta, RTA label, schema.org isFamilyFriendly false). */
-  isAdult: boolean;
+  isUnsafe: boolean;
   contentLanguageHints: string[];
 }
 
@@ -90,10 +90,10 @@ export function readPageMetadata(document: Document, jsonLd: unknown[], baseUrl:
     canonicalUrl: resolveUrl(document.querySelector('link[rel="canonical"]')?.getAttribute('href'), baseUrl),
     language: htmlLanguage ?? ogLocale?.replace('_', '-'),
     publishedDate: toIsoDate(published),
-    isNewsArticle:
+    isNews:
       !!article && types(article).some((type) => NEWS_TYPES.has(type)) ||
       ogType === 'article' && !!meta(document, 'article:published_time'),
-    isAdult: labelledAdult(document, nodes),
+    isUnsafe: labelledAdult(document, nodes),
     contentLanguageHints: hints,
   };
 }

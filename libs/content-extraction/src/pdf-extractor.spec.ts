@@ -33,6 +33,8 @@ describe('extractPdf', () => {
     expect(result.text).toContain('Revenue grew by twelve percent.');
     expect(result.text.indexOf('Quarterly')).toBeLessThan(result.text.indexOf('Revenue'));
     expect(result.markdown).toBe(result.text);
+    expect(result).toMatchObject({ url: 'https://files.example/reports/q3.pdf', finalUrl: 'https://files.example/reports/q3.pdf', isNews: false, isUnsafe: false, images: [] });
+    expect(result.favicon).toBe('https://files.example/favicon.ico');
   });
 
   it('rejects bytes that are not a PDF', async () => {

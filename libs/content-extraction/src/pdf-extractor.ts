@@ -1,4 +1,5 @@
-import { ExtractedContent } from './extracted-content';
+import { countryHintsOf } from './country-hints';
+import { conventionalFavicon, WebPage, webPageOf } from './web-page';
 
 interface TextItem {
   str: string;
@@ -21,8 +22,11 @@ function loadPdfJs(): PdfJs {
   return pdfjs;
 }
 
-/** Text of a PDF from its text layer (no OCR), one paragraph per text line break run, pages separated. */
-export async function extractPdf(data: Uint8Array, url: string): Promise<ExtractedContent> {
+/**
+ * Text of a PDF from its text layer (no OCR), one paragraph per text line break run, pages separated. `url` is
+ * where the PDF was fetched from (after redirects), `requestedUrl` the URL asked for.
+ */
+export async function extractPdf(data: Uint8Array, url: string, requestedUrl: string = url): Promise<WebPage> {
   const { getDocument } = loadPdfJs();
   // pdf.js takes ownership of (and detaches) the buffer it is given, so it gets a copy.
   const document = await getDocument({ data: new Uint8Array(data), isEvalSupported: false, disableFontFace: true, useSystemFonts: false, verbosity: 0 }).promise;
@@ -44,16 +48,17 @@ export async function extractPdf(data: Uint8Array, url: string): Promise<Extract
     const metadata = await document.getMetadata().catch(() => undefined);
     const info = (metadata?.info ?? {}) as { Title?: unknown; Language?: unknown };
     const title = typeof info.Title === 'string' && info.Title.trim() ? info.Title.trim() : decodeURIComponent(new URL(url).pathname.split('/').pop() || url);
-    return {
+    const language = typeof info.Language === 'string' ? info.Language : undefined;
+    return webPageOf({
+      url: requestedUrl,
+      finalUrl: url,
       title,
       markdown: text,
       text,
-      language: typeof info.Language === 'string' ? info.Language : undefined,
-      images: [],
-      isNewsArticle: false,
-      isAdult: false,
-      contentLanguageHints: typeof info.Language === 'string' ? [info.Language] : [],
-    };
+      language,
+      countryHints: countryHintsOf(language ? [language] : []),
+      favicon: conventionalFavicon(url),
+    });
   } finally {
     await document.destroy();
   }

@@ -28,8 +28,6 @@ export const crawlPayloadSchema = z.object({
   includeFavicon: z.boolean(),
   /** Deadline of the whole crawl, measured from the moment the worker picks the job up. */
   timeoutMs: z.number().int().min(1).max(150_000),
-  /** False for accounts with zero data retention. */
-  storeDocuments: z.boolean(),
 });
 export type CrawlPayload = z.infer<typeof crawlPayloadSchema>;
 

@@ -1,6 +1,20 @@
 import { CrawlJob } from './crawl.job';
 import type { CrawlPayload } from './crawl-payload.schema';
 import { MapJob } from './map.job';
+import type { WebPage } from './web-page.schema';
+
+const page: WebPage = {
+  url: 'https://docs.example.com',
+  finalUrl: 'https://docs.example.com/',
+  title: 'Docs',
+  markdown: 'x',
+  text: 'x',
+  isNews: false,
+  isUnsafe: false,
+  countryHints: [],
+  images: [],
+  contentHash: 'hash',
+};
 
 const crawlPayload: CrawlPayload = {
   requestId: 'req-1',
@@ -16,7 +30,6 @@ const crawlPayload: CrawlPayload = {
   format: 'markdown',
   includeFavicon: false,
   timeoutMs: 150_000,
-  storeDocuments: true,
 };
 
 describe('CrawlJob and MapJob', () => {
@@ -35,8 +48,9 @@ describe('CrawlJob and MapJob', () => {
 
   it('distinguish a crawl result (pages) from a map result (urls)', () => {
     const progress = { baseUrl: 'https://docs.example.com', successfulPages: 1, failedPages: 0, partial: false };
-    expect(CrawlJob.resultSchema.safeParse({ ...progress, results: [{ url: 'https://docs.example.com', rawContent: 'x' }] }).success).toBe(true);
+    expect(CrawlJob.resultSchema.safeParse({ ...progress, results: [{ page, content: 'x' }] }).success).toBe(true);
     expect(MapJob.resultSchema.safeParse({ ...progress, urls: ['https://docs.example.com'] }).success).toBe(true);
     expect(MapJob.resultSchema.safeParse({ ...progress, results: [] }).success).toBe(false);
+    expect(CrawlJob.resultSchema.safeParse({ ...progress, results: [{ url: 'https://docs.example.com', rawContent: 'x' }] }).success).toBe(false);
   });
 });

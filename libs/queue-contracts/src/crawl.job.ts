@@ -2,12 +2,13 @@ import { z } from 'zod';
 import { crawlPayloadSchema, crawlProgressSchema } from './crawl-payload.schema';
 import { defineJob } from './job-definition';
 import { QueueName } from './queue-name';
+import { webPageSchema } from './web-page.schema';
 
 export const crawlPageSchema = z.object({
-  url: z.string(),
-  rawContent: z.string(),
-  images: z.array(z.string()).optional(),
-  favicon: z.string().optional(),
+  /** page.finalUrl is where the crawl found the page. */
+  page: webPageSchema,
+  /** The page in the requested format, or with instructions its best chunks joined by ` [...] `. */
+  content: z.string(),
 });
 export type CrawlPage = z.infer<typeof crawlPageSchema>;
 

@@ -1,4 +1,5 @@
 import { ExtractUrlJob, type ExtractUrlPayload } from './extract-url.job';
+import type { WebPage } from './web-page.schema';
 
 const validPayload: ExtractUrlPayload = {
   requestId: 'req-1',
@@ -10,7 +11,19 @@ const validPayload: ExtractUrlPayload = {
   includeImages: false,
   includeFavicon: true,
   chunksPerSource: 3,
-  storeDocument: true,
+};
+
+const page: WebPage = {
+  url: 'https://a.test/',
+  finalUrl: 'https://a.test/',
+  title: 'A',
+  markdown: '# A',
+  text: 'A',
+  isNews: false,
+  isUnsafe: false,
+  countryHints: [],
+  images: [],
+  contentHash: 'hash',
 };
 
 describe('ExtractUrlJob', () => {
@@ -31,16 +44,17 @@ describe('ExtractUrlJob', () => {
     ['an unknown format', { format: 'html' }],
     ['chunks per source above 5', { chunksPerSource: 6 }],
     ['a fractional timeout', { timeoutMs: 10.5 }],
-    ['a missing storeDocument flag', { storeDocument: undefined }],
+    ['a missing account', { accountId: undefined }],
   ])('rejects %s', (_label, override) => {
     expect(ExtractUrlJob.payloadSchema.safeParse({ ...validPayload, ...override }).success).toBe(false);
   });
 
   it('parses both result shapes and rejects a success without content', () => {
-    const success = { ok: true, url: 'https://a.test/', rawContent: '# A', title: 'A', fromCache: false };
+    const success = { ok: true, page, content: '# A', fromCache: false };
     const failure = { ok: false, url: 'https://a.test/', error: 'HTTP 404' };
     expect(ExtractUrlJob.resultSchema.parse(success)).toEqual(success);
     expect(ExtractUrlJob.resultSchema.parse(failure)).toEqual(failure);
-    expect(ExtractUrlJob.resultSchema.safeParse({ ok: true, url: 'https://a.test/', title: 'A', fromCache: false }).success).toBe(false);
+    expect(ExtractUrlJob.resultSchema.safeParse({ ok: true, page, fromCache: false }).success).toBe(false);
+    expect(ExtractUrlJob.resultSchema.safeParse({ ok: true, page: { ...page, isUnsafe: undefined }, content: '# A', fromCache: false }).success).toBe(false);
   });
 });

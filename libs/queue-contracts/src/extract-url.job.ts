@@ -8,6 +8,7 @@ import {
   extractDepthSchema,
   requestIdSchema,
 } from './shared-schemas';
+import { webPageSchema } from './web-page.schema';
 
 export const extractUrlPayloadSchema = z.object({
   requestId: requestIdSchema,
@@ -21,8 +22,6 @@ export const extractUrlPayloadSchema = z.object({
   includeFavicon: z.boolean(),
   query: z.string().min(1).optional(),
   chunksPerSource: chunksPerSourceSchema,
-  /** False for accounts with zero data retention: nothing about the page is written to the document store. */
-  storeDocument: z.boolean(),
   /** A stored copy younger than this is served instead of fetching; absent means always fetch. */
   maxCacheAgeMs: z.number().int().min(0).optional(),
 });
@@ -30,11 +29,10 @@ export type ExtractUrlPayload = z.infer<typeof extractUrlPayloadSchema>;
 
 export const extractUrlSuccessSchema = z.object({
   ok: z.literal(true),
-  url: z.string(),
-  rawContent: z.string(),
-  images: z.array(z.string()).optional(),
-  favicon: z.string().optional(),
-  title: z.string(),
+  /** page.url is the URL as requested. */
+  page: webPageSchema,
+  /** What the caller asked for: the query's chunks, or the whole content in the requested format. */
+  content: z.string(),
   fromCache: z.boolean(),
 });
 export type ExtractUrlSuccess = z.infer<typeof extractUrlSuccessSchema>;

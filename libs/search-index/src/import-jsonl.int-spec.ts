@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createPrismaClient } from '@sift/persistence';
 import type { PrismaClient } from '@sift/persistence';
-import { DocumentStore } from './document-store.repository';
+import { PageRepository } from './page.repository';
 import { importJsonl } from './import-jsonl';
 import type { ImportProgress } from './import-jsonl';
 
@@ -43,7 +43,7 @@ describe('importJsonl', () => {
     writeFileSync(file, lines.join('\n'));
     const progress: ImportProgress[] = [];
 
-    const result = await importJsonl(file, { store: new DocumentStore(prisma), onProgress: (update) => progress.push(update), progressEvery: 2 });
+    const result = await importJsonl(file, { pages: new PageRepository(prisma), onProgress: (update) => progress.push(update), progressEvery: 2 });
 
     expect(result).toEqual({ imported: 2, skipped: 4 });
     expect(progress.at(-1)).toEqual({ lines: 6, imported: 2, skipped: 4 });

@@ -1,8 +1,7 @@
 import { createReadStream } from 'node:fs';
 import { createInterface } from 'node:readline';
-import { countryHintsOf, extractHtml } from '@sift/content-extraction';
-import type { DocumentStore } from './document-store.repository';
-import type { DocumentInput } from './stored-document';
+import { extractHtml, webPageOf, type WebPage } from '@sift/content-extraction';
+import type { PageRepository } from './page.repository';
 
 export interface ImportProgress {
   lines: number;
@@ -11,7 +10,7 @@ export interface ImportProgress {
 }
 
 export interface ImportOptions {
-  store: DocumentStore;
+  pages: PageRepository;
   onProgress?: (progress: ImportProgress) => void;
   /** Lines between progress reports; default 100. */
   progressEvery?: number;
@@ -38,8 +37,8 @@ function optionalString(value: unknown): string | undefined {
   return typeof value === 'string' && value.trim() !== '' ? value : undefined;
 }
 
-/** The document a line describes, or null when it lacks a URL or any content. */
-export function documentFromImportLine(line: ImportLine): DocumentInput | null {
+/** The page a line describes, or null when it lacks a URL or any content. */
+export function pageFromImportLine(line: ImportLine): WebPage | null {
   const url = optionalString(line.url);
   if (!url) return null;
   const html = optionalString(line.html);
@@ -47,23 +46,15 @@ export function documentFromImportLine(line: ImportLine): DocumentInput | null {
   const title = optionalString(line.title);
   const publishedDate = optionalString(line.published_date);
   const language = optionalString(line.language);
-  if (text) return { url, title, text, publishedDate, language, source: 'import' };
+  if (text) return webPageOf({ finalUrl: url, title: title ?? '', markdown: text, text, publishedDate, language });
   if (!html) return null;
   const extracted = extractHtml(html, { baseUrl: url, includeImages: true });
   if (!extracted.text.trim()) return null;
   return {
-    url,
+    ...extracted,
     title: title ?? extracted.title,
-    description: extracted.description ?? null,
-    markdown: extracted.markdown,
-    text: extracted.text,
     language: language ?? extracted.language,
     publishedDate: publishedDate ?? extracted.publishedDate,
-    isNews: extracted.isNewsArticle,
-    isUnsafe: extracted.isAdult,
-    countryHints: countryHintsOf(extracted.contentLanguageHints),
-    images: extracted.images,
-    source: 'import',
   };
 }
 
@@ -76,12 +67,12 @@ export async function importJsonl(path: string, options: ImportOptions): Promise
   const progressEvery = options.progressEvery ?? 100;
   const concurrency = options.concurrency ?? 8;
   const progress: ImportProgress = { lines: 0, imported: 0, skipped: 0 };
-  let pending: DocumentInput[] = [];
+  let pending: WebPage[] = [];
 
   const flush = async (): Promise<void> => {
     const batch = pending;
     pending = [];
-    const outcomes = await Promise.allSettled(batch.map((document) => options.store.save(document)));
+    const outcomes = await Promise.allSettled(batch.map((page) => options.pages.save('operator', page, 'import')));
     for (const outcome of outcomes) {
       if (outcome.status === 'fulfilled' && outcome.value) progress.imported += 1;
       else progress.skipped += 1;
@@ -92,13 +83,13 @@ export async function importJsonl(path: string, options: ImportOptions): Promise
   for await (const raw of lines) {
     if (raw.trim() === '') continue;
     progress.lines += 1;
-    let document: DocumentInput | null = null;
+    let page: WebPage | null = null;
     try {
-      document = documentFromImportLine(JSON.parse(raw) as ImportLine);
+      page = pageFromImportLine(JSON.parse(raw) as ImportLine);
     } catch {
-      document = null;
+      page = null;
     }
-    if (document) pending.push(document);
+    if (page) pending.push(page);
     else progress.skipped += 1;
     if (pending.length >= concurrency) await flush();
     if (progress.lines % progressEvery === 0) options.onProgress?.({ ...progress });

@@ -1,8 +1,9 @@
+// search-index owns the tables documents, document_chunks and document_postings and all SQL on them (PageRepository, LocalIndexProvider).
 export type { SearchDepth, SearchQuery, SearchTopic, TimeRange } from './search-query';
 export type { ImageReference, SearchCandidate } from './search-candidate';
 export type { SearchProvider } from './search-provider';
-export type { DocumentInput, DocumentSource, StoredDocument } from './stored-document';
-export { DocumentStore, type SaveOptions } from './document-store.repository';
+export { pageOwnerOf, type DocumentSource, type PageOwner, type StoredPage } from './stored-page';
+export { PageRepository, type SaveOptions } from './page.repository';
 export { LocalIndexProvider, type LocalIndexOptions } from './local-index.provider';
 export { DEFAULT_BM25F, type Bm25fParameters } from './bm25f-scorer';
 export { SearxngProvider, type SearxngOptions } from './searxng.provider';

@@ -1,9 +1,17 @@
 import { randomUUID } from 'node:crypto';
 import { createPrismaClient } from '@sift/persistence';
 import type { PrismaClient } from '@sift/persistence';
-import { DocumentStore } from './document-store.repository';
+import { webPageOf, type WebPageFields } from '@sift/content-extraction';
+import { PageRepository } from './page.repository';
 import { LocalIndexProvider } from './local-index.provider';
 import type { SearchQuery } from './search-query';
+
+type ImportedPage = Omit<WebPageFields, 'finalUrl' | 'publishedDate'> & { url: string; publishedDate?: Date };
+
+/** Stores a page as an import does. */
+function importPage(pages: PageRepository, { publishedDate, ...fields }: ImportedPage) {
+  return pages.save('operator', webPageOf({ ...fields, finalUrl: fields.url, publishedDate: publishedDate?.toISOString() }), 'import');
+}
 
 describe('LocalIndexProvider (Postgres full-text search + BM25F)', () => {
   let prisma: PrismaClient;
@@ -17,7 +25,7 @@ describe('LocalIndexProvider (Postgres full-text search + BM25F)', () => {
 
   beforeAll(async () => {
     prisma = createPrismaClient(process.env.DATABASE_URL as string, 2);
-    const store = new DocumentStore(prisma);
+    const store = new PageRepository(prisma);
     const documents = [
       { url: `https://${domain('volcano')}/guide`, title: `${marker} volcano eruptions explained`, text: `Volcanoes erupt when magma rises. ${marker} eruptions of volcanoes are studied by volcanologists who measure magma.`, language: 'en', publishedDate: recent },
       { url: `https://news.${domain('volcano')}/today`, title: 'Eruption today', text: `Breaking: the ${marker} volcano erupted this morning, ash clouds reported.`, language: 'en', publishedDate: recent, isNews: true },
@@ -26,7 +34,7 @@ describe('LocalIndexProvider (Postgres full-text search + BM25F)', () => {
       { url: `https://${domain('adult')}/page`, title: 'Unsafe volcano', text: `An unsafe page about the ${marker} volcano.`, language: 'en', isUnsafe: true },
       { url: `https://${domain('unrelated')}/cooking`, title: 'Cooking pasta', text: `Boil water, add pasta and ${marker} salt.`, language: 'en', countryHints: ['it'] },
     ];
-    for (const document of documents) await store.save({ ...document, source: 'import' });
+    for (const document of documents) await importPage(store, document);
     index = new LocalIndexProvider(prisma, { statisticsTtlMs: 0 });
   });
 
@@ -116,26 +124,26 @@ describe('LocalIndexProvider (Postgres full-text search + BM25F)', () => {
     const newWord = `quuxite${randomUUID().slice(0, 8)}`;
     expect(await cached.search({ query: `${marker} ${newWord}` })).not.toHaveLength(0);
     expect(await cached.search({ query: newWord })).toEqual([]);
-    await new DocumentStore(prisma).save({ url: `https://${domain('late')}/page`, title: `${newWord} minerals`, text: `A page about ${newWord} and ${marker}.`, language: 'en', source: 'import' });
+    await importPage(new PageRepository(prisma), { url: `https://${domain('late')}/page`, title: `${newWord} minerals`, text: `A page about ${newWord} and ${marker}.`, language: 'en' });
     const found = await cached.search({ query: newWord });
     expect(found.map((candidate) => candidate.url)).toEqual([`https://${domain('late')}/page`]);
   });
 
   it('keeps the postings in step with each document through inserts, edits and deletes', async () => {
-    const store = new DocumentStore(prisma);
+    const store = new PageRepository(prisma);
     const word = `postingword${randomUUID().slice(0, 8)}`;
     const url = `https://${domain('postings')}/page`;
     const postingsOf = async () =>
       prisma.$queryRaw<{ lexeme: string; impact: number }[]>`
         SELECT p.lexeme, p.impact FROM document_postings p JOIN documents d ON d.id = p.document_id WHERE d.url = ${url} ORDER BY p.lexeme`;
-    await store.save({ url, title: `${word} title`, text: `${marker} body text about ${word}.`, language: 'en', source: 'import' });
+    await importPage(store, { url, title: `${word} title`, text: `${marker} body text about ${word}.`, language: 'en' });
     const inserted = await postingsOf();
     expect(inserted.map((posting) => posting.lexeme)).toEqual(expect.arrayContaining([word, marker, 'bodi', 'titl']));
     for (const posting of inserted) expect(posting.impact).toBeGreaterThan(0);
     // In the title (weight 2) and the body: a stronger posting than the body-only marker word.
     expect(inserted.find((posting) => posting.lexeme === word)!.impact).toBeGreaterThan(inserted.find((posting) => posting.lexeme === marker)!.impact);
 
-    await store.save({ url, title: 'renamed', text: `${marker} replaced words.`, language: 'en', source: 'import' });
+    await importPage(store, { url, title: 'renamed', text: `${marker} replaced words.`, language: 'en' });
     const edited = (await postingsOf()).map((posting) => posting.lexeme);
     expect(edited).toEqual(expect.arrayContaining(['renam', 'replac', marker]));
     expect(edited).not.toContain(word);
@@ -145,11 +153,11 @@ describe('LocalIndexProvider (Postgres full-text search + BM25F)', () => {
   });
 
   it('recovers each lexeme field-weighted frequency (title 2, description 1.5, body 1) from its posting', async () => {
-    const store = new DocumentStore(prisma);
+    const store = new PageRepository(prisma);
     const word = `freqword${randomUUID().slice(0, 8)}`;
     const url = `https://${domain('frequencies')}/page`;
     const body = `${word} ${word} ${word} plain filler words and more filler for length. `.repeat(4);
-    await store.save({ url, title: `${word} heading`, description: `about ${word}`, text: body, language: 'en', source: 'import' });
+    await importPage(store, { url, title: `${word} heading`, description: `about ${word}`, text: body, language: 'en' });
     const rows = await prisma.$queryRaw<{ lexeme: string; frequency: number }[]>`
       SELECT p.lexeme, sift_posting_frequency(p.impact, d.word_count) AS frequency
       FROM document_postings p JOIN documents d ON d.id = p.document_id
@@ -171,31 +179,30 @@ describe('LocalIndexProvider (Postgres full-text search + BM25F)', () => {
   });
 
   it('stores each document cut into chunks, and re-cuts it when it is stored again', async () => {
-    const store = new DocumentStore(prisma);
+    const store = new PageRepository(prisma);
     const url = `https://${domain('chunked')}/long`;
     const paragraph = (topic: string) => `${topic} `.repeat(60).trim() + '.';
     const chunksOf = async () =>
       prisma.$queryRaw<{ position: number; content: string; word_count: number }[]>`
         SELECT c.position, c.content, c.word_count FROM document_chunks c JOIN documents d ON d.id = c.document_id
         WHERE d.url = ${url} ORDER BY c.position`;
-    await store.save({ url, title: 'Long page', text: [paragraph('alpha'), paragraph('beta'), paragraph('gamma')].join('\n\n'), language: 'en', source: 'import' });
+    await importPage(store, { url, title: 'Long page', text: [paragraph('alpha'), paragraph('beta'), paragraph('gamma')].join('\n\n'), language: 'en' });
     const first = await chunksOf();
     expect(first.map((chunk) => chunk.position)).toEqual([0, 1, 2]);
     expect(first[1]).toMatchObject({ content: paragraph('beta'), word_count: 60 });
-    await store.save({ url, title: 'Long page', text: paragraph('delta'), language: 'en', source: 'import' });
+    await importPage(store, { url, title: 'Long page', text: paragraph('delta'), language: 'en' });
     expect((await chunksOf()).map((chunk) => chunk.content)).toEqual([paragraph('delta')]);
   });
 
   it('returns the best stored chunks per result when asked, and the text when a page has none', async () => {
-    const store = new DocumentStore(prisma);
+    const store = new PageRepository(prisma);
     const url = `https://${domain('passages')}/page`;
     const filler = (word: string) => `${word} `.repeat(80).trim() + '.';
-    await store.save({
+    await importPage(store, {
       url,
       title: `${marker} passages`,
       text: [filler('lorem'), `The ${marker} glacier calves icebergs into the fjord every summer.`, filler('ipsum'), filler('dolor')].join('\n\n'),
       language: 'en',
-      source: 'import',
     });
     const query = `${marker} glacier icebergs`;
     const [best] = (await index.search({ query, chunksPerSource: 1 })).filter((candidate) => candidate.url === url);

@@ -1,3 +1,5 @@
+import type { ExtractedLinks, PageWithLinks, WebPage } from '@sift/content-extraction';
+import type { FetchedResource as SafeFetchedResource } from '@sift/safe-fetch';
 import { RobotsCache } from './robots-cache';
 
 export type FetchPurpose = 'page' | 'robots' | 'sitemap';
@@ -9,41 +11,14 @@ export interface FetchResourceOptions {
   purpose: FetchPurpose;
 }
 
-/** A fetched resource as the crawl engine needs it; any final non-3xx status is returned, not thrown. */
-export interface FetchedResource {
-  finalUrl: string;
-  status: number;
-  headers: Record<string, string>;
-  kind: 'html' | 'xhtml' | 'text' | 'json' | 'pdf' | 'xml';
-  text: string;
-  body: Buffer;
-}
-
-export interface PageImage {
-  url: string;
-  alt: string;
-}
-
-export interface ExtractedPage {
-  title: string;
-  /** With format "text" the markdown conversion is skipped and this holds the plain text. */
-  markdown: string;
-  text: string;
-  images: PageImage[];
-  favicon?: string;
-  description?: string;
-  language?: string;
-  /** ISO 8601, only when the page states one. */
-  publishedDate?: string;
-  isNewsArticle: boolean;
-  /** The page labels itself as adult content. */
-  isAdult: boolean;
-  /** html lang, hreflang alternates and og:locale, as found. */
-  contentLanguageHints: string[];
-}
+/** The part of safe-fetch's answer the crawl engine reads (tests serve one); a final non-3xx status is returned, not thrown. */
+export type FetchedResource = Pick<SafeFetchedResource, 'finalUrl' | 'status' | 'headers' | 'kind' | 'text' | 'body'>;
 
 export interface PageExtractionOptions {
+  /** The page's URL after redirects. */
   baseUrl: string;
+  /** The URL the crawl reached the page by (default baseUrl). */
+  url?: string;
   includeImages: boolean;
   format: 'markdown' | 'text';
 }
@@ -53,40 +28,6 @@ export interface RenderedResource {
   finalUrl: string;
   status: number;
   html: string;
-}
-
-export interface PageLink {
-  url: string;
-  text: string;
-  context: string;
-  nofollow: boolean;
-}
-
-export interface PageLinks {
-  /** Absolute URLs, entities decoded and resolved against `<base href>`. */
-  links: PageLink[];
-  canonicalUrl?: string;
-  /** `<meta name="robots" content="nofollow">`: none of the page's links may be followed. */
-  robotsNoFollow: boolean;
-}
-
-/** The full extraction of a crawled page, for the document store (not the chunks the caller asked for). */
-export interface CrawledDocument {
-  /** The URL the crawl reached the page by. */
-  url: string;
-  /** After redirects. */
-  finalUrl: string;
-  title: string;
-  /** Absent when the crawl asked for text only (the markdown conversion was skipped). */
-  markdown?: string;
-  text: string;
-  description?: string;
-  language?: string;
-  publishedDate?: string;
-  images: PageImage[];
-  isNews: boolean;
-  isUnsafe: boolean;
-  countryHints: string[];
 }
 
 export interface CrawlEngineSettings {
@@ -125,15 +66,15 @@ export interface CrawlDependencies {
    * Content and links of a page from one parse (crawl mode); map mode needs only the links. Asynchronous so the
    * CPU-bound work can run off the crawler's event loop (see PageExtractionPool).
    */
-  extractPageWithLinks(html: string, options: PageExtractionOptions): Promise<{ page: ExtractedPage; links: PageLinks }>;
-  extractLinks(html: string, baseUrl: string): Promise<PageLinks>;
+  extractPageWithLinks(html: string, options: PageExtractionOptions): Promise<PageWithLinks>;
+  extractLinks(html: string, baseUrl: string): Promise<ExtractedLinks>;
   /**
    * Renders a page in a browser (JavaScript run, `extract_depth: advanced`); without it advanced crawls fetch like
    * basic ones. Throws like fetchResource when no page was obtained.
    */
   renderPage?(url: string, options: { deadlineMs: number }): Promise<RenderedResource>;
   robotsCache: RobotsCache;
-  /** Saves a crawled page in the document store; failures are the store's concern, not the crawl's. */
-  storePage?(document: CrawledDocument): Promise<void>;
+  /** Saves a crawled page (url: as reached, finalUrl: after redirects); failures are the store's concern, not the crawl's. */
+  storePage?(page: WebPage): Promise<void>;
   settings?: Partial<CrawlEngineSettings>;
 }

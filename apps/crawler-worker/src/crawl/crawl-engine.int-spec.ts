@@ -3,7 +3,8 @@ import path from 'node:path';
 import { BrowserPool } from '@sift/browser';
 import { FixtureServer, startFixtureServer } from '@sift/safe-fetch';
 import { GitDocsSite, GIT_DOCS_SITE_ROOT, startGitDocsSite } from '@sift/testing';
-import { CrawlDependencies, CrawledDocument } from './crawl-dependencies';
+import type { WebPage } from '@sift/content-extraction';
+import { CrawlDependencies } from './crawl-dependencies';
 import { runCrawl } from './crawl-engine';
 import { CrawlRequest } from './crawl-request';
 import { createDefaultCrawlDependencies } from './default-crawl-dependencies';
@@ -82,11 +83,11 @@ describe('runCrawl on the Git documentation site', () => {
     // index.html is byte-identical to git.html, so git.html is fetched but reported once, as the seed.
     const expected = expectations.reachable_pages.filter((page) => !isTechnical(page) && page !== 'git.html');
     expect(expected).toHaveLength(expectations.reachable_from_seed_when_obeying_robots_txt_disallow_technical - 1);
-    expect(outcome.pages.map((page) => pagePath(site, page.url)).sort()).toEqual(expected.sort());
+    expect(outcome.pages.map((page) => pagePath(site, page.page.finalUrl)).sort()).toEqual(expected.sort());
     expect(site.hits.get('/git.html')).toBe(1);
     expect(outcome).toMatchObject({ successfulPages: expected.length, failedPages: 0, partial: false });
-    expect(outcome.pages.every((page) => page.rawContent.length > 0)).toBe(true);
-    expect(outcome.pages.find((page) => page.url.endsWith('/git-web--browse.html'))).toBeDefined();
+    expect(outcome.pages.every((page) => page.content.length > 0)).toBe(true);
+    expect(outcome.pages.find((page) => page.page.finalUrl.endsWith('/git-web--browse.html'))).toBeDefined();
 
     expect(pageHits(site, '/technical/')).toBe(0);
     expect(site.hits.get('/robots.txt')).toBe(1);
@@ -134,7 +135,7 @@ describe('runCrawl on the Git documentation site', () => {
       crawlRequest(site, { maxDepth: 1, maxBreadth: 5 }),
       createDefaultCrawlDependencies({ policy: loopbackPolicy }),
     );
-    expect(outcome.pages.map((page) => pagePath(site, page.url))).toEqual([
+    expect(outcome.pages.map((page) => pagePath(site, page.page.finalUrl))).toEqual([
       'index.html',
       'gittutorial.html',
       'giteveryday.html',
@@ -156,7 +157,7 @@ describe('runCrawl on the Git documentation site', () => {
     expect(outcome.partial).toBe(true);
     expect(outcome.pages.length).toBeGreaterThan(0);
     expect(outcome.pages.length).toBeLessThan(100);
-    expect(outcome.pages[0].url).toBe(`${site.origin}/index.html`);
+    expect(outcome.pages[0].page.finalUrl).toBe(`${site.origin}/index.html`);
     expect(elapsedMs).toBeGreaterThanOrEqual(timeoutMs - 50);
     expect(elapsedMs).toBeLessThan(timeoutMs + 1000);
   });
@@ -166,17 +167,17 @@ describe('runCrawl on the Git documentation site', () => {
       crawlRequest(site, { instructions: 'How do I merge branches together?', limit: 40, chunksPerSource: 3 }),
       createDefaultCrawlDependencies({ policy: loopbackPolicy }),
     );
-    const ranked = outcome.pages.map((page) => pagePath(site, page.url));
+    const ranked = outcome.pages.map((page) => pagePath(site, page.page.finalUrl));
     expect(ranked.slice(0, 3)).toContain('git-merge.html');
     // Pages far below the best one (a third of its score) are dropped, not listed last.
     expect(ranked.length).toBeGreaterThan(3);
     expect(ranked.length).toBeLessThan(40);
     expect(ranked).not.toContain('git-version.html');
-    const mergePage = outcome.pages.find((page) => page.url.endsWith('/git-merge.html'));
-    const chunks = mergePage?.rawContent.split(CHUNK_SEPARATOR) ?? [];
+    const mergePage = outcome.pages.find((page) => page.page.finalUrl.endsWith('/git-merge.html'));
+    const chunks = mergePage?.content.split(CHUNK_SEPARATOR) ?? [];
     expect(chunks).toHaveLength(3);
     expect(chunks.every((chunk) => chunk.length <= 500)).toBe(true);
-    expect(mergePage?.rawContent.toLowerCase()).toContain('merge');
+    expect(mergePage?.content.toLowerCase()).toContain('merge');
   });
 
   it('extracts in worker threads the same pages, in the same order, as inline', async () => {
@@ -194,7 +195,7 @@ describe('runCrawl on the Git documentation site', () => {
   });
 
   it('hands the full extraction of every crawled page to the document store', async () => {
-    const stored: CrawledDocument[] = [];
+    const stored: WebPage[] = [];
     const dependencies = createDefaultCrawlDependencies({
       policy: loopbackPolicy,
       storePage: async (document) => {
@@ -202,13 +203,16 @@ describe('runCrawl on the Git documentation site', () => {
       },
     });
     const outcome = await runCrawl(crawlRequest(site, { limit: 5 }), dependencies);
-    expect(stored.map((document) => document.finalUrl).sort()).toEqual(outcome.pages.map((page) => page.url).sort());
+    expect(stored.map((document) => document.finalUrl).sort()).toEqual(outcome.pages.map((page) => page.page.finalUrl).sort());
     const seed = stored.find((document) => document.url === `${site.origin}/index.html`);
     expect(seed).toMatchObject({ title: expect.stringMatching(/git/i), isNews: false, countryHints: [] });
     expect(seed?.markdown).toMatch(/^#+ /m);
     expect(seed?.text.length).toBeGreaterThan(1000);
     expect(seed?.text).not.toBe(seed?.markdown);
     expect(seed?.language).toBe('en');
+    // The job result carries the same page the store got.
+    const byFinalUrl = (left: WebPage, right: WebPage) => left.finalUrl.localeCompare(right.finalUrl);
+    expect([...stored].sort(byFinalUrl)).toEqual(outcome.pages.map(({ page }) => page).sort(byFinalUrl));
   });
 
   it('refuses a root the egress policy forbids without a single request to it', async () => {
@@ -265,13 +269,13 @@ describe('runCrawl with extract_depth advanced', () => {
 
   it('renders pages in the browser, so script-made content and links are crawled', async () => {
     const outcome = await runCrawl(request('advanced'), createDefaultCrawlDependencies({ policy: loopbackPolicy, browser }));
-    expect(outcome.pages.map((page) => page.url)).toEqual([`${fixture.url}/`, `${fixture.url}/second`]);
-    expect(outcome.pages[0].rawContent).toContain('Text written by a script.');
+    expect(outcome.pages.map((page) => page.page.finalUrl)).toEqual([`${fixture.url}/`, `${fixture.url}/second`]);
+    expect(outcome.pages[0].content).toContain('Text written by a script.');
   });
 
   it('fetches the HTML as served at basic depth, even with a browser at hand', async () => {
     const outcome = await runCrawl(request('basic'), createDefaultCrawlDependencies({ policy: loopbackPolicy, browser }));
-    expect(outcome.pages.map((page) => page.url)).toEqual([`${fixture.url}/`]);
-    expect(outcome.pages[0].rawContent).not.toContain('Text written by a script.');
+    expect(outcome.pages.map((page) => page.page.finalUrl)).toEqual([`${fixture.url}/`]);
+    expect(outcome.pages[0].content).not.toContain('Text written by a script.');
   });
 });

@@ -1,17 +1,9 @@
-import { countryHintsOf } from '@sift/content-extraction';
+import { type ExtractedLink, type ExtractedLinks, type WebPage, webPageOf } from '@sift/content-extraction';
+import type { CrawlPage } from '@sift/queue-contracts';
 import { createHash } from 'node:crypto';
-import {
-  CrawlDependencies,
-  CrawlEngineSettings,
-  CrawledDocument,
-  DEFAULT_CRAWL_ENGINE_SETTINGS,
-  ExtractedPage,
-  FetchedResource,
-  PageLink,
-  PageLinks,
-} from './crawl-dependencies';
+import { CrawlDependencies, CrawlEngineSettings, DEFAULT_CRAWL_ENGINE_SETTINGS, FetchedResource } from './crawl-dependencies';
 import { CrawlFrontier, FrontierEntry } from './crawl-frontier';
-import { CrawlOutcome, CrawlPageResult } from './crawl-outcome';
+import { CrawlOutcome } from './crawl-outcome';
 import { CrawlRequest } from './crawl-request';
 import { CrawlScope } from './crawl-scope';
 import { ForbiddenTargetError } from './forbidden-target.error';
@@ -28,12 +20,13 @@ const MAX_INCOMING_DESCRIPTIONS = 20;
 
 interface CollectedPage {
   visitOrder: number;
+  /** The final URL and title, as instruction ranking reads them. */
   url: string;
   key: string;
   title: string;
+  /** The page in the requested format. */
   content: string;
-  images: string[];
-  favicon?: string;
+  page: WebPage;
 }
 
 interface LinkCandidate {
@@ -201,11 +194,12 @@ class CrawlRun {
     if (this.contentFingerprints.has(fingerprint)) return;
     this.contentFingerprints.add(fingerprint);
 
-    let links: PageLinks | undefined;
-    let extracted: ExtractedPage | undefined;
+    let links: ExtractedLinks | undefined;
+    let extracted: WebPage | undefined;
     if (isHtml && this.request.mode === 'crawl') {
       ({ page: extracted, links } = await this.dependencies.extractPageWithLinks(response.text, {
         baseUrl: finalUrl.href,
+        url: entry.url.href,
         includeImages: this.request.includeImages,
         format: this.request.format,
       }));
@@ -225,7 +219,7 @@ class CrawlRun {
     }
 
     if (this.request.mode === 'map') this.mapUrls.push(finalUrl.href);
-    else this.collectPage(visitOrder, entry.url, finalUrl, extracted ?? plainTextPage(response.text));
+    else this.collectPage(visitOrder, finalUrl, extracted ?? webPageOf({ url: entry.url.href, finalUrl: finalUrl.href, text: response.text }));
 
     if (links && !links.robotsNoFollow && entry.depth < this.request.maxDepth) {
       await this.enqueueLinks(links.links, entry.depth + 1);
@@ -233,40 +227,21 @@ class CrawlRun {
     return;
   }
 
-  private collectPage(visitOrder: number, requestedUrl: URL, url: URL, extracted: ExtractedPage): void {
-    const format = this.request.format;
-    const content = format === 'text' ? extracted.text : extracted.markdown;
+  private collectPage(visitOrder: number, url: URL, page: WebPage): void {
     this.pages.push({
       visitOrder,
       url: url.href,
       key: pageKey(url),
-      title: extracted.title,
-      content,
-      images: extracted.images.map((image) => image.url),
-      favicon: extracted.favicon,
+      title: page.title,
+      content: this.request.format === 'text' ? page.text : page.markdown,
+      page,
     });
-    if (this.dependencies.storePage) {
-      const document: CrawledDocument = {
-        url: requestedUrl.href,
-        finalUrl: url.href,
-        title: extracted.title,
-        markdown: format === 'markdown' ? extracted.markdown : undefined,
-        text: extracted.text,
-        description: extracted.description,
-        language: extracted.language,
-        publishedDate: extracted.publishedDate,
-        images: extracted.images,
-        isNews: extracted.isNewsArticle,
-        isUnsafe: extracted.isAdult,
-        countryHints: countryHintsOf(extracted.contentLanguageHints),
-      };
-      // The document store is a side effect of crawling; its failure must not fail the caller's crawl.
-      this.storing.push(this.dependencies.storePage(document).catch(() => undefined));
-    }
+    // The document store is a side effect of crawling; its failure must not fail the caller's crawl.
+    if (this.dependencies.storePage) this.storing.push(this.dependencies.storePage(page).catch(() => undefined));
   }
 
   /** Follows at most `maxBreadth` new in-scope links of a page that robots.txt allows, best first with instructions. */
-  private async enqueueLinks(links: PageLink[], depth: number): Promise<void> {
+  private async enqueueLinks(links: ExtractedLink[], depth: number): Promise<void> {
     const candidates: LinkCandidate[] = [];
     const keysOnPage = new Set<string>();
     for (const link of links) {
@@ -309,7 +284,7 @@ class CrawlRun {
     this.wake();
   }
 
-  private recordIncoming(key: string, link: PageLink): void {
+  private recordIncoming(key: string, link: ExtractedLink): void {
     const descriptions = this.incomingDescriptions.get(key) ?? [];
     if (descriptions.length >= MAX_INCOMING_DESCRIPTIONS) return;
     descriptions.push(`${link.text} ${link.context}`);
@@ -462,20 +437,12 @@ class CrawlRun {
     return this.relevance.rankPages(inOrder.map((page) => ({ ...page, incoming: this.incomingDescriptions.get(page.key) })));
   }
 
-  private toResult(page: CollectedPage): CrawlPageResult {
-    const result: CrawlPageResult = {
-      url: page.url,
-      rawContent: this.relevance ? this.relevance.topChunks(page.content, this.request.chunksPerSource) : page.content,
-      title: page.title,
+  private toResult(collected: CollectedPage): CrawlPage {
+    return {
+      page: collected.page,
+      content: this.relevance ? this.relevance.topChunks(collected.content, this.request.chunksPerSource) : collected.content,
     };
-    if (this.request.includeImages) result.images = page.images;
-    if (this.request.includeFavicon && page.favicon) result.favicon = page.favicon;
-    return result;
   }
-}
-
-function plainTextPage(text: string): ExtractedPage {
-  return { title: '', markdown: text, text, images: [], isNewsArticle: false, isAdult: false, contentLanguageHints: [] };
 }
 
 /** Retry-After as delta-seconds or an HTTP date (RFC 9110 §10.2.3). */

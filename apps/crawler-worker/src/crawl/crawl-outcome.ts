@@ -1,16 +1,12 @@
-export interface CrawlPageResult {
-  url: string;
-  /** Page content in the requested format, or with instructions its best chunks joined by ` [...] `. */
-  rawContent: string;
-  images?: string[];
-  favicon?: string;
-  title?: string;
-}
+import type { CrawlPage } from '@sift/queue-contracts';
 
 export interface CrawlOutcome {
   baseUrl: string;
-  /** Crawl mode: the extracted pages, in crawl order or, with instructions, by relevance. */
-  pages: CrawlPageResult[];
+  /**
+   * Crawl mode: each extracted page with its content in the requested format (with instructions its best chunks
+   * joined by ` [...] `), in crawl order or, with instructions, by relevance.
+   */
+  pages: CrawlPage[];
   /** Map mode: the URLs reached by links and sitemaps. */
   urls: string[];
   /** What the gateway bills: pages returned (crawl) or URLs returned (map). */

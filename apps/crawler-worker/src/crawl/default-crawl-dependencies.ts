@@ -1,6 +1,6 @@
 import type { BrowserPool } from '@sift/browser';
 import { assertPublicDestination, ContentKind, EgressPolicy, FetchError, safeFetch } from '@sift/safe-fetch';
-import { CrawlDependencies, CrawlEngineSettings, CrawledDocument, FetchPurpose } from './crawl-dependencies';
+import { CrawlDependencies, CrawlEngineSettings, FetchPurpose } from './crawl-dependencies';
 import { runTask } from './page-extraction.task';
 import { ForbiddenTargetError } from './forbidden-target.error';
 import { RobotsCache } from './robots-cache';
@@ -17,7 +17,7 @@ export interface DefaultCrawlDependencyOptions {
   policy: EgressPolicy;
   /** Shared by every crawl of a worker; a new one per call would re-read robots.txt for every job. */
   robotsCache?: RobotsCache;
-  storePage?: (document: CrawledDocument) => Promise<void>;
+  storePage?: CrawlDependencies['storePage'];
   /** Renders pages of advanced crawls; one pool per worker process, shared by its crawls. */
   browser?: Pick<BrowserPool, 'render'>;
   settings?: Partial<CrawlEngineSettings>;

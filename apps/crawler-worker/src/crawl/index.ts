@@ -9,15 +9,10 @@ export { DEFAULT_CRAWL_ENGINE_SETTINGS } from './crawl-dependencies';
 export type {
   CrawlDependencies,
   CrawlEngineSettings,
-  CrawledDocument,
-  ExtractedPage,
   FetchedResource,
   FetchPurpose,
   FetchResourceOptions,
   PageExtractionOptions,
-  PageImage,
-  PageLink,
-  PageLinks,
   RenderedResource,
 } from './crawl-dependencies';
 export { PageExtractionPool } from './page-extraction-pool';
@@ -25,4 +20,4 @@ export { RobotsCache } from './robots-cache';
 export type { RobotsCacheOptions } from './robots-cache';
 export { CRAWLER_USER_AGENT } from './robots-rules';
 export type { CrawlRequest, CrawlMode } from './crawl-request';
-export type { CrawlOutcome, CrawlPageResult } from './crawl-outcome';
+export type { CrawlOutcome } from './crawl-outcome';

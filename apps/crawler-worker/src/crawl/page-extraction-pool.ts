@@ -1,6 +1,7 @@
 import { resolve } from 'node:path';
 import { ThreadPool, ThreadPoolStartError } from '../thread-pool/thread-pool';
-import type { ExtractedPage, PageExtractionOptions, PageLinks } from './crawl-dependencies';
+import type { ExtractedLinks, PageWithLinks } from '@sift/content-extraction';
+import type { PageExtractionOptions } from './crawl-dependencies';
 import { PageExtractionResult, PageExtractionTask, runTask } from './page-extraction.task';
 
 const TASK_MODULE = resolve(__dirname, 'page-extraction.task.ts');
@@ -41,13 +42,13 @@ export class PageExtractionPool {
     return this.pool.size;
   }
 
-  async extractPageWithLinks(html: string, options: PageExtractionOptions): Promise<{ page: ExtractedPage; links: PageLinks }> {
+  async extractPageWithLinks(html: string, options: PageExtractionOptions): Promise<PageWithLinks> {
     const result = await this.pool.run({ kind: 'page', html, options });
     if (result.kind !== 'page') throw new Error('page extraction answered with links only');
     return { page: result.page, links: result.links };
   }
 
-  async extractLinks(html: string, baseUrl: string): Promise<PageLinks> {
+  async extractLinks(html: string, baseUrl: string): Promise<ExtractedLinks> {
     const result = await this.pool.run({ kind: 'links', html, baseUrl });
     if (result.kind !== 'links') throw new Error('link extraction answered with a page');
     return result.links;

@@ -111,6 +111,25 @@ describe('POST /crawl and POST /map', () => {
     expect(usage.body.key).toEqual(expect.objectContaining({ usage: 3, crawl_usage: 3 }));
   });
 
+  it('stores no crawled page for a zero-data-retention account, and every crawled page for others', async () => {
+    const account = await createTestAccount(gateway.prisma, { plan: 'growth', zeroDataRetention: true });
+    const zdrKey = (await createTestKey(gateway.prisma, account.id)).apiKey;
+    const body = { url: `${site.origin}/git-merge.html`, max_depth: 1, limit: 4 };
+    const written = (since: Date) => gateway.prisma.document.count({ where: { url: { startsWith: site.origin }, fetchedAt: { gte: since } } });
+
+    const zdrStartedAt = new Date();
+    const zdr = await callGateway<CrawlBody>(gateway.baseUrl, 'POST', '/crawl', { apiKey: zdrKey, body });
+    expect(zdr.status).toBe(200);
+    expect(zdr.body.results).toHaveLength(4);
+    // The worker answers after its stores have settled: nothing was inserted or refreshed for this crawl.
+    expect(await written(zdrStartedAt)).toBe(0);
+
+    const startedAt = new Date();
+    const normal = await callGateway<CrawlBody>(gateway.baseUrl, 'POST', '/crawl', { apiKey: await newKey(), body });
+    expect(normal.body.results).toHaveLength(4);
+    expect(await written(startedAt)).toBe(4);
+  });
+
   it('returns the chunks that match the instructions, most relevant pages first', async () => {
     const { status, body } = await callGateway<CrawlBody>(gateway.baseUrl, 'POST', '/crawl', {
       apiKey: await newKey(),

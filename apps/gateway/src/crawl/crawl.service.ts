@@ -5,6 +5,7 @@ import { CrawlJob } from '@sift/queue-contracts';
 import { MeteringService } from '../common/metering.service';
 import { RequestContext, responseTimeSeconds } from '../common/request-context';
 import { failuresRecordedWith, NO_USAGE, RequestOutcome } from '../common/request-outcome';
+import { crawlResultOf } from '../pages/page-responses';
 import { SiteTraversal } from './site-traversal';
 
 @Injectable()
@@ -55,12 +56,9 @@ export class CrawlService {
     ]);
     const response: CrawlResponseDto = {
       base_url: outcome.baseUrl,
-      results: outcome.results.map((page) => ({
-        url: page.url,
-        raw_content: page.rawContent,
-        ...(body.include_images ? { images: page.images ?? [] } : {}),
-        ...(body.include_favicon && page.favicon ? { favicon: page.favicon } : {}),
-      })),
+      results: outcome.results.map(({ page, content }) =>
+        crawlResultOf(page, content, { includeImages: body.include_images, includeFavicon: body.include_favicon }),
+      ),
       response_time: responseTimeSeconds(context),
       request_id: context.requestId,
       ...(body.include_usage ? { usage: { credits: charged } } : {}),

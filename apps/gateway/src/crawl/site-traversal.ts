@@ -80,7 +80,6 @@ export async function validateTraversal(body: MapRequestDto, policy: EgressPolic
 
 function traversalPayload(context: RequestContext, url: string, body: MapRequestDto, extraction: TraversalExtraction): CrawlPayload {
   const caller = context.caller;
-  const zeroDataRetention = Boolean(caller && !caller.keyless && caller.zeroDataRetention);
   return {
     requestId: context.requestId,
     accountId: caller && !caller.keyless ? caller.accountId : 'keyless',
@@ -95,7 +94,6 @@ function traversalPayload(context: RequestContext, url: string, body: MapRequest
     excludeDomains: body.exclude_domains ?? undefined,
     allowExternal: body.allow_external,
     timeoutMs: Math.round(body.timeout * 1000),
-    storeDocuments: !zeroDataRetention,
     ...extraction,
   };
 }

@@ -7,6 +7,7 @@ import { MeteringService } from '../common/metering.service';
 import { RequestContext, responseTimeSeconds } from '../common/request-context';
 import { failuresRecordedWith, NO_USAGE, RequestOutcome } from '../common/request-outcome';
 import { GATEWAY_CONFIG, GatewayAppConfig } from '../core/core.module';
+import { extractResultOf } from '../pages/page-responses';
 
 const DEFAULT_TIMEOUT_SECONDS = { basic: 10, advanced: 30 } as const;
 /** Time the gateway keeps for itself after the workers' deadline: queue hand-off and the reply. */
@@ -47,22 +48,14 @@ export class ExtractService {
     meter: BillingMeterName,
     reservation: Reservation | null,
   ): Promise<RequestOutcome<ExtractResponseDto>> {
-    const caller = context.caller;
-    const storeDocument = !(caller && !caller.keyless && caller.zeroDataRetention);
     const outcomes = await Promise.all(
-      urls.map((url) => this.extractOne(context, body, url, deadlineMs, storeDocument)),
+      urls.map((url) => this.extractOne(context, body, url, deadlineMs)),
     );
     const results = [];
     const failedResults = [];
     for (const outcome of outcomes) {
       if (outcome.ok) {
-        results.push({
-          url: outcome.url,
-          title: outcome.title || null,
-          raw_content: outcome.rawContent,
-          ...(body.include_images ? { images: outcome.images ?? [] } : {}),
-          ...(body.include_favicon && outcome.favicon ? { favicon: outcome.favicon } : {}),
-        });
+        results.push(extractResultOf(outcome.page, outcome.content, { includeImages: body.include_images, includeFavicon: body.include_favicon }));
       } else {
         failedResults.push({ url: outcome.url, error: outcome.error });
       }
@@ -84,7 +77,6 @@ export class ExtractService {
     body: ExtractRequestDto,
     url: string,
     deadlineMs: number,
-    storeDocument: boolean,
   ): Promise<ExtractUrlResult> {
     try {
       return await this.jobQueue.enqueueAndWait(
@@ -100,7 +92,6 @@ export class ExtractService {
           includeFavicon: body.include_favicon,
           query: body.query || undefined,
           chunksPerSource: body.chunks_per_source,
-          storeDocument,
           maxCacheAgeMs: this.config.DOCUMENT_CACHE_SECONDS * 1000,
         },
         { timeoutMs: deadlineMs },

@@ -1,7 +1,8 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { FixtureServer, startFixtureServer } from '@sift/safe-fetch';
-import { DocumentStore } from '@sift/search-index';
+import { webPageOf } from '@sift/content-extraction';
+import { PageRepository } from '@sift/search-index';
 import { callGateway, createTestAccount, createTestKey } from '@sift/testing';
 import { randomBytes } from 'node:crypto';
 import { startTestGateway, TestGateway, uniqueClientIp } from '../testing/gateway-harness';
@@ -24,12 +25,16 @@ describe('MCP endpoint /mcp', () => {
     worker = await startWorkerProcess('extractor-worker');
     // An MCP session is several POSTs (initialize, initialized, tools/list): give keyless callers room for one.
     gateway = await startTestGateway({ QUEUE_PREFIX: worker.queuePrefix, FETCH_ALLOW_CIDRS: '127.0.0.1/32', KEYLESS_REQUESTS_PER_MINUTE: '20' });
-    await new DocumentStore(gateway.prisma).save({
-      url: `https://docs-${marker}.example/guide`,
-      title: `The ${marker} field guide`,
-      text: `Everything about the ${marker}: its song, its range and its nesting habits. `.repeat(5),
-      source: 'import',
-    });
+    const guideUrl = `https://docs-${marker}.example/guide`;
+    await new PageRepository(gateway.prisma).save(
+      'operator',
+      webPageOf({
+        finalUrl: guideUrl,
+        title: `The ${marker} field guide`,
+        text: `Everything about the ${marker}: its song, its range and its nesting habits. `.repeat(5),
+      }),
+      'import',
+    );
   }, 120_000);
 
   afterAll(async () => {

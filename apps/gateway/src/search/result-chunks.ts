@@ -25,7 +25,7 @@ export interface ChunkOptions {
  */
 export function chunkSources(sources: SourceContent[], options: ChunkOptions): ChunkedSource[] {
   const perSource = sources.map((source) =>
-    source.snippetOnly ? [source.text.slice(0, SNIPPET_CHARACTERS)] : source.chunks && !options.crossSource ? [] : chunkText(source.text),
+    source.snippetOnly ? [source.page.text.slice(0, SNIPPET_CHARACTERS)] : source.chunks && !options.crossSource ? [] : chunkText(source.page.text),
   );
   if (options.crossSource) return rankAcrossSources(sources, perSource, options);
   return sources.map((source, index) => {

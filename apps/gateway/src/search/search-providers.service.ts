@@ -1,5 +1,4 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import { PrismaClient } from '@sift/persistence';
 import { egressPolicyFromConfig } from '@sift/safe-fetch';
 import { LocalIndexProvider, mergeResults, SearchCandidate, SearchProvider, SearchQuery, SearxngProvider } from '@sift/search-index';
 import { GATEWAY_CONFIG, GatewayAppConfig } from '../core/core.module';
@@ -26,8 +25,8 @@ export class SearchProvidersService {
   private readonly logger = new Logger('search');
   private readonly providers: SearchProvider[];
 
-  constructor(prisma: PrismaClient, @Inject(GATEWAY_CONFIG) config: GatewayAppConfig) {
-    this.providers = [new LocalIndexProvider(prisma)];
+  constructor(localIndex: LocalIndexProvider, @Inject(GATEWAY_CONFIG) config: GatewayAppConfig) {
+    this.providers = [localIndex];
     if (config.SEARXNG_URL) {
       // The policy comes from the validated config, not process.env at first use, so tests and start-up agree.
       this.providers.push(new SearxngProvider({ baseUrl: config.SEARXNG_URL, policy: egressPolicyFromConfig(config) }));

@@ -52,6 +52,8 @@ describe('POST /search with SearXNG, page fetching and an OpenAI-compatible mode
       '/uncached': (_request, response) =>
         response.writeHead(200, { 'content-type': 'text/html' }).end(page(`${marker} uncached`, `Only a fetch would read this ${marker} sentence about turbines.`)),
       '/gone': (_request, response) => response.writeHead(404).end('gone'),
+      '/private': (_request, response) =>
+        response.writeHead(200, { 'content-type': 'text/html' }).end(page(`${marker} private`, `The ${marker} ledger lists every shipment of copper bolts.`)),
     });
     searxng = await startFixtureServer({
       '/search': (request, response) => {
@@ -150,6 +152,30 @@ describe('POST /search with SearXNG, page fetching and an OpenAI-compatible mode
     // The fetched pages are now stored: the local index finds them without SearXNG.
     const stored = await gateway.prisma.document.findFirst({ where: { url: `${site.url}/engine` } });
     expect(stored?.text).toContain('compressed hydrogen');
+  });
+
+  it('fetches pages for a zero-data-retention account without storing them, answering from the fetched page', async () => {
+    const account = await createTestAccount(gateway.prisma, { plan: 'growth', zeroDataRetention: true });
+    const zdrKey = (await createTestKey(gateway.prisma, account.id)).apiKey;
+    const query = `${marker} copper bolts`;
+    upstream[query] = [searxngResult('/private?run=zdr', `${marker} private`, 'A snippet without the shipments.', 1)];
+    const { status, body } = await callGateway<SearchBody>(gateway.baseUrl, 'POST', '/search', {
+      apiKey: zdrKey,
+      body: { query, include_raw_content: 'text' },
+    });
+    expect(status).toBe(200);
+    // The content comes from the page the worker fetched (the snippet lacks it); nothing was stored to re-read.
+    // (Pages stored by the other tests come back from the local index too.)
+    const fetched = body.results.find((result) => result.url === `${site.url}/private?run=zdr`);
+    expect(fetched).toEqual(expect.objectContaining({ title: `${marker} private` }));
+    expect(fetched?.content).toContain('copper bolts');
+    expect(fetched?.raw_content).toContain('every shipment of copper bolts');
+    expect(site.requests.filter((line) => line.includes('/private?run=zdr'))).toHaveLength(1);
+    expect(await gateway.prisma.document.count({ where: { url: { startsWith: `${site.url}/private` } } })).toBe(0);
+
+    // The same search with a key that keeps data stores the page.
+    await callGateway<SearchBody>(gateway.baseUrl, 'POST', '/search', { apiKey, body: { query } });
+    expect(await gateway.prisma.document.count({ where: { url: { startsWith: `${site.url}/private` } } })).toBe(1);
   });
 
   it('fast and ultra-fast never fetch: a page not in the store keeps its snippet', async () => {

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { callGateway, createTestAccount, createTestKey } from '@sift/testing';
-import { DocumentStore } from '@sift/search-index';
+import { webPageOf } from '@sift/content-extraction';
+import { PageRepository } from '@sift/search-index';
 import { startTestGateway, TestGateway, uniqueClientIp } from '../testing/gateway-harness';
 import { RequestLogWriter } from '../logs/request-log-writer.service';
 
@@ -54,7 +55,7 @@ describe('POST /search (local index)', () => {
 
   beforeAll(async () => {
     gateway = await startTestGateway();
-    const store = new DocumentStore(gateway.prisma);
+    const pages = new PageRepository(gateway.prisma);
     const documents = [
       {
         url: url.guide,
@@ -73,7 +74,9 @@ describe('POST /search (local index)', () => {
       { url: url.plain, title: `${marker} volcano souvenirs`, text: `Souvenirs of the ${marker} volcano eruption for sale.`, language: 'en' },
       { url: url.phrase, title: `${marker} magma chamber`, text: `When the ${marker} magma chamber collapse happened, the volcano eruption ended.`, language: 'en' },
     ];
-    for (const document of documents) await store.save({ ...document, source: 'import' });
+    for (const { url: pageUrl, publishedDate, ...fields } of documents) {
+      await pages.save('operator', webPageOf({ ...fields, finalUrl: pageUrl, publishedDate: publishedDate?.toISOString() }), 'import');
+    }
     const account = await createTestAccount(gateway.prisma, { plan: 'growth' });
     apiKey = (await createTestKey(gateway.prisma, account.id)).apiKey;
   }, 60_000);

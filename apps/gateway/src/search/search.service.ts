@@ -13,6 +13,7 @@ import { SEARCH_DEPTH_PROFILES } from './search-depth-profile';
 import { SearchAnswerService } from './search-answer.service';
 import { resolveSearch, ResolvedSearch } from './search-parameters';
 import { SearchProvidersService } from './search-providers.service';
+import { searchResultOf } from '../pages/page-responses';
 import type { SourceContent } from './source-content';
 import { SourceContentService } from './source-content.service';
 
@@ -141,9 +142,10 @@ export class SearchService {
   /** The filters the local index applies in SQL, applied again to pages fetched for upstream results. */
   private passesContentFilters(search: ResolvedSearch, source: SourceContent): boolean {
     if (source.filteredAtSource) return true;
-    if (search.safeSearch && source.unsafe) return false;
-    if (search.exactMatch && !containsQuotedPhrases(search.query, `${source.title}\n${source.text}`)) return false;
-    if (search.filterByLanguage && pageLanguageOf(source.language, source.text) !== languageCodeOf(search.language)) return false;
+    const { page } = source;
+    if (search.safeSearch && page.isUnsafe) return false;
+    if (search.exactMatch && !containsQuotedPhrases(search.query, `${page.title}\n${page.text}`)) return false;
+    if (search.filterByLanguage && pageLanguageOf(page.language, page.text) !== languageCodeOf(search.language)) return false;
     return true;
   }
 
@@ -155,23 +157,19 @@ export class SearchService {
     descriptions?: Map<string, string>,
   ): SearchResultDto {
     const { source } = entry;
-    const url = source.candidate.url;
-    const result: SearchResultDto = {
-      id: searchResultId(context.requestId, url),
-      title: source.title,
-      url,
+    return searchResultOf(source, {
+      id: searchResultId(context.requestId, source.candidate.url),
       content: entry.chunks.join(CHUNK_SEPARATOR),
       score: Math.round(Math.min(1, Math.max(0, score)) * 1e6) / 1e6,
-    };
-    if (search.rawContentFormat) result.raw_content = search.rawContentFormat === 'text' ? source.text : source.markdown;
-    if (search.topic === 'news' && source.publishedDate) result.published_date = source.publishedDate;
-    if (search.includeFavicon && source.favicon) result.favicon = source.favicon;
-    if (search.includeImages) result.images = this.describedImages(source.images.slice(0, IMAGES_PER_RESULT).map((image) => image.url), descriptions);
-    return result;
+      rawContentFormat: search.rawContentFormat,
+      includePublishedDate: search.topic === 'news',
+      includeFavicon: search.includeFavicon,
+      images: search.includeImages ? this.describedImages(source.page.images.slice(0, IMAGES_PER_RESULT).map((image) => image.url), descriptions) : undefined,
+    });
   }
 
   private topLevelImages(entries: ChunkedSource[], descriptions?: Map<string, string>): string[] | ImageResultDto[] {
-    const urls = [...new Set(entries.flatMap((entry) => entry.source.images.map((image) => image.url)))].slice(0, TOP_LEVEL_IMAGES);
+    const urls = [...new Set(entries.flatMap((entry) => entry.source.page.images.map((image) => image.url)))].slice(0, TOP_LEVEL_IMAGES);
     return this.describedImages(urls, descriptions);
   }
 
@@ -184,16 +182,16 @@ export class SearchService {
     const seen = new Set<string>();
     const contexts: ImageContext[] = [];
     for (const { source } of entries) {
-      for (const image of source.images.slice(0, TOP_LEVEL_IMAGES)) {
+      for (const image of source.page.images.slice(0, TOP_LEVEL_IMAGES)) {
         if (seen.has(image.url)) continue;
         seen.add(image.url);
-        contexts.push({ url: image.url, alt: image.alt, pageTitle: source.title });
+        contexts.push({ url: image.url, alt: image.alt, pageTitle: source.page.title });
       }
     }
     return contexts;
   }
 
   private answerChunks(entries: ChunkedSource[]): SourceChunk[] {
-    return entries.flatMap(({ source, chunks }) => chunks.map((chunk) => ({ url: source.candidate.url, title: source.title, content: chunk })));
+    return entries.flatMap(({ source, chunks }) => chunks.map((chunk) => ({ url: source.candidate.url, title: source.page.title, content: chunk })));
   }
 }

@@ -1,8 +1,8 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import { PrismaClient } from '@sift/persistence';
+import { conventionalFavicon, type WebPage, webPageOf } from '@sift/content-extraction';
 import { JobQueue, JobTimeoutError } from '@sift/queue';
 import { ExtractUrlJob, ExtractUrlResult } from '@sift/queue-contracts';
-import { DocumentStore, SearchCandidate, StoredDocument } from '@sift/search-index';
+import { PageRepository, SearchCandidate } from '@sift/search-index';
 import type { RequestContext } from '../common/request-context';
 import { GATEWAY_CONFIG, GatewayAppConfig } from '../core/core.module';
 import type { ResolvedSearch } from './search-parameters';
@@ -29,20 +29,18 @@ export interface ContentOutcome {
 /**
  * The content of each candidate. Local-index candidates carry their stored text. Upstream candidates (SearXNG
  * snippets) get the stored copy when it is fresh, else (basic and advanced) the page is fetched by the
- * extractor worker through the extract queue, which stores it: the gateway itself never fetches a page.
+ * extractor worker through the extract queue, which answers with the page (and stores it unless the account keeps
+ * nothing): the gateway itself never fetches a page.
  */
 @Injectable()
 export class SourceContentService {
   private readonly logger = new Logger('search');
-  private readonly store: DocumentStore;
 
   constructor(
-    prisma: PrismaClient,
+    private readonly pages: PageRepository,
     private readonly jobQueue: JobQueue,
     @Inject(GATEWAY_CONFIG) private readonly config: GatewayAppConfig,
-  ) {
-    this.store = new DocumentStore(prisma);
-  }
+  ) {}
 
   async load(context: RequestContext, search: ResolvedSearch, candidates: SearchCandidate[], plan: ContentPlan): Promise<ContentOutcome> {
     const outcome: ContentOutcome = { sources: [], fetched: 0, fromCache: 0, fetchFailures: 0 };
@@ -53,7 +51,7 @@ export class SourceContentService {
         const cached = await this.fresh(candidate.url);
         if (cached) {
           outcome.fromCache += 1;
-          return this.fromStored(candidate, cached);
+          return this.fromPage(candidate, cached);
         }
         if (plan.content === 'cache') return this.fromSnippet(candidate);
         const fetched = await this.fetch(context, search, candidate, plan.fetchDeadline);
@@ -71,56 +69,39 @@ export class SourceContentService {
   private fromIndex(candidate: SearchCandidate): SourceContent {
     return {
       candidate,
-      title: candidate.title,
-      text: candidate.content,
-      markdown: candidate.markdown ?? candidate.content,
+      page: candidatePage(candidate, candidate.markdown),
       snippetOnly: false,
       ...(candidate.chunks ? { chunks: candidate.chunks } : {}),
-      filteredAtSource: true,
-      language: candidate.language,
-      publishedDate: candidate.publishedDate,
-      images: candidate.images,
-      favicon: conventionalFavicon(candidate.url),
       // The local index already dropped unsafe documents when safe_search was on.
-      unsafe: false,
+      filteredAtSource: true,
     };
   }
 
   private fromSnippet(candidate: SearchCandidate): SourceContent {
-    return {
-      candidate,
-      title: candidate.title,
-      text: candidate.content,
-      markdown: candidate.content,
-      snippetOnly: true,
-      filteredAtSource: false,
-      language: candidate.language,
-      publishedDate: candidate.publishedDate,
-      images: candidate.images,
-      favicon: conventionalFavicon(candidate.url),
-      unsafe: false,
-    };
+    return { candidate, page: candidatePage(candidate), snippetOnly: true, filteredAtSource: false };
   }
 
-  private fromStored(candidate: SearchCandidate, stored: StoredDocument, favicon?: string): SourceContent {
+  /** A stored or fetched page, with the candidate's title, language, date and images where the page has none. */
+  private fromPage(candidate: SearchCandidate, page: WebPage, favicon: string | undefined = conventionalFavicon(candidate.url)): SourceContent {
     return {
       candidate,
-      title: stored.title || candidate.title,
-      text: stored.text,
-      markdown: stored.markdown || stored.text,
+      page: {
+        ...page,
+        title: page.title || candidate.title,
+        markdown: page.markdown || page.text,
+        language: page.language ?? candidate.language,
+        publishedDate: page.publishedDate ?? candidate.publishedDate,
+        images: page.images.length > 0 ? page.images : candidateImages(candidate),
+        favicon,
+      },
       snippetOnly: false,
       filteredAtSource: false,
-      language: stored.language ?? candidate.language,
-      publishedDate: stored.publishedDate?.toISOString() ?? candidate.publishedDate,
-      images: stored.images.length > 0 ? stored.images : candidate.images,
-      favicon: favicon ?? conventionalFavicon(candidate.url),
-      unsafe: stored.isUnsafe,
     };
   }
 
-  private async fresh(url: string): Promise<StoredDocument | null> {
+  private async fresh(url: string): Promise<WebPage | null> {
     try {
-      return await this.store.getFresh(url, this.config.DOCUMENT_CACHE_SECONDS * 1000);
+      return (await this.pages.getFresh(url, this.config.DOCUMENT_CACHE_SECONDS * 1000))?.page ?? null;
     } catch (error) {
       // The cache only saves time: a store error falls back to fetching or the snippet.
       this.logger.warn(`document store lookup of ${url} failed: ${(error as Error).message}`);
@@ -132,7 +113,6 @@ export class SourceContentService {
     const remaining = deadline - Date.now();
     if (remaining < MINIMUM_FETCH_MS + QUEUE_MARGIN_MS) return null;
     const caller = context.caller;
-    const storeDocument = !(caller && !caller.keyless && caller.zeroDataRetention);
     let result: ExtractUrlResult;
     try {
       result = await this.jobQueue.enqueueAndWait(
@@ -147,7 +127,6 @@ export class SourceContentService {
           includeImages: true,
           includeFavicon: true,
           chunksPerSource: search.chunksPerSource,
-          storeDocument,
           maxCacheAgeMs: this.config.DOCUMENT_CACHE_SECONDS * 1000,
         },
         { timeoutMs: remaining },
@@ -157,33 +136,25 @@ export class SourceContentService {
       return null;
     }
     if (!result.ok) return null;
-    // The worker stored the page with its text, language, date and image alt texts: read that richer copy.
-    const stored = storeDocument ? await this.fresh(candidate.url) : null;
-    if (stored) return this.fromStored(candidate, stored, result.favicon);
-    return {
-      candidate,
-      title: result.title || candidate.title,
-      text: result.rawContent,
-      markdown: result.rawContent,
-      snippetOnly: false,
-      filteredAtSource: false,
-      language: candidate.language,
-      publishedDate: candidate.publishedDate,
-      images: (result.images ?? []).map((url) => ({ url })),
-      favicon: result.favicon ?? conventionalFavicon(candidate.url),
-      unsafe: false,
-    };
+    return this.fromPage(candidate, result.page, result.page.favicon ?? conventionalFavicon(candidate.url));
   }
 }
 
-/**
- * The favicon at the site's conventional location: the document store does not keep the declared one, and
- * /favicon.ico is where browsers look when a page declares none.
- */
-function conventionalFavicon(url: string): string | undefined {
-  try {
-    return new URL('/favicon.ico', url).toString();
-  } catch {
-    return undefined;
-  }
+/** The page as far as the candidate itself tells it: the index's text, or only the upstream snippet. */
+function candidatePage(candidate: SearchCandidate, markdown?: string): WebPage {
+  return webPageOf({
+    url: candidate.url,
+    finalUrl: candidate.url,
+    title: candidate.title,
+    text: candidate.content,
+    markdown: markdown ?? candidate.content,
+    language: candidate.language,
+    publishedDate: candidate.publishedDate,
+    images: candidateImages(candidate),
+    favicon: conventionalFavicon(candidate.url),
+  });
+}
+
+function candidateImages(candidate: SearchCandidate): WebPage['images'] {
+  return candidate.images.map((image) => ({ url: image.url, alt: image.alt ?? '' }));
 }

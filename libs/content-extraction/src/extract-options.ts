@@ -6,32 +6,11 @@ export interface ExtractedLink {
   nofollow: boolean;
 }
 
-export interface ExtractedImage {
-  url: string;
-  alt: string;
-}
-
-export interface ExtractedContent {
-  title: string;
-  markdown: string;
-  text: string;
-  language?: string;
-  /** ISO 8601. */
-  publishedDate?: string;
-  description?: string;
-  siteName?: string;
-  canonicalUrl?: string;
-  favicon?: string;
-  images: ExtractedImage[];
-  isNewsArticle: boolean;
-  /** The page labels itself as adult content; safe search drops it. */
-  isAdult: boolean;
-  /** html lang, hreflang alternates and og:locale, as found. */
-  contentLanguageHints: string[];
-}
-
 export interface ExtractOptions {
+  /** The page's URL after redirects: relative URLs resolve against it. */
   baseUrl: string;
+  /** The URL as requested, when a redirect led to baseUrl (default baseUrl). */
+  url?: string;
   /** Collect `images` (default true). */
   includeImages?: boolean;
   /**

@@ -1,0 +1,13 @@
+import { Module } from '@nestjs/common';
+import { PrismaClient } from '@sift/persistence';
+import { LocalIndexProvider, PageRepository } from '@sift/search-index';
+
+/** The stored pages (search-index owns their tables): the repository that stores and reads them, and the local index. */
+@Module({
+  providers: [
+    { provide: PageRepository, inject: [PrismaClient], useFactory: (prisma: PrismaClient) => new PageRepository(prisma) },
+    { provide: LocalIndexProvider, inject: [PrismaClient], useFactory: (prisma: PrismaClient) => new LocalIndexProvider(prisma) },
+  ],
+  exports: [PageRepository, LocalIndexProvider],
+})
+export class PagesModule {}

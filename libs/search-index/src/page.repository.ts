@@ -1,0 +1,210 @@
+import { conventionalFavicon, type WebPage } from '@sift/content-extraction';
+import { queryRows } from '@sift/persistence';
+import type { PrismaClient } from '@sift/persistence';
+import { chunkText, tokenize } from '@sift/ranking';
+import { domainOf, normalizeUrl } from './canonical-url';
+import { countryCodeOf, countryOfHost } from './country-code';
+import { languageCodeOf } from './language-code';
+import { guessLanguage } from './language-guess';
+import type { DocumentSource, PageOwner, StoredPage } from './stored-page';
+
+export interface SaveOptions {
+  /** When the page was fetched; default now (imports of older dumps set it). */
+  fetchedAt?: Date;
+}
+
+type DocumentRow = Awaited<ReturnType<PrismaClient['document']['findUniqueOrThrow']>>;
+
+interface InsertedRow {
+  id: string;
+  fetched_at: Date;
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+function storedPageOf(row: DocumentRow): StoredPage {
+  const page: WebPage = {
+    url: row.url,
+    finalUrl: row.finalUrl,
+    title: row.title,
+    markdown: row.markdown,
+    text: row.text,
+    isNews: row.isNews,
+    isUnsafe: row.isUnsafe,
+    countryHints: row.countryHints,
+    images: Array.isArray(row.images) ? (row.images as unknown as WebPage['images']) : [],
+    contentHash: row.contentHash,
+  };
+  if (row.description !== null) page.description = row.description;
+  if (row.language !== null) page.language = row.language;
+  if (row.publishedDate) page.publishedDate = row.publishedDate.toISOString();
+  const favicon = conventionalFavicon(row.finalUrl);
+  if (favicon) page.favicon = favicon;
+  return { id: row.id, fetchedAt: row.fetchedAt, source: row.source, page };
+}
+
+function parseDate(value: string | undefined): Date | null {
+  if (!value) return null;
+  const date = new Date(value);
+  return Number.isNaN(date.getTime()) ? null : date;
+}
+
+/**
+ * The one owner of stored pages: every successful extraction, crawl page and import, keyed by normalised URL.
+ * It is the extraction cache (getFresh) and the corpus of the local index (the search_vector column indexes each
+ * row). Zero data retention is decided here, from the owner's account, so no producer can store what it must not.
+ */
+export class PageRepository {
+  constructor(private readonly prisma: PrismaClient) {}
+
+  /**
+   * Inserts or replaces the page stored under its URL. Returns null, storing nothing, when the owner is an
+   * account with zero data retention (or no account at all): the flag is read in the writing statement itself.
+   */
+  async save(owner: PageOwner, page: WebPage, source: DocumentSource, options: SaveOptions = {}): Promise<StoredPage | null> {
+    const accountId = typeof owner === 'object' ? owner.accountId : null;
+    if (accountId !== null && !UUID.test(accountId)) return null;
+    const url = normalizeUrl(page.url);
+    const finalUrl = page.finalUrl ? normalizeUrl(page.finalUrl) : url;
+    const domain = domainOf(finalUrl);
+    const title = page.title.trim();
+    const text = page.text;
+    const language = languageCodeOf(page.language) ?? guessLanguage(`${title}\n${text}`) ?? null;
+    const hints = new Set(page.countryHints.map((hint) => countryCodeOf(hint)).filter((hint) => hint !== undefined));
+    const tldCountry = countryOfHost(domain);
+    if (tldCountry) hints.add(tldCountry);
+    const images = page.images.map((image) => ({ url: image.url, alt: image.alt ?? '' }));
+    const publishedDate = parseDate(page.publishedDate);
+    const wordCount = tokenize(`${title} ${page.description ?? ''} ${text}`).length;
+    const [row] = await queryRows<InsertedRow>(this.prisma, {
+      name: 'sift_documents_save',
+      text: `INSERT INTO documents (id, url, final_url, domain, title, description, markdown, text, language, published_date,
+                                    fetched_at, content_hash, is_news, is_unsafe, country_hints, images, source, word_count)
+             SELECT gen_random_uuid(), $1, $2, $3, $4, $5, $6, $7, $8, $9::timestamptz, COALESCE($10::timestamptz, now()), $11, $12, $13,
+                    $14::text[], $15::jsonb, $16::"DocumentSource", $17::int
+             WHERE $18::uuid IS NULL
+                OR EXISTS (SELECT 1 FROM accounts WHERE id = $18::uuid AND NOT zero_data_retention)
+             ON CONFLICT (url) DO UPDATE SET
+               final_url = EXCLUDED.final_url, domain = EXCLUDED.domain, title = EXCLUDED.title,
+               description = EXCLUDED.description, markdown = EXCLUDED.markdown, text = EXCLUDED.text,
+               language = EXCLUDED.language, published_date = EXCLUDED.published_date, fetched_at = EXCLUDED.fetched_at,
+               content_hash = EXCLUDED.content_hash, is_news = EXCLUDED.is_news, is_unsafe = EXCLUDED.is_unsafe,
+               country_hints = EXCLUDED.country_hints, images = EXCLUDED.images, source = EXCLUDED.source,
+               word_count = EXCLUDED.word_count
+             RETURNING id, fetched_at`,
+      values: [
+        url,
+        finalUrl,
+        domain,
+        title,
+        page.description ?? null,
+        page.markdown || text,
+        text,
+        language,
+        publishedDate,
+        options.fetchedAt ?? null,
+        page.contentHash,
+        page.isNews,
+        page.isUnsafe,
+        [...hints],
+        JSON.stringify(images),
+        source,
+        wordCount,
+        accountId,
+      ],
+    });
+    if (!row) return null;
+    await this.replaceChunks(row.id, language, text);
+    const stored: WebPage = {
+      ...page,
+      url,
+      finalUrl,
+      title,
+      markdown: page.markdown || text,
+      countryHints: [...hints],
+      images,
+    };
+    if (language) stored.language = language;
+    else delete stored.language;
+    if (publishedDate) stored.publishedDate = publishedDate.toISOString();
+    else delete stored.publishedDate;
+    const favicon = conventionalFavicon(finalUrl);
+    if (favicon) stored.favicon = favicon;
+    return { id: row.id, fetchedAt: new Date(row.fetched_at), source, page: stored };
+  }
+
+  /**
+   * The chunks search results show, cut once here instead of on every search (migration 20261122040000): new
+   * positions are written, positions past the new end removed, in one statement.
+   */
+  private async replaceChunks(documentId: string, language: string | null, text: string): Promise<void> {
+    const chunks = chunkText(text);
+    await queryRows(this.prisma, {
+      name: 'sift_document_chunks_replace',
+      text: `WITH written AS (
+               INSERT INTO document_chunks (document_id, position, content, word_count, vector)
+               SELECT $1::uuid, c.position::int - 1, c.content, c.words, to_tsvector(sift_search_config($2::text), c.content)
+               FROM unnest($3::text[], $4::int[]) WITH ORDINALITY AS c(content, words, position)
+               ON CONFLICT (document_id, position) DO UPDATE
+                 SET content = EXCLUDED.content, word_count = EXCLUDED.word_count, vector = EXCLUDED.vector
+               RETURNING 1)
+             DELETE FROM document_chunks WHERE document_id = $1::uuid AND position >= cardinality($3::text[])`,
+      values: [documentId, language, chunks, chunks.map((chunk) => tokenize(chunk).length)],
+    });
+  }
+
+  /**
+   * Cuts the stored documents that have no chunks yet (pages stored before migration 20261122040000), a batch at
+   * a time in id order, and returns how many it cut; onBatch reports the running total. Searches cut such pages
+   * on every request until this (or storing them again) has run.
+   */
+  async chunkUnchunked(options: { batchSize?: number; onBatch?: (chunked: number) => void } = {}): Promise<number> {
+    const batchSize = options.batchSize ?? 200;
+    let after = '00000000-0000-0000-0000-000000000000';
+    let chunked = 0;
+    for (;;) {
+      const rows = await queryRows<{ id: string; language: string | null; text: string }>(this.prisma, {
+        name: 'sift_documents_unchunked',
+        text: `SELECT d.id, d.language, d.text FROM documents d
+               WHERE d.id > $1::uuid AND NOT EXISTS (SELECT 1 FROM document_chunks c WHERE c.document_id = d.id)
+               ORDER BY d.id LIMIT $2::int`,
+        values: [after, batchSize],
+      });
+      if (rows.length === 0) return chunked;
+      for (const row of rows) await this.replaceChunks(row.id, row.language, row.text);
+      chunked += rows.length;
+      after = rows[rows.length - 1].id;
+      options.onBatch?.(chunked);
+    }
+  }
+
+  /** The stored document when it was fetched within maxAgeMs, else null: the extraction cache. */
+  async getFresh(url: string, maxAgeMs: number, now: Date = new Date()): Promise<StoredPage | null> {
+    let normalized: string;
+    try {
+      normalized = normalizeUrl(url);
+    } catch {
+      return null;
+    }
+    const row = await this.prisma.document.findFirst({
+      where: { url: normalized, fetchedAt: { gte: new Date(now.getTime() - maxAgeMs) } },
+    });
+    return row ? storedPageOf(row) : null;
+  }
+
+  async findByUrl(url: string): Promise<StoredPage | null> {
+    const row = await this.prisma.document.findUnique({ where: { url: normalizeUrl(url) } });
+    return row ? storedPageOf(row) : null;
+  }
+
+  async count(): Promise<number> {
+    return this.prisma.document.count();
+  }
+
+  async countBySource(): Promise<Record<DocumentSource, number>> {
+    const groups = await this.prisma.document.groupBy({ by: ['source'], _count: { _all: true } });
+    const counts: Record<DocumentSource, number> = { extract: 0, crawl: 0, import: 0 };
+    for (const group of groups) counts[group.source] = group._count._all;
+    return counts;
+  }
+}
