@@ -3,10 +3,10 @@ import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { json } from 'express';
 import { AppModule } from './app.module';
-import { ApiExceptionFilter } from './common/api-exception.filter';
-import { DEFAULT_MAX_BODY_BYTES, FEEDBACK_MAX_BODY_BYTES } from './common/body-limits';
-import { collapseSlashesMiddleware, requestContextMiddleware } from './common/request-context.middleware';
-import { ValidationFailedError } from './common/validation-failed.error';
+import { ApiExceptionFilter } from './http/api-exception.filter';
+import { DEFAULT_MAX_BODY_BYTES, FEEDBACK_MAX_BODY_BYTES } from './http/body-limits';
+import { collapseSlashesMiddleware, requestContextMiddleware } from './caller/request-context.middleware';
+import { ValidationFailedError } from './http/validation-failed.error';
 import { loadGatewayConfig } from './core/core.module';
 import { setupOpenApi } from './openapi';
 

@@ -1,12 +1,12 @@
 import { MiddlewareConsumer, Module, NestModule } from '@nestjs/common';
 import { AccountPlaneModule } from './account-plane.module';
-import { AuthModule } from './core/auth.module';
-import { BillingModule } from './core/billing.module';
+import { AuthModule } from './caller/auth.module';
+import { BillingModule } from './billing/billing.module';
 import { DataPlaneModule } from './data-plane.module';
 import { CoreModule } from './core/core.module';
 import { PersistenceModule } from './core/persistence.module';
 import { HealthController } from './health/health.controller';
-import { RequestLogModule } from './logs/request-log.module';
+import { RequestLogModule } from './request-log/request-log.module';
 import { HttpMetricsMiddleware } from './metrics/http-metrics.middleware';
 import { MetricsController } from './metrics/metrics.controller';
 

@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { MeteringService } from './common/metering.service';
+import { MeteringService } from './billing/metering.service';
 import { CrawlController } from './crawl/crawl.controller';
 import { CrawlService } from './crawl/crawl.service';
 import { SiteTraversal } from './crawl/site-traversal';

@@ -9,7 +9,7 @@ import {
   ProjectRepository,
   RequestLogRepository,
 } from '@sift/persistence';
-import { RequestLogWriter } from '../logs/request-log-writer.service';
+import { RequestLogWriter } from '../request-log/request-log-writer.service';
 
 const repositories = [
   AccountRepository,

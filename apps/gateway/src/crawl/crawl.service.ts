@@ -2,9 +2,9 @@ import { Injectable } from '@nestjs/common';
 import { CrawlRequestDto, CrawlResponseDto } from '@sift/api-contracts';
 import { BillingMeterName, extractMeter, mapMeter, pagesCreditsBound, Reservation } from '@sift/billing';
 import { CrawlJob } from '@sift/queue-contracts';
-import { MeteringService } from '../common/metering.service';
-import { RequestContext, responseTimeSeconds } from '../common/request-context';
-import { failuresRecordedWith, NO_USAGE, RequestOutcome } from '../common/request-outcome';
+import { MeteringService } from '../billing/metering.service';
+import { RequestContext, responseTimeSeconds } from '../caller/request-context';
+import { failuresRecordedWith, NO_USAGE, RequestOutcome } from '../request-log/request-outcome';
 import { crawlResultOf } from '../pages/page-responses';
 import { SiteTraversal } from './site-traversal';
 

@@ -4,8 +4,8 @@ import { JobQueue } from '@sift/queue';
 import type { CrawlPayload, JobDefinition } from '@sift/queue-contracts';
 import { assertPublicDestination, EgressPolicy, egressPolicyFromConfig, FetchError } from '@sift/safe-fetch';
 import { RE2JS } from 're2js';
-import { ApiError } from '../common/api-error';
-import type { RequestContext } from '../common/request-context';
+import { ApiError } from '../http/api-error';
+import type { RequestContext } from '../caller/request-context';
 import { GATEWAY_CONFIG, GatewayAppConfig } from '../core/core.module';
 
 /** The worker stops at the caller's timeout and returns what it has; the gateway waits a little longer for it. */

@@ -1,8 +1,8 @@
 import { Body, Controller, Post } from '@nestjs/common';
 import { ExtractRequestDto, ExtractResponseDto } from '@sift/api-contracts';
-import { Endpoint } from '../common/endpoint.decorator';
-import { Ctx, RequestContext } from '../common/request-context';
-import type { RequestOutcome } from '../common/request-outcome';
+import { Endpoint } from '../http/endpoint.decorator';
+import { Ctx, RequestContext } from '../caller/request-context';
+import type { RequestOutcome } from '../request-log/request-outcome';
 import { ExtractService } from './extract.service';
 
 @Controller()

@@ -3,9 +3,9 @@ import { ExtractRequestDto, ExtractResponseDto } from '@sift/api-contracts';
 import { BillingMeterName, extractMeter, meteredCreditsBound, Reservation } from '@sift/billing';
 import { JobQueue, JobTimeoutError } from '@sift/queue';
 import { ExtractUrlJob, ExtractUrlResult } from '@sift/queue-contracts';
-import { MeteringService } from '../common/metering.service';
-import { RequestContext, responseTimeSeconds } from '../common/request-context';
-import { failuresRecordedWith, NO_USAGE, RequestOutcome } from '../common/request-outcome';
+import { MeteringService } from '../billing/metering.service';
+import { RequestContext, responseTimeSeconds } from '../caller/request-context';
+import { failuresRecordedWith, NO_USAGE, RequestOutcome } from '../request-log/request-outcome';
 import { GATEWAY_CONFIG, GatewayAppConfig } from '../core/core.module';
 import { extractResultOf } from '../pages/page-responses';
 

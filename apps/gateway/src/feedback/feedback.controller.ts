@@ -1,7 +1,7 @@
 import { Body, Controller, Post } from '@nestjs/common';
 import { FeedbackRequestDto, FeedbackResponseDto } from '@sift/api-contracts';
-import { Endpoint } from '../common/endpoint.decorator';
-import { Ctx, RequestContext } from '../common/request-context';
+import { Endpoint } from '../http/endpoint.decorator';
+import { Ctx, RequestContext } from '../caller/request-context';
 import { FeedbackService } from './feedback.service';
 
 @Controller()

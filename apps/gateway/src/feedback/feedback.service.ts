@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { FeedbackRequestDto, FeedbackResponseDto, feedbackTargetMissing } from '@sift/api-contracts';
 import { FeedbackRepository } from '@sift/persistence';
-import { ApiError } from '../common/api-error';
-import { keyedCaller, RequestContext, responseTimeSeconds } from '../common/request-context';
+import { ApiError } from '../http/api-error';
+import { keyedCaller, RequestContext, responseTimeSeconds } from '../caller/request-context';
 
 @Injectable()
 export class FeedbackService {

@@ -4,7 +4,7 @@ import type { Response } from 'express';
 import type { Redis } from 'ioredis';
 import { HealthResponseDto } from '@sift/api-contracts';
 import { PrismaClient } from '@sift/persistence';
-import { Public } from '../common/route-access.decorator';
+import { Public } from '../caller/route-access.decorator';
 import { REDIS } from '../core/core.module';
 
 @ApiTags('operations')

@@ -7,8 +7,8 @@ import {
   GenerateKeysResponseDto,
   KeyInfoResponseDto,
 } from '@sift/api-contracts';
-import { Endpoint } from '../common/endpoint.decorator';
-import { Ctx, RequestContext } from '../common/request-context';
+import { Endpoint } from '../http/endpoint.decorator';
+import { Ctx, RequestContext } from '../caller/request-context';
 import { KeysService } from './keys.service';
 
 const ENTERPRISE_ONLY = { 403: 'Key management requires the enterprise plan' };

@@ -10,9 +10,9 @@ import {
 import { generateApiKey, hashApiKey } from '@sift/auth';
 import { BillingService } from '@sift/billing';
 import { ApiKeyRecord, ApiKeyRepository, ProjectRepository } from '@sift/persistence';
-import { ApiError } from '../common/api-error';
-import { CallerAuthentication } from '../common/caller-authentication.service';
-import { KeyedCaller, keyedCaller, RequestContext, responseTimeSeconds } from '../common/request-context';
+import { ApiError } from '../http/api-error';
+import { CallerAuthentication } from '../caller/caller-authentication.service';
+import { KeyedCaller, keyedCaller, RequestContext, responseTimeSeconds } from '../caller/request-context';
 
 const ENTERPRISE_PLAN = 'enterprise';
 

@@ -1,9 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { LOG_ENDPOINTS, LogEntryDto, LogsRequestDto, LogsResponseDto } from '@sift/api-contracts';
 import { ApiKeyRepository, ProjectRepository, RequestLogRepository } from '@sift/persistence';
-import { ApiError } from '../common/api-error';
-import { keyedCaller, RequestContext, responseTimeSeconds } from '../common/request-context';
-import { RequestLogWriter } from './request-log-writer.service';
+import { ApiError } from '../http/api-error';
+import { keyedCaller, RequestContext, responseTimeSeconds } from '../caller/request-context';
+import { RequestLogWriter } from '../request-log/request-log-writer.service';
 
 @Injectable()
 export class LogsService {

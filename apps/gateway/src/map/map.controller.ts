@@ -1,9 +1,9 @@
 import { Body, Controller, Post } from '@nestjs/common';
 import { MapRequestDto, MapResponseDto } from '@sift/api-contracts';
-import { Endpoint } from '../common/endpoint.decorator';
-import { Ctx, RequestContext } from '../common/request-context';
-import type { RequestOutcome } from '../common/request-outcome';
-import { RateLimitCategory } from '../common/route-access.decorator';
+import { Endpoint } from '../http/endpoint.decorator';
+import { Ctx, RequestContext } from '../caller/request-context';
+import type { RequestOutcome } from '../request-log/request-outcome';
+import { RateLimitCategory } from '../caller/route-access.decorator';
 import { MapService } from './map.service';
 
 @Controller()

@@ -2,9 +2,9 @@ import { Injectable } from '@nestjs/common';
 import { MapRequestDto, MapResponseDto } from '@sift/api-contracts';
 import { BillingMeterName, mapMeter, meteredCreditsBound, Reservation } from '@sift/billing';
 import { MapJob } from '@sift/queue-contracts';
-import { MeteringService } from '../common/metering.service';
-import { RequestContext, responseTimeSeconds } from '../common/request-context';
-import type { RequestOutcome } from '../common/request-outcome';
+import { MeteringService } from '../billing/metering.service';
+import { RequestContext, responseTimeSeconds } from '../caller/request-context';
+import type { RequestOutcome } from '../request-log/request-outcome';
 import { SiteTraversal } from '../crawl/site-traversal';
 
 @Injectable()

@@ -1,9 +1,9 @@
 import { All, Controller, Post, Req, Res } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
-import { ApiError } from '../common/api-error';
-import { Ctx, RequestContext } from '../common/request-context';
-import { KeylessAllowed } from '../common/route-access.decorator';
+import { ApiError } from '../http/api-error';
+import { Ctx, RequestContext } from '../caller/request-context';
+import { KeylessAllowed } from '../caller/route-access.decorator';
 import { McpService } from './mcp.service';
 
 /** MCP (streamable HTTP) at /mcp: JSON-RPC over POST; a stateless server keeps no sessions or event streams. */

@@ -4,12 +4,12 @@ import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import type { LogEndpoint } from '@sift/api-contracts';
 import type { Request, Response } from 'express';
-import { ApiError } from '../common/api-error';
-import { describeError } from '../common/api-exception.filter';
-import type { RequestContext } from '../common/request-context';
-import { failureCause, failureUsage, RequestOutcome } from '../common/request-outcome';
+import { ApiError } from '../http/api-error';
+import { describeError } from '../http/api-exception.filter';
+import type { RequestContext } from '../caller/request-context';
+import { failureCause, failureUsage, RequestOutcome } from '../request-log/request-outcome';
 import { ExtractService } from '../extract/extract.service';
-import { RequestRecorder } from '../logs/request-recorder.service';
+import { RequestRecorder } from '../request-log/request-recorder.service';
 import { SearchService } from '../search/search.service';
 import { EXTRACT_DTO, extractToolArguments, SEARCH_DTO, searchToolArguments, toDto, ToolArgumentError } from './mcp-tools';
 

@@ -1,6 +1,6 @@
 import { Injectable, NestMiddleware } from '@nestjs/common';
 import type { NextFunction, Response } from 'express';
-import { RequestWithContext, responseTimeSeconds } from '../common/request-context';
+import { RequestWithContext, responseTimeSeconds } from '../caller/request-context';
 import { httpRequestDuration } from './http-metrics';
 
 /**

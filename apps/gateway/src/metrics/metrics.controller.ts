@@ -1,7 +1,7 @@
 import { Controller, Get, Header } from '@nestjs/common';
 import { ApiExcludeEndpoint } from '@nestjs/swagger';
 import { register } from 'prom-client';
-import { Public } from '../common/route-access.decorator';
+import { Public } from '../caller/route-access.decorator';
 
 @Controller()
 export class MetricsController {

@@ -6,7 +6,7 @@ import {
   SearchTopic,
 } from '@sift/api-contracts';
 import { languageCodeOf } from '@sift/search-index';
-import { ApiError } from '../common/api-error';
+import { ApiError } from '../http/api-error';
 import { inferParameters, LongTimeRange } from './auto-parameters';
 
 /** A search request after defaults, auto_parameters and the cross-field rules: what the pipeline runs. */

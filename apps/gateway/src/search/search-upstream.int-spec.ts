@@ -4,7 +4,7 @@ import { callGateway, createTestAccount, createTestKey } from '@sift/testing';
 import { FixtureServer, startFixtureServer } from '@sift/safe-fetch';
 import { startTestGateway, TestGateway } from '../testing/gateway-harness';
 import { startWorkerProcess, WorkerProcess } from '../testing/worker-process';
-import { RequestLogWriter } from '../logs/request-log-writer.service';
+import { RequestLogWriter } from '../request-log/request-log-writer.service';
 
 interface SearchBody {
   results: Array<{ id: string; url: string; title: string; content: string; score: number; published_date?: string; raw_content?: string }>;

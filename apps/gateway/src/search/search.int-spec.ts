@@ -3,7 +3,7 @@ import { callGateway, createTestAccount, createTestKey } from '@sift/testing';
 import { webPageOf } from '@sift/content-extraction';
 import { PageRepository } from '@sift/search-index';
 import { startTestGateway, TestGateway, uniqueClientIp } from '../testing/gateway-harness';
-import { RequestLogWriter } from '../logs/request-log-writer.service';
+import { RequestLogWriter } from '../request-log/request-log-writer.service';
 
 interface SearchResult {
   id: string;

@@ -3,7 +3,7 @@ import { conventionalFavicon, type WebPage, webPageOf } from '@sift/content-extr
 import { JobQueue, JobTimeoutError } from '@sift/queue';
 import { ExtractUrlJob, ExtractUrlResult } from '@sift/queue-contracts';
 import { PageRepository, SearchCandidate } from '@sift/search-index';
-import type { RequestContext } from '../common/request-context';
+import type { RequestContext } from '../caller/request-context';
 import { GATEWAY_CONFIG, GatewayAppConfig } from '../core/core.module';
 import type { ResolvedSearch } from './search-parameters';
 import type { SourceContent } from './source-content';

@@ -1,7 +1,7 @@
 import { Body, Controller, Delete, Get, Param, ParseUUIDPipe, Patch, Post } from '@nestjs/common';
 import { ChangeRoleRequestDto, InviteMemberRequestDto, MemberDto, MembersResponseDto } from '@sift/api-contracts';
-import { Endpoint } from '../common/endpoint.decorator';
-import { Ctx, RequestContext } from '../common/request-context';
+import { Endpoint } from '../http/endpoint.decorator';
+import { Ctx, RequestContext } from '../caller/request-context';
 import { TeamService } from './team.service';
 
 const ROLE_ERRORS = { 403: 'Your role does not allow this', 404: 'No such member', 409: 'Would break a team rule (one owner, unique e-mail)' };

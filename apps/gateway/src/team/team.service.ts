@@ -2,8 +2,8 @@ import { Injectable } from '@nestjs/common';
 import { ChangeRoleRequestDto, InviteMemberRequestDto, MemberDto, MembersResponseDto } from '@sift/api-contracts';
 import { ForbiddenActionError, NotFoundError, TeamActor, TeamConflictError, TeamService as TeamRules } from '@sift/auth';
 import type { MemberRecord } from '@sift/persistence';
-import { ApiError } from '../common/api-error';
-import { keyedCaller, RequestContext } from '../common/request-context';
+import { ApiError } from '../http/api-error';
+import { keyedCaller, RequestContext } from '../caller/request-context';
 
 /** Team management over HTTP; the role rules live in @sift/auth's TeamService. */
 @Injectable()

@@ -1,9 +1,9 @@
 import { Controller, Get } from '@nestjs/common';
 import { UsageResponseDto } from '@sift/api-contracts';
 import { BillingService } from '@sift/billing';
-import { Endpoint } from '../common/endpoint.decorator';
-import { Ctx, keyedCaller, RequestContext } from '../common/request-context';
-import { RateLimitCategory } from '../common/route-access.decorator';
+import { Endpoint } from '../http/endpoint.decorator';
+import { Ctx, keyedCaller, RequestContext } from '../caller/request-context';
+import { RateLimitCategory } from '../caller/route-access.decorator';
 
 @Controller()
 export class UsageController {

@@ -2,7 +2,7 @@ import { applyDecorators, HttpCode, SetMetadata, Type } from '@nestjs/common';
 import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { ErrorResponseDto, KeylessErrorResponseDto, LogEndpoint } from '@sift/api-contracts';
 import { API_KEY_SCHEME } from '../openapi';
-import { KeylessAllowed } from './route-access.decorator';
+import { KeylessAllowed } from '../caller/route-access.decorator';
 
 /** Route metadata: the endpoint name under which the route's requests appear in POST /logs. */
 export const REQUEST_LOG_ENDPOINT = 'sift:request-log-endpoint';

@@ -1,5 +1,5 @@
 import { CreditLimitError, PaygoLimitError } from '@sift/billing';
-import { ApiError } from './api-error';
+import { ApiError } from '../http/api-error';
 
 /** The ledger's refusals as the spec's statuses: 432 key or plan limit, 433 pay-as-you-go limit. */
 export function billingRefusal(error: unknown): ApiError | null {

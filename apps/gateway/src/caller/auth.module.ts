@@ -3,9 +3,9 @@ import { APP_GUARD } from '@nestjs/core';
 import type { Redis } from 'ioredis';
 import { ApiKeyAuthenticator, RedisRateLimiter } from '@sift/auth';
 import { ApiKeyRepository } from '@sift/persistence';
-import { CallerAuthentication } from '../common/caller-authentication.service';
-import { CallerGuard } from '../common/caller.guard';
-import { REDIS } from './core.module';
+import { CallerAuthentication } from './caller-authentication.service';
+import { CallerGuard } from './caller.guard';
+import { REDIS } from '../core/core.module';
 
 @Global()
 @Module({

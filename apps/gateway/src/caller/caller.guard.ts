@@ -1,13 +1,13 @@
 import { CanActivate, ExecutionContext, Inject, Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import type { LogEndpoint } from '@sift/api-contracts';
-import { RequestRecorder } from '../logs/request-recorder.service';
-import { ApiError, KeylessLimitError, UNAUTHORIZED_MESSAGE } from './api-error';
+import { RequestRecorder } from '../request-log/request-recorder.service';
+import { ApiError, KeylessLimitError, UNAUTHORIZED_MESSAGE } from '../http/api-error';
 import { RATE_LIMIT_CATEGORY, ROUTE_ACCESS, RouteAccess } from './route-access.decorator';
 import type { RequestWithContext } from './request-context';
 import { CallerAuthentication } from './caller-authentication.service';
-import { REQUEST_LOG_ENDPOINT } from './endpoint.decorator';
-import { NO_USAGE } from './request-outcome';
+import { REQUEST_LOG_ENDPOINT } from '../http/endpoint.decorator';
+import { NO_USAGE } from '../request-log/request-outcome';
 
 const KEYLESS_HEADERS = ['x-service-access-mode', 'x-tavily-access-mode'];
 

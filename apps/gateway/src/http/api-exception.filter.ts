@@ -1,8 +1,8 @@
 import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Logger } from '@nestjs/common';
 import type { Response } from 'express';
 import { ApiError, KeylessLimitError } from './api-error';
-import type { RequestWithContext } from './request-context';
-import { failureCause } from './request-outcome';
+import type { RequestWithContext } from '../caller/request-context';
+import { failureCause } from '../request-log/request-outcome';
 import { ValidationFailedError } from './validation-failed.error';
 import { FEEDBACK_MAX_BODY_BYTES } from './body-limits';
 

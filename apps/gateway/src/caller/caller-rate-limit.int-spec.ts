@@ -1,6 +1,6 @@
 import { RequestLogRepository } from '@sift/persistence';
 import { callGateway, createTestAccount, createTestKey } from '@sift/testing';
-import { RequestLogWriter } from '../logs/request-log-writer.service';
+import { RequestLogWriter } from '../request-log/request-log-writer.service';
 import { startTestGateway, TestGateway } from '../testing/gateway-harness';
 
 describe('Per-key rate limits over HTTP (real Redis)', () => {

@@ -1,7 +1,7 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { affordablePages, BilledEndpoint, BillingMeterName, BillingService, ChargeLine, Reservation } from '@sift/billing';
 import { withBillingErrors } from './billing-error.mapper';
-import type { RequestContext } from './request-context';
+import type { RequestContext } from '../caller/request-context';
 
 /** Held past the work's own deadline: the reply, the settle's wait for the account lock. */
 const RESERVATION_MARGIN_MS = 30_000;

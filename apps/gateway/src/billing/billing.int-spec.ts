@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { BillingService, type ReserveInput } from '@sift/billing';
 import { callGateway, createTestAccount, createTestKey } from '@sift/testing';
-import { ApiError } from '../common/api-error';
-import { withBillingErrors } from '../common/billing-error.mapper';
+import { ApiError } from '../http/api-error';
+import { withBillingErrors } from './billing-error.mapper';
 import { startTestGateway, TestGateway } from '../testing/gateway-harness';
 
 /**

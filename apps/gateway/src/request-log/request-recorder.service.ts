@@ -1,8 +1,8 @@
 import { Injectable, Logger } from '@nestjs/common';
 import type { LogEndpoint } from '@sift/api-contracts';
 import { ProjectRepository } from '@sift/persistence';
-import { KeyedCaller, RequestContext, responseTimeSeconds } from '../common/request-context';
-import type { RequestUsage } from '../common/request-outcome';
+import { KeyedCaller, RequestContext, responseTimeSeconds } from '../caller/request-context';
+import type { RequestUsage } from './request-outcome';
 import { RequestLogWriter } from './request-log-writer.service';
 
 /**

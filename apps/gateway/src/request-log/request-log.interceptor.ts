@@ -3,10 +3,10 @@ import { Reflector } from '@nestjs/core';
 import type { LogEndpoint } from '@sift/api-contracts';
 import type { Response } from 'express';
 import { catchError, map, Observable, throwError } from 'rxjs';
-import { describeError } from '../common/api-exception.filter';
-import { REQUEST_LOG_ENDPOINT } from '../common/endpoint.decorator';
-import type { RequestWithContext } from '../common/request-context';
-import { failureUsage, RequestOutcome } from '../common/request-outcome';
+import { describeError } from '../http/api-exception.filter';
+import { REQUEST_LOG_ENDPOINT } from '../http/endpoint.decorator';
+import type { RequestWithContext } from '../caller/request-context';
+import { failureUsage, RequestOutcome } from './request-outcome';
 import { RequestRecorder } from './request-recorder.service';
 
 /**
