@@ -9,7 +9,7 @@ import {
   RateLimitTable,
   RedisRateLimiter,
 } from '@sift/auth';
-import type { KeyedCaller } from './request-context';
+import type { Caller, KeyedCaller } from './request-context';
 import { GATEWAY_CONFIG, GatewayAppConfig } from '../core/core.module';
 
 /**
@@ -94,6 +94,11 @@ export class CallerAuthentication {
     const endpoint: RateLimitedEndpoint = category === 'default' ? 'search' : (category as RateLimitedEndpoint);
     const environment = caller.environment === 'prod' ? 'prod' : 'dev';
     return this.consumeAll(rateLimitBucketsFor(caller.apiKeyId, environment, endpoint, this.table));
+  }
+
+  /** One unit of the caller's budget: the key's (at the category's buckets) or the keyless one of its address. */
+  consumeCallerBudget(caller: Caller, category: string): Promise<BudgetVerdict> {
+    return caller.keyless ? this.consumeKeylessBudget(caller.clientIp) : this.consumeKeyBudget(caller, category);
   }
 
   consumeKeylessBudget(clientIp: string): Promise<BudgetVerdict> {

@@ -2,7 +2,8 @@ import { CanActivate, ExecutionContext, Inject, Injectable } from '@nestjs/commo
 import { Reflector } from '@nestjs/core';
 import type { LogEndpoint } from '@sift/api-contracts';
 import { RequestRecorder } from '../request-log/request-recorder.service';
-import { ApiError, KeylessLimitError, UNAUTHORIZED_MESSAGE } from '../http/api-error';
+import { ApiError, UNAUTHORIZED_MESSAGE } from '../http/api-error';
+import { rateLimitRefusal } from './rate-limit-refusal';
 import { RATE_LIMIT_CATEGORY, ROUTE_ACCESS, RouteAccess } from './route-access.decorator';
 import type { RequestWithContext } from './request-context';
 import { CallerAuthentication } from './caller-authentication.service';
@@ -41,19 +42,16 @@ export class CallerGuard implements CanActivate {
         // Interceptors run after guards: a known key's refused request is recorded here, as the key's request.
         const endpoint = this.reflector.get<LogEndpoint | undefined>(REQUEST_LOG_ENDPOINT, host.getHandler());
         if (endpoint) this.recorder.record(context, endpoint, 429, NO_USAGE);
-        throw new ApiError(
-          429,
-          `Rate limit exceeded: too many requests for this API key. Retry after ${verdict.retryAfterSeconds} seconds.`,
-          { 'Retry-After': String(verdict.retryAfterSeconds) },
-        );
+        throw rateLimitRefusal(caller, verdict.retryAfterSeconds);
       }
       return true;
     }
 
     if (wantsKeyless && access === 'keyless-allowed') {
       const verdict = await this.authentication.consumeKeylessBudget(context.clientIp);
-      if (!verdict.allowed) throw new KeylessLimitError(verdict.retryAfterSeconds);
-      context.caller = { keyless: true, clientIp: context.clientIp };
+      const caller = { keyless: true as const, clientIp: context.clientIp };
+      if (!verdict.allowed) throw rateLimitRefusal(caller, verdict.retryAfterSeconds);
+      context.caller = caller;
       return true;
     }
     if (wantsKeyless) {

@@ -105,4 +105,49 @@ describe('MCP endpoint /mcp', () => {
       await client.close();
     }
   });
+  /** One POST carrying a JSON-RPC batch of tool calls, as a hostile client sends it (no SDK, no session). */
+  async function postBatch(headers: Record<string, string>, calls: Array<{ name: string; arguments: Record<string, unknown> }>) {
+    const batch = calls.map((call, index) => ({ jsonrpc: '2.0', id: index + 1, method: 'tools/call', params: call }));
+    const answer = await callGateway<Array<{ id: number; result?: { content: Array<{ text: string }>; isError?: boolean } }>>(
+      gateway.baseUrl,
+      'POST',
+      '/mcp',
+      { headers: { Accept: 'application/json, text/event-stream', ...headers }, body: batch },
+    );
+    expect({ status: answer.status, body: answer.status === 200 ? 'ok' : answer.body }).toEqual({ status: 200, body: 'ok' });
+    expect(answer.body).toHaveLength(calls.length);
+    const refused = answer.body.filter((reply) => reply.result?.isError && reply.result.content[0].text.startsWith('429: '));
+    return { replies: answer.body, refused };
+  }
+
+  it('counts every tool call of a keyless batch against the keyless budget', async () => {
+    const clientIp = uniqueClientIp();
+    const headers = { 'X-Tavily-Access-Mode': 'keyless', 'X-Forwarded-For': clientIp };
+    // 30 extracts in one POST, the budget is 20 a minute: the POST and 19 more calls fit, 10 calls do not.
+    const { replies, refused } = await postBatch(headers, Array.from({ length: 30 }, () => ({ name: 'extract', arguments: { urls: [`${site.url}/page`] } })));
+    expect(refused).toHaveLength(10);
+    expect(refused[0].result?.content[0].text).toMatch(/^429: The free keyless budget for your address is used up/);
+    const served = replies.filter((reply) => !refused.includes(reply));
+    for (const reply of served) expect(JSON.parse(reply.result?.content[0].text ?? '{}')).toMatchObject({ results: [{ url: `${site.url}/page` }] });
+    // The batch spent the address's budget: the next keyless request over HTTP is refused too.
+    const next = await callGateway(gateway.baseUrl, 'POST', '/extract', { headers, body: { urls: [`${site.url}/page`] } });
+    expect(next.status).toBe(429);
+  }, 60_000);
+
+  it("moves a key's rate-limit counter by one per tool call: 100 searches in one POST", async () => {
+    const account = await createTestAccount(gateway.prisma, { plan: 'growth' });
+    const { apiKey } = await createTestKey(gateway.prisma, account.id);
+    const search = { query: `${marker} song`, search_depth: 'fast' };
+    // A dev key may make 100 requests a minute; one is spent over HTTP first, so the batch has room for 99 calls.
+    expect((await callGateway(gateway.baseUrl, 'POST', '/search', { apiKey, body: search })).status).toBe(200);
+    // The MCP SDK refuses batches of more than 100 messages, so 100 is the largest batch a client can send.
+    const { replies, refused } = await postBatch({ Authorization: `Bearer ${apiKey}` }, Array.from({ length: 100 }, () => ({ name: 'search', arguments: search })));
+    expect(refused).toHaveLength(1);
+    expect(refused[0].result?.content[0].text).toMatch(/^429: Rate limit exceeded: too many requests for this API key\. Retry after \d+ seconds\.$/);
+    expect(replies.filter((reply) => !reply.result?.isError)).toHaveLength(99);
+    expect((await callGateway(gateway.baseUrl, 'POST', '/search', { apiKey, body: search })).status).toBe(429);
+    // Only the searches that ran were charged: the one over HTTP and the 99 calls.
+    const ledger = await gateway.prisma.creditLedger.aggregate({ where: { accountId: account.id, endpoint: 'search' }, _sum: { planCredits: true } });
+    expect(ledger._sum.planCredits).toBe(100);
+  }, 60_000);
 });
