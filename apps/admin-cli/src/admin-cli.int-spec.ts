@@ -80,5 +80,18 @@ describe('admin command line (child process, real Postgres)', () => {
     expect(secondOwner.stderr).toContain('already has an owner');
     const member = lastLineJson(await adminOk('members', 'add', '--account', name, '--email', 'dev@example.com', '--json'));
     expect(member).toMatchObject({ role: 'member', email: 'dev@example.com' });
+
+    // keys create --member: the key belongs to the member (by e-mail or id) and acts with the member's role.
+    const memberKey = lastLineJson(await adminOk('keys', 'create', '--account', name, '--member', 'dev@example.com', '--json'));
+    expect(memberKey).toMatchObject({ member_id: member.id, member_role: 'member' });
+    expect(await authenticator.authenticate(memberKey.api_key as string)).toMatchObject({ memberId: member.id });
+    const byId = lastLineJson(await adminOk('keys', 'create', '--account', name, '--member', member.id as string, '--json'));
+    expect(byId).toMatchObject({ member_id: member.id });
+    const unknownMember = await admin('keys', 'create', '--account', name, '--member', 'nobody@example.com');
+    expect(unknownMember.exitCode).toBe(1);
+    expect(unknownMember.stderr).toContain('No member "nobody@example.com"');
+    const noAccount = await admin('keys', 'create', '--account', `cli-${randomUUID()}`, '--member', 'dev@example.com');
+    expect(noAccount.exitCode).toBe(1);
+    expect(noAccount.stderr).toContain('add the member first');
   }, CHILD_PROCESS_TEST_TIMEOUT);
 });

@@ -1,8 +1,9 @@
 import { Option, type Command } from 'commander';
 import { generateApiKey, hashApiKey, type ApiKeyEnvironment } from '@sift/auth';
+import type { AccountWithPlan, MemberRecord } from '@sift/persistence';
 import { requireAccount, requirePlan } from './account-lookup';
 import { AdminCommandError } from './admin-command-error';
-import { withAdminContext } from './admin-context';
+import { withAdminContext, type AdminContext } from './admin-context';
 import { printResult } from './command-output';
 import { parseCredits } from './credits-argument';
 
@@ -13,6 +14,7 @@ interface CreateKeyOptions {
   env: ApiKeyEnvironment;
   limit?: number;
   paygoLimit?: number;
+  member?: string;
   json?: boolean;
 }
 
@@ -30,6 +32,10 @@ export function registerKeysCommands(program: Command): void {
     .addOption(new Option('--env <environment>', 'key environment').choices(['dev', 'prod']).default('dev'))
     .option('--limit <credits>', 'monthly credit limit of this key', parseCredits)
     .option('--paygo-limit <credits>', "set the account's monthly pay-as-you-go ceiling", parseCredits)
+    .option(
+      '--member <email-or-id>',
+      "the team member the key belongs to and acts as (their role's rights); without it the key is the operator's, with the owner's rights",
+    )
     .option('--json', 'print the result as JSON on the last line')
     .action((options: CreateKeyOptions) => createKey(options));
 
@@ -44,10 +50,10 @@ export function registerKeysCommands(program: Command): void {
         const list = await context.apiKeys.list(account.id);
         printResult(
           options.json,
-          list.map((key) => `${key.id}  ${key.prefix}…${key.lastFour}  ${key.environment}  ${key.status}  ${key.name}`),
+          list.map((key) => `${key.id}  ${key.prefix}…${key.lastFour}  ${key.environment}  ${key.status}  ${key.memberId ?? 'operator'}  ${key.name}`),
           list.map((key) => ({
             id: key.id, name: key.name, prefix: key.prefix, last_four: key.lastFour, environment: key.environment,
-            status: key.status, credit_limit: key.creditLimit, created_at: key.createdAt, deactivated_at: key.deactivatedAt,
+            status: key.status, credit_limit: key.creditLimit, member_id: key.memberId, created_at: key.createdAt, deactivated_at: key.deactivatedAt,
           })),
         );
       }),
@@ -87,6 +93,8 @@ async function createKey(options: CreateKeyOptions): Promise<void> {
   await withAdminContext(async (context) => {
     if (options.plan) await requirePlan(context, options.plan);
     let account = await context.accounts.findByName(options.account);
+    // A member key needs the member, so the account must already exist: nothing is created when the member is unknown.
+    const member = options.member ? await requireMember(context, account, options.member) : null;
     let accountCreated = false;
     if (!account) {
       account = await context.accounts.create({
@@ -107,12 +115,14 @@ async function createKey(options: CreateKeyOptions): Promise<void> {
       lastFour: generated.lastFour,
       environment: options.env,
       creditLimit: options.limit ?? null,
+      memberId: member?.id ?? null,
     });
     printResult(
       options.json,
       [
         accountCreated ? `Created account "${account.name}" on plan ${account.planId}.` : `Account "${account.name}" (plan ${account.planId}).`,
-        `Created ${options.env} key ${key.id} "${key.name}"${key.creditLimit === null ? '' : ` limited to ${key.creditLimit} credits/month`}.`,
+        `Created ${options.env} key ${key.id} "${key.name}"${key.creditLimit === null ? '' : ` limited to ${key.creditLimit} credits/month`}` +
+          (member ? ` for ${member.email} (${member.role}).` : " (account-level: the operator's, with the owner's rights)."),
         'API key (shown only this once; store it now):',
         generated.apiKey,
       ],
@@ -122,6 +132,8 @@ async function createKey(options: CreateKeyOptions): Promise<void> {
         name: key.name,
         environment: options.env,
         credit_limit: key.creditLimit,
+        member_id: member?.id ?? null,
+        member_role: member?.role ?? null,
         account: account.name,
         account_id: account.id,
         account_created: accountCreated,
@@ -130,4 +142,11 @@ async function createKey(options: CreateKeyOptions): Promise<void> {
       },
     );
   });
+}
+
+async function requireMember(context: AdminContext, account: AccountWithPlan | null, emailOrId: string): Promise<MemberRecord> {
+  if (!account) throw new AdminCommandError('A member key needs an existing account with that member; add the member first (members add).');
+  const member = (await context.members.findById(account.id, emailOrId)) ?? (await context.members.findByEmail(account.id, emailOrId));
+  if (!member) throw new AdminCommandError(`No member "${emailOrId}" in account "${account.name}". See: members list`);
+  return member;
 }

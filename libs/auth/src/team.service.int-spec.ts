@@ -40,11 +40,16 @@ describe('TeamService role rules (real Postgres)', () => {
     expect((await team.listMembers(as(owner.id))).length).toBe(3);
   });
 
-  it('lets an admin manage members and admins but not the owner or ownership', async () => {
+  it('lets an admin invite and remove members but change no role, and not touch the owner or ownership', async () => {
     const { owner, admin, member, as } = await givenTeam();
-    const added = await team.addMember(as(admin.id), { email: 'new@example.com', role: 'admin' });
-    expect((await team.changeRole(as(admin.id), member.id, 'admin')).role).toBe('admin');
+    const added = await team.addMember(as(admin.id), { email: 'new@example.com', role: 'member' });
     await team.removeMember(as(admin.id), added.id);
+    await expect(team.addMember(as(admin.id), { email: 'second-admin@example.com', role: 'admin' })).rejects.toBeInstanceOf(ForbiddenActionError);
+    await expect(team.changeRole(as(admin.id), member.id, 'admin')).rejects.toBeInstanceOf(ForbiddenActionError);
+    await expect(team.changeRole(as(owner.id), owner.id, 'admin')).rejects.toBeInstanceOf(ForbiddenActionError);
+    expect((await team.changeRole(as(owner.id), member.id, 'admin')).role).toBe('admin');
+    // member is an admin now: an admin removes members only.
+    await expect(team.removeMember(as(admin.id), member.id)).rejects.toBeInstanceOf(ForbiddenActionError);
     await expect(team.changeRole(as(admin.id), owner.id, 'member')).rejects.toBeInstanceOf(ForbiddenActionError);
     await expect(team.removeMember(as(admin.id), owner.id)).rejects.toBeInstanceOf(ForbiddenActionError);
     await expect(team.addMember(as(admin.id), { email: 'boss@example.com', role: 'owner' })).rejects.toBeInstanceOf(ForbiddenActionError);

@@ -73,6 +73,13 @@ export class CallerAuthentication {
     }
   }
 
+  /** Drops every key of a member from the cache; called when the member is removed (which deactivates them). */
+  forgetMember(memberId: string): void {
+    for (const [hash, entry] of this.callers) {
+      if (entry.caller.memberId === memberId) this.callers.delete(hash);
+    }
+  }
+
   private async lookUp(rawKey: string): Promise<KeyedCaller | null> {
     const key = await this.authenticator.authenticate(rawKey);
     if (!key) return null;

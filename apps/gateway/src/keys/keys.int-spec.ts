@@ -20,7 +20,8 @@ describe('Enterprise key management over HTTP (real Postgres)', () => {
 
   async function givenKey(plan: string) {
     const account = await createTestAccount(gateway.prisma, { plan, name: 'keys' });
-    return createTestKey(gateway.prisma, account.id);
+    // A production key: a key creates keys of its own environment or below (development).
+    return createTestKey(gateway.prisma, account.id, { environment: 'prod' });
   }
 
   it.each(['researcher', 'startup', 'growth', 'paygo'])('403 on every key-management route for the %s plan', async (plan) => {

@@ -7,16 +7,20 @@ import {
   GenerateKeysResponseDto,
   KeyInfoResponseDto,
 } from '@sift/api-contracts';
-import { generateApiKey, hashApiKey } from '@sift/auth';
+import { generateApiKey, hashApiKey, TeamService as TeamRules } from '@sift/auth';
 import { BillingService } from '@sift/billing';
 import { ApiKeyRecord, ApiKeyRepository, ProjectRepository } from '@sift/persistence';
 import { ApiError } from '../http/api-error';
 import { CallerAuthentication } from '../caller/caller-authentication.service';
 import { KeyedCaller, keyedCaller, RequestContext, responseTimeSeconds } from '../caller/request-context';
+import { teamActorOf, underTeamRules } from '../team/team-rules';
 
 const ENTERPRISE_PLAN = 'enterprise';
 
-/** Enterprise key management: create, deactivate and inspect the organisation's keys. */
+/**
+ * Enterprise key management: create, deactivate and inspect the organisation's keys. Every key acts as its member
+ * (or, without one, as the operator); what a key may create, see or deactivate is decided by @sift/auth's team rules.
+ */
 @Injectable()
 export class KeysService {
   constructor(
@@ -24,10 +28,14 @@ export class KeysService {
     private readonly projects: ProjectRepository,
     private readonly billing: BillingService,
     private readonly authentication: CallerAuthentication,
+    private readonly team: TeamRules,
   ) {}
 
   async generate(context: RequestContext, body: GenerateKeysRequestDto): Promise<GenerateKeysResponseDto> {
     const caller = this.enterpriseCaller(context);
+    const grant = await underTeamRules(() =>
+      this.team.authorizeNewKeys(teamActorOf(caller), caller, { memberId: body.member_id, environment: body.environment, creditLimit: body.credit_limit }),
+    );
     const project = body.project_id ? await this.projects.findOrCreate(caller.accountId, body.project_id) : null;
     const keys = [];
     for (let index = 0; index < body.count; index += 1) {
@@ -38,7 +46,8 @@ export class KeysService {
         prefix: generated.prefix,
         lastFour: generated.lastFour,
         environment: body.environment,
-        creditLimit: body.credit_limit ?? null,
+        creditLimit: grant.creditLimit,
+        memberId: grant.memberId,
         projectId: project?.id ?? null,
       });
       keys.push({
@@ -48,6 +57,7 @@ export class KeysService {
         environment: body.environment,
         credit_limit: record.creditLimit,
         project_id: body.project_id ?? null,
+        member_id: record.memberId,
         created_at: record.createdAt.toISOString(),
       });
     }
@@ -66,6 +76,9 @@ export class KeysService {
       ...(body.api_keys ?? []).map((apiKey) => ({ label: `****${apiKey.slice(-4)}`, key: byHash.get(hashApiKey(apiKey)) })),
       ...(body.key_ids ?? []).map((id) => ({ label: id, key: byId.get(id) })),
     ];
+    // All or nothing: one key out of the caller's reach refuses the request before any key is touched.
+    const holders = targets.flatMap(({ key }) => (key && key.id !== caller.apiKeyId ? [key.memberId] : []));
+    await underTeamRules(() => this.team.authorizeKeyAccess(teamActorOf(caller), holders));
     for (const { label, key } of targets) {
       if (!key) {
         notFound.push(label);
@@ -84,6 +97,7 @@ export class KeysService {
     const caller = this.enterpriseCaller(context);
     const key = await this.apiKeys.findById(caller.accountId, keyId ?? caller.apiKeyId);
     if (!key) throw new ApiError(404, 'No key with that id in this account.');
+    if (key.id !== caller.apiKeyId) await underTeamRules(() => this.team.authorizeKeyAccess(teamActorOf(caller), [key.memberId]));
     const usage = await this.billing.usage({ accountId: caller.accountId, apiKeyId: key.id });
     const projects = key.projectId ? await this.projects.list(caller.accountId) : [];
     return {

@@ -61,18 +61,21 @@ describe('Team roles over HTTP (real Postgres)', () => {
     }
   });
 
-  it('an admin manages members and admins but never the owner or ownership', async () => {
+  it('an admin invites and removes members but changes no role and never touches the owner or ownership', async () => {
     const { owner, admin, member, call, roles } = await givenTeam();
-    const invited = await call(admin.apiKey, 'POST', '', { email: 'invitee@example.test', role: 'admin', name: 'Invitee' });
+    const invited = await call(admin.apiKey, 'POST', '', { email: 'invitee@example.test', role: 'member', name: 'Invitee' });
     expect(invited.status).toBe(200);
-    expect(invited.body).toMatchObject({ email: 'invitee@example.test', role: 'admin', name: 'Invitee' });
-    expect((await call(admin.apiKey, 'PATCH', `/${member.id}`, { role: 'admin' })).status).toBe(200);
+    expect(invited.body).toMatchObject({ email: 'invitee@example.test', role: 'member', name: 'Invitee' });
     expect((await call(admin.apiKey, 'DELETE', `/${invited.body.id}`)).status).toBe(200);
+    // Granting or changing a role is the owner's (see escalation.int-spec.ts for every refused step).
+    expect((await call(admin.apiKey, 'POST', '', { email: 'second-admin@example.test', role: 'admin' })).status).toBe(403);
+    expect((await call(admin.apiKey, 'PATCH', `/${member.id}`, { role: 'admin' })).status).toBe(403);
     expect((await call(admin.apiKey, 'PATCH', `/${owner.id}`, { role: 'member' })).status).toBe(403);
     expect((await call(admin.apiKey, 'DELETE', `/${owner.id}`)).status).toBe(403);
     expect((await call(admin.apiKey, 'PATCH', `/${admin.id}`, { role: 'owner' })).status).toBe(403);
     // Owner is not an invitable role at all.
     expect((await call(admin.apiKey, 'POST', '', { email: 'boss@example.test', role: 'owner' })).status).toBe(400);
+    expect((await call(owner.apiKey, 'PATCH', `/${member.id}`, { role: 'admin' })).status).toBe(200);
     expect(await roles()).toEqual({ [owner.id]: 'owner', [admin.id]: 'admin', [member.id]: 'admin' });
   });
 

@@ -1,5 +1,5 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
-import { IsIn, IsInt, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
+import { IsIn, IsInt, IsOptional, IsString, IsUUID, Max, MaxLength, Min } from 'class-validator';
 import { NullAsDefault } from '../common/null-as-default.transform';
 import { KEY_ENVIRONMENTS, KEY_MANAGEMENT_LIMITS, KeyEnvironment } from './keys.constants';
 
@@ -29,7 +29,11 @@ export class GenerateKeysRequestDto {
   @IsIn(KEY_ENVIRONMENTS)
   environment: KeyEnvironment = 'prod';
 
-  @ApiPropertyOptional({ type: 'integer', description: 'Credits each key may use per billing period; absent means no per-key limit.', minimum: 0 })
+  @ApiPropertyOptional({
+    type: 'integer',
+    description: "Credits each key may use per billing period; at most the calling key's own limit. Absent: the calling key's limit (none for an unlimited key).",
+    minimum: 0,
+  })
   @IsOptional()
   @IsInt()
   @Min(0)
@@ -39,4 +43,12 @@ export class GenerateKeysRequestDto {
   @IsOptional()
   @IsString()
   project_id?: string;
+
+  @ApiPropertyOptional({
+    format: 'uuid',
+    description: "Team member the keys belong to and act as (owner: any member; admin: members). Absent: the calling key's member.",
+  })
+  @IsOptional()
+  @IsUUID()
+  member_id?: string;
 }

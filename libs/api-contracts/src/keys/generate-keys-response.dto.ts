@@ -20,6 +20,9 @@ export class GeneratedKeyDto {
   @ApiProperty({ type: String, nullable: true })
   project_id!: string | null;
 
+  @ApiProperty({ type: String, nullable: true, description: "The team member the key acts as; null for the operator's account-level keys." })
+  member_id!: string | null;
+
   @ApiProperty({ description: 'ISO 8601 date-time.' })
   created_at!: string;
 }

@@ -51,10 +51,21 @@ export class MemberRepository {
     return updated.count === 0 ? null : this.findById(accountId, memberId);
   }
 
+  /**
+   * Deletes the member and deactivates the member's keys in one transaction. The keys must go first: api_keys'
+   * member_id is SET NULL on delete, and a key without a member is an operator's account-level key, so a removed
+   * member's key left active would act as the operator.
+   */
   async remove(accountId: string, memberId: string): Promise<boolean> {
     if (!isUuid(accountId) || !isUuid(memberId)) return false;
-    const removed = await this.prisma.member.deleteMany({ where: { id: memberId, accountId } });
-    return removed.count > 0;
+    return this.prisma.$transaction(async (transaction) => {
+      await transaction.apiKey.updateMany({
+        where: { accountId, memberId, status: 'active' },
+        data: { status: 'deactivated', deactivatedAt: new Date() },
+      });
+      const removed = await transaction.member.deleteMany({ where: { id: memberId, accountId } });
+      return removed.count > 0;
+    });
   }
 
   /**
