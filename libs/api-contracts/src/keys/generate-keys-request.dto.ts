@@ -1,6 +1,7 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn, IsInt, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
 import { NullAsDefault } from '../common/null-as-default.transform';
+import { DATABASE_INTEGER_MAX, PROJECT_ID_MAX_CHARACTERS } from '../common/request-input.limits';
 import { KEY_ENVIRONMENTS, KEY_MANAGEMENT_LIMITS, KeyEnvironment } from './keys.constants';
 
 /** Body of POST /generate-keys (enterprise plan). */
@@ -29,14 +30,16 @@ export class GenerateKeysRequestDto {
   @IsIn(KEY_ENVIRONMENTS)
   environment: KeyEnvironment = 'prod';
 
-  @ApiPropertyOptional({ type: 'integer', description: 'Credits each key may use per billing period; absent means no per-key limit.', minimum: 0 })
+  @ApiPropertyOptional({ type: 'integer', description: 'Credits each key may use per billing period; absent means no per-key limit.', minimum: 0, maximum: DATABASE_INTEGER_MAX })
   @IsOptional()
   @IsInt()
   @Min(0)
+  @Max(DATABASE_INTEGER_MAX)
   credit_limit?: number;
 
-  @ApiPropertyOptional({ description: 'Project the keys are associated with.' })
+  @ApiPropertyOptional({ description: 'Project the keys are associated with.', maxLength: PROJECT_ID_MAX_CHARACTERS })
   @IsOptional()
   @IsString()
+  @MaxLength(PROJECT_ID_MAX_CHARACTERS)
   project_id?: string;
 }
