@@ -38,6 +38,8 @@ interface FuzzTarget {
   body?: fc.Arbitrary<FuzzBody>;
   /** Which caller sends it; the data-plane key has a credit limit of 0, so nothing reaches a worker. */
   caller: 'data' | 'owner';
+  /** Its part of REQUESTS_PER_ENDPOINT: the four team routes share one endpoint's count; the issue does not name the other key routes. */
+  share?: number;
 }
 
 interface Answer {
@@ -50,14 +52,20 @@ const SPEC_ERROR = { detail: { error: expect.any(String) } };
 /** Answers are counted per endpoint and status, and every bad one is kept for the failure message. */
 class Tally {
   readonly byEndpoint = new Map<string, Map<number, number>>();
-  readonly violations: string[] = [];
+  private readonly violations = new Map<string, string[]>();
 
   record(endpoint: string, request: string, answer: Answer): void {
     const statuses = this.byEndpoint.get(endpoint) ?? new Map<number, number>();
     statuses.set(answer.status, (statuses.get(answer.status) ?? 0) + 1);
     this.byEndpoint.set(endpoint, statuses);
     const problem = problemOf(endpoint, answer);
-    if (problem && this.violations.length < 20) this.violations.push(`${endpoint} ${request.slice(0, 300)} -> ${answer.status} ${answer.text.slice(0, 300)}: ${problem}`);
+    const found = this.violations.get(endpoint) ?? [];
+    if (problem && found.length < 10) found.push(`${request.slice(0, 200)} -> ${answer.status} ${answer.text.slice(0, 200)}: ${problem}`);
+    this.violations.set(endpoint, found);
+  }
+
+  violationsOf(endpoint: string): string[] {
+    return this.violations.get(endpoint) ?? [];
   }
 
   total(endpoint: string): number {
@@ -126,12 +134,12 @@ const TARGETS: FuzzTarget[] = [
   { name: 'usage', method: 'GET', path: queryValue.map((value) => `/usage?project_id=${value}`), caller: 'data' },
   { name: 'logs', method: 'POST', path: fc.constant('/logs'), body: requestBodyArbitrary(LogsRequestDto), caller: 'owner' },
   { name: 'generate-keys', method: 'POST', path: fc.constant('/generate-keys'), body: requestBodyArbitrary(GenerateKeysRequestDto), caller: 'owner' },
-  { name: 'deactivate-keys', method: 'POST', path: fc.constant('/deactivate-keys'), body: requestBodyArbitrary(DeactivateKeysRequestDto), caller: 'owner' },
-  { name: 'key-info', method: 'GET', path: queryValue.map((value) => `/key-info?key_id=${value}`), caller: 'owner' },
-  { name: 'team list', method: 'GET', path: fc.constant('/team/members'), caller: 'owner' },
-  { name: 'team invite', method: 'POST', path: fc.constant('/team/members'), body: requestBodyArbitrary(InviteMemberRequestDto), caller: 'owner' },
-  { name: 'team role', method: 'PATCH', path: anyPathSegment.map((id) => `/team/members/${id}`), body: requestBodyArbitrary(ChangeRoleRequestDto), caller: 'owner' },
-  { name: 'team remove', method: 'DELETE', path: anyPathSegment.map((id) => `/team/members/${id}`), caller: 'owner' },
+  { share: 0.1, name: 'deactivate-keys', method: 'POST', path: fc.constant('/deactivate-keys'), body: requestBodyArbitrary(DeactivateKeysRequestDto), caller: 'owner' },
+  { share: 0.1, name: 'key-info', method: 'GET', path: queryValue.map((value) => `/key-info?key_id=${value}`), caller: 'owner' },
+  { share: 0.25, name: 'team list', method: 'GET', path: fc.constant('/team/members'), caller: 'owner' },
+  { share: 0.25, name: 'team invite', method: 'POST', path: fc.constant('/team/members'), body: requestBodyArbitrary(InviteMemberRequestDto), caller: 'owner' },
+  { share: 0.25, name: 'team role', method: 'PATCH', path: anyPathSegment.map((id) => `/team/members/${id}`), body: requestBodyArbitrary(ChangeRoleRequestDto), caller: 'owner' },
+  { share: 0.25, name: 'team remove', method: 'DELETE', path: anyPathSegment.map((id) => `/team/members/${id}`), caller: 'owner' },
   { name: 'mcp', method: 'POST', path: fc.constant('/mcp'), body: mcpBody, caller: 'data' },
 ];
 
@@ -178,10 +186,10 @@ describe('request fuzzing: no input makes the gateway answer 5xx, and every 4xx 
         answers.forEach((answer, index) => tally.record(target.name, `${target.method} ${batch[index][0]} ${batch[index][1]?.text ?? ''}`, answer));
         return answers.every((answer) => problemOf(target.name, answer) === undefined);
       }),
-      { numRuns: Math.ceil(REQUESTS_PER_ENDPOINT / BATCH), endOnFailure: true },
+      { numRuns: Math.ceil((REQUESTS_PER_ENDPOINT * (target.share ?? 1)) / BATCH), endOnFailure: true },
     );
-    expect(tally.violations).toEqual([]);
-    expect(tally.total(target.name)).toBeGreaterThanOrEqual(REQUESTS_PER_ENDPOINT);
+    expect(tally.violationsOf(target.name)).toEqual([]);
+    expect(tally.total(target.name)).toBeGreaterThanOrEqual(REQUESTS_PER_ENDPOINT * (target.share ?? 1));
   }, 600_000);
 
   it('answers the documented limits with clear 400/422s instead of database errors', async () => {
