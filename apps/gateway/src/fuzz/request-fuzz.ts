@@ -109,7 +109,10 @@ export function dtoBodyArbitrary(dto: Constructor, nestedDtos: NestedDtos, depth
     { arbitrary: fc.dictionary(fc.constantFrom('api_key_extra', 'client_version', 'metadata'), wrongType, { maxKeys: 2 }), weight: 2 },
     { arbitrary: fc.dictionary(hostileString, wrongType, { maxKeys: 2 }), weight: 1 },
   );
-  return fc.tuple(fc.record(record, { requiredKeys: [] }), extras).map(([known, unknown]) => ({ ...unknown, ...known }));
+  // Fields without @IsOptional are always sent (defaulted ones included), so more bodies get past validation.
+  const optional = new Set(metadata.filter((entry) => entry.type === 'conditionalValidation').map((entry) => entry.propertyName));
+  const requiredKeys = properties.filter((property) => !optional.has(property));
+  return fc.tuple(fc.record(record, { requiredKeys }), extras).map(([known, unknown]) => ({ ...unknown, ...known }));
 }
 
 /** JSON text nested `depth` levels deep, in arrays or objects. */
