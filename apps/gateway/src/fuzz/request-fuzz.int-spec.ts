@@ -36,8 +36,11 @@ interface FuzzTarget {
   method: 'POST' | 'GET' | 'PATCH' | 'DELETE';
   path: fc.Arbitrary<string>;
   body?: fc.Arbitrary<FuzzBody>;
-  /** Which caller sends it; the data-plane key has a credit limit of 0, so nothing reaches a worker. */
-  caller: 'data' | 'owner';
+  /**
+   * Which caller sends it; the data-plane key has a credit limit of 0, so nothing reaches a worker. Deactivation
+   * has a team of its own: it reads every key of the account, and generate-keys mints thousands in the other one.
+   */
+  caller: 'data' | 'owner' | 'keyOwner';
   /** Its part of REQUESTS_PER_ENDPOINT: the four team routes share one endpoint's count; the issue does not name the other key routes. */
   share?: number;
 }
@@ -134,8 +137,8 @@ const TARGETS: FuzzTarget[] = [
   { name: 'usage', method: 'GET', path: queryValue.map((value) => `/usage?project_id=${value}`), caller: 'data' },
   { name: 'logs', method: 'POST', path: fc.constant('/logs'), body: requestBodyArbitrary(LogsRequestDto), caller: 'owner' },
   { name: 'generate-keys', method: 'POST', path: fc.constant('/generate-keys'), body: requestBodyArbitrary(GenerateKeysRequestDto), caller: 'owner' },
-  { share: 0.1, name: 'deactivate-keys', method: 'POST', path: fc.constant('/deactivate-keys'), body: requestBodyArbitrary(DeactivateKeysRequestDto), caller: 'owner' },
-  { share: 0.1, name: 'key-info', method: 'GET', path: queryValue.map((value) => `/key-info?key_id=${value}`), caller: 'owner' },
+  { share: 0.1, name: 'deactivate-keys', method: 'POST', path: fc.constant('/deactivate-keys'), body: requestBodyArbitrary(DeactivateKeysRequestDto), caller: 'keyOwner' },
+  { share: 0.1, name: 'key-info', method: 'GET', path: queryValue.map((value) => `/key-info?key_id=${value}`), caller: 'keyOwner' },
   { share: 0.25, name: 'team list', method: 'GET', path: fc.constant('/team/members'), caller: 'owner' },
   { share: 0.25, name: 'team invite', method: 'POST', path: fc.constant('/team/members'), body: requestBodyArbitrary(InviteMemberRequestDto), caller: 'owner' },
   { share: 0.25, name: 'team role', method: 'PATCH', path: anyPathSegment.map((id) => `/team/members/${id}`), body: requestBodyArbitrary(ChangeRoleRequestDto), caller: 'owner' },
@@ -145,7 +148,7 @@ const TARGETS: FuzzTarget[] = [
 
 describe('request fuzzing: no input makes the gateway answer 5xx, and every 4xx is in the spec shape', () => {
   let gateway: TestGateway;
-  const keys = { data: '', owner: '' };
+  const keys = { data: '', owner: '', keyOwner: '' };
   const tally = new Tally();
 
   beforeAll(async () => {
@@ -162,6 +165,9 @@ describe('request fuzzing: no input makes the gateway answer 5xx, and every 4xx 
     const team = await createTestAccount(gateway.prisma, { plan: 'enterprise', name: 'fuzz-team' });
     const owner = await addTestMember(gateway.prisma, team.id, { role: 'owner' });
     keys.owner = (await createTestKey(gateway.prisma, team.id, { memberId: owner.id })).apiKey;
+    const keyTeam = await createTestAccount(gateway.prisma, { plan: 'enterprise', name: 'fuzz-keys' });
+    const keyOwner = await addTestMember(gateway.prisma, keyTeam.id, { role: 'owner' });
+    keys.keyOwner = (await createTestKey(gateway.prisma, keyTeam.id, { memberId: keyOwner.id })).apiKey;
   }, 60_000);
 
   afterAll(async () => {
