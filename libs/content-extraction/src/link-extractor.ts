@@ -2,6 +2,7 @@ import { ExtractedLinks, ExtractedLink } from './extracted-content';
 import { documentBaseUrl, parseDocument, resolveUrl, stripNonContent } from './parse-document';
 
 const CONTEXT_CHARS = 200;
+
 interface BlockText {
   text: string;
   /** Where the search for the block's next link starts. */
