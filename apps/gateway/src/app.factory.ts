@@ -1,10 +1,12 @@
 import { INestApplication, Logger, LogLevel, ValidationPipe } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
+import type { Server } from 'node:http';
+import type { Socket } from 'node:net';
 import { json } from 'express';
 import { AppModule } from './app.module';
 import { ApiExceptionFilter } from './http/api-exception.filter';
-import { DEFAULT_MAX_BODY_BYTES, FEEDBACK_MAX_BODY_BYTES } from './http/body-limits';
+import { DEFAULT_MAX_BODY_BYTES, FEEDBACK_MAX_BODY_BYTES, refuseUnsafeRequestInput } from './http/body-limits';
 import { collapseSlashesMiddleware, requestContextMiddleware } from './caller/request-context.middleware';
 import { ValidationFailedError } from './http/validation-failed.error';
 import { loadGatewayConfig } from './core/core.module';
@@ -26,6 +28,7 @@ export async function createGatewayApp(): Promise<INestApplication> {
   // The feedback limit is enforced while reading the body, before any JSON is parsed.
   app.use('/feedback', json({ limit: FEEDBACK_MAX_BODY_BYTES, type: () => true }));
   app.use(json({ limit: DEFAULT_MAX_BODY_BYTES, type: ['application/json', 'application/*+json', 'text/plain'] }));
+  app.use(refuseUnsafeRequestInput);
   app.useGlobalFilters(new ApiExceptionFilter());
   app.useGlobalPipes(
     new ValidationPipe({
@@ -36,9 +39,36 @@ export async function createGatewayApp(): Promise<INestApplication> {
       exceptionFactory: (errors) => ValidationFailedError.fromErrors(errors),
     }),
   );
+  answerClientErrorsInSpecShape(app.getHttpServer() as Server);
   app.enableShutdownHooks();
   setupOpenApi(app);
   return app;
+}
+
+/** Node's own answers to requests it cannot parse, as [status, reason phrase, message]; anything else is a 400. */
+const CLIENT_ERROR_ANSWERS: Record<string, [number, string, string]> = {
+  HPE_HEADER_OVERFLOW: [431, 'Request Header Fields Too Large', 'Request headers are too large.'],
+  HPE_CHUNK_EXTENSIONS_OVERFLOW: [413, 'Payload Too Large', 'Request chunk extensions are too large.'],
+  ERR_HTTP_REQUEST_TIMEOUT: [408, 'Request Timeout', 'Request was not received in time.'],
+};
+
+/**
+ * Requests Node refuses before any route sees them (headers over 16 KB, malformed syntax, a NUL in a header) get
+ * an empty body by default; this answers them in the spec's error shape instead, then closes the connection.
+ */
+function answerClientErrorsInSpecShape(server: Server): void {
+  server.on('clientError', (error: NodeJS.ErrnoException, socket: Socket) => {
+    if (error.code === 'ECONNRESET' || !socket.writable || socket.bytesWritten > 0) {
+      socket.destroy();
+      return;
+    }
+    const [status, reason, message] = CLIENT_ERROR_ANSWERS[error.code ?? ''] ?? [400, 'Bad Request', 'Malformed HTTP request.'];
+    const body = JSON.stringify({ detail: { error: message } });
+    socket.end(
+      `HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\n` +
+        `Connection: close\r\n\r\n${body}`,
+    );
+  });
 }
 
 export function gatewayLogger(): Logger {

@@ -4,6 +4,7 @@ export * from './common/content-options.constants';
 export * from './common/error-response.dto';
 export * from './common/keyless-error-response.dto';
 export * from './common/null-as-default.transform';
+export * from './common/request-input.limits';
 export * from './common/usage-credits.dto';
 
 export * from './search/search.constants';

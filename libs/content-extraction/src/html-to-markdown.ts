@@ -8,9 +8,11 @@ const converter = new NodeHtmlMarkdown({
   maxConsecutiveNewlines: 2,
 });
 
-// node-html-markdown re-reads the tail of its whole output after every append, which flattens the growing string
-// each time: its cost is quadratic in the output size (seconds on a 300 KB manual page). Converting the content
-// in pieces of about this many HTML characters keeps every piece cheap and the total linear.
+// node-html-markdown re-reads the tail of its whole output after every append (its trailing-whitespace scan slices
+// the growing string, and every link's post-processing reads its own text back from it), which flattens the string
+// each time: one conversion costs time quadratic in the number of appends (seconds on a 300 KB manual page, 12 s on
+// a page of 10k links). Converting the content in pieces of about this many HTML characters keeps every piece cheap
+// and the total linear.
 const PIECE_HTML_CHARS = 16_000;
 
 // Containers whose children can be converted in separate runs without changing the markdown: block wrappers,
@@ -18,13 +20,59 @@ const PIECE_HTML_CHARS = 16_000;
 // so a split one would restart its numbering.
 const SPLITTABLE_TAGS = new Set(['DIV', 'SECTION', 'ARTICLE', 'MAIN', 'BODY', 'HEADER', 'FOOTER', 'ASIDE', 'BLOCKQUOTE', 'UL', 'DL']);
 const LIST_TAGS = new Set(['UL', 'DL']);
+// A paragraph adds only blank lines around its inline content, so a long one is converted as that content.
+const PARAGRAPH_TAG = 'P';
 const BLOCK_TAGS = new Set([
   ...SPLITTABLE_TAGS, 'P', 'H1', 'H2', 'H3', 'H4', 'H5', 'H6', 'PRE', 'TABLE', 'FIGURE', 'HR', 'LI', 'DT', 'DD', 'DETAILS', 'NAV',
 ]);
 const ELEMENT_NODE = 1;
+const TEXT_NODE = 3;
+
+/** What joins a piece to the one before: a block boundary, or a cut inside a line of inline content. */
+type PieceJoint = 'block' | 'space' | 'none';
+const JOINT_TEXT: Record<PieceJoint, string> = { block: '\n\n', space: ' ', none: '' };
+const JOINT_STRENGTH: Record<PieceJoint, number> = { none: 0, space: 1, block: 2 };
+
+/** Markdown pieces in order, each joined to the previous one as its boundary requires; empty pieces vanish. */
+class MarkdownPieces {
+  private readonly parts: string[] = [];
+  private pendingJoint: PieceJoint | undefined;
+
+  add(markdown: string, joint: PieceJoint): void {
+    if (this.pendingJoint === undefined || JOINT_STRENGTH[joint] > JOINT_STRENGTH[this.pendingJoint]) this.pendingJoint = joint;
+    if (!markdown) return;
+    if (this.parts.length > 0) this.parts.push(JOINT_TEXT[this.pendingJoint]);
+    this.parts.push(markdown);
+    this.pendingJoint = undefined;
+  }
+
+  toString(): string {
+    return this.parts.join('');
+  }
+}
+
+function tagOf(node: Node | null): string | undefined {
+  return node?.nodeType === ELEMENT_NODE ? (node as Element).tagName.toUpperCase() : undefined;
+}
 
 function isBlock(node: Node): boolean {
-  return node.nodeType === ELEMENT_NODE && BLOCK_TAGS.has((node as Element).tagName.toUpperCase());
+  const tag = tagOf(node);
+  return tag !== undefined && BLOCK_TAGS.has(tag);
+}
+
+/** A link the converter writes as `[text](href)` or `<href>`: its markdown starts and ends with a bracket. */
+function isBracketedLink(node: Node | null): boolean {
+  return tagOf(node) === 'A' && Boolean((node as Element).getAttribute('href')) && !/^\s/.test(node?.textContent ?? '');
+}
+
+/**
+ * A text node between two links, where inline content can be cut without changing the markdown: the converter
+ * writes the text the same way wherever it starts, and the next link begins with a bracket. Only the text's
+ * trailing space (trimmed off the piece) has to be put back, as the joint.
+ */
+function inlineCutAfter(node: Node): PieceJoint | undefined {
+  if (node.nodeType !== TEXT_NODE || !isBracketedLink(node.previousSibling) || !isBracketedLink(node.nextSibling)) return undefined;
+  return /\s$/.test(node.textContent ?? '') ? 'space' : 'none';
 }
 
 /** Serialised HTML of any node; linkedom escapes text nodes in `toString`. */
@@ -37,30 +85,41 @@ function wrapRun(container: Element, runHtml: string): string {
   return LIST_TAGS.has(container.tagName.toUpperCase()) ? `<${tag}>${runHtml}</${tag}>` : runHtml;
 }
 
-/** Converts the children of `container` in runs of bounded size, splitting only between blocks. */
-function convertChildren(container: Element, pieces: string[]): void {
+/**
+ * Converts the children of `container` in runs of bounded size, splitting between blocks and, in a run of inline
+ * content (a page of links), between links.
+ */
+function convertChildren(container: Element, pieces: MarkdownPieces): void {
+  const inList = LIST_TAGS.has(container.tagName.toUpperCase());
   let run = '';
-  const flush = (): void => {
-    if (run.trim()) pieces.push(converter.translate(wrapRun(container, run)).trim());
+  let runJoint: PieceJoint = 'block';
+  const flush = (nextJoint: PieceJoint): void => {
+    if (run.trim()) pieces.add(converter.translate(wrapRun(container, run)).trim(), runJoint);
     run = '';
+    runJoint = nextJoint;
   };
   for (let child = container.firstChild; child; child = child.nextSibling) {
     const html = nodeHtml(child);
-    const splittableChild = child.nodeType === ELEMENT_NODE && SPLITTABLE_TAGS.has((child as Element).tagName.toUpperCase());
-    if (html.length > PIECE_HTML_CHARS && splittableChild && !LIST_TAGS.has(container.tagName.toUpperCase())) {
-      flush();
+    const tag = tagOf(child);
+    if (html.length > PIECE_HTML_CHARS && !inList && tag !== undefined && (SPLITTABLE_TAGS.has(tag) || tag === PARAGRAPH_TAG)) {
+      flush('block');
       convertChildren(child as Element, pieces);
+      runJoint = 'block';
       continue;
     }
-    if (run.length + html.length > PIECE_HTML_CHARS && isBlock(child)) flush();
+    if (run.length + html.length > PIECE_HTML_CHARS && isBlock(child)) flush('block');
     run += html;
+    if (run.length > PIECE_HTML_CHARS && !inList) {
+      const joint = inlineCutAfter(child);
+      if (joint) flush(joint);
+    }
   }
-  flush();
+  flush('block');
 }
 
 /** The children of an element as GitHub-flavoured markdown (ATX headings, fenced code, pipe tables). */
 export function elementToMarkdown(element: Element): string {
-  const pieces: string[] = [];
+  const pieces = new MarkdownPieces();
   convertChildren(element, pieces);
-  return pieces.filter((piece) => piece.length > 0).join('\n\n');
+  return pieces.toString();
 }

@@ -139,10 +139,26 @@ describe('POST /feedback over HTTP: every row of the spec error table (real Post
 
   it('500: an internal failure is "error when processing feedback" and nothing is stored', async () => {
     const { apiKey, accountId } = await givenKey();
-    // Postgres refuses a NUL character in jsonb text, a real storage failure the API cannot foresee.
-    const answer = await submit(apiKey, { session_id: 'session', comment: 'before\u0000after' });
-    expect(answer.status).toBe(500);
-    expect(answer.body).toEqual({ detail: { error: 'Error when processing feedback.' } });
+    const repository = gateway.app.get(FeedbackRepository);
+    // A storage failure the API cannot foresee (input Postgres would refuse is a 422 before this point).
+    const failure = jest.spyOn(repository, 'create').mockRejectedValueOnce(new Error('could not write block: No space left on device'));
+    try {
+      const answer = await submit(apiKey, { session_id: 'session', comment: 'a comment' });
+      expect(answer.status).toBe(500);
+      expect(answer.body).toEqual({ detail: { error: 'Error when processing feedback.' } });
+    } finally {
+      failure.mockRestore();
+    }
+    expect(await repository.list(accountId)).toEqual([]);
+  });
+
+  it('422: NUL characters and unpaired surrogates never reach Postgres, and nothing is stored', async () => {
+    const { apiKey, accountId } = await givenKey();
+    for (const body of [{ session_id: 'session', comment: 'before\u0000after' }, { session_id: '\ud800' }, { session_id: 's', urls_scores: [{ id: 'r', comment: 'x\udc00' }] }]) {
+      const answer = await submit(apiKey, body);
+      expect(answer.status).toBe(422);
+      expect((answer.body as unknown as ErrorBody).detail.error).toMatch(/^Validation error in request body: .* contains a NUL character or an unpaired UTF-16 surrogate$/);
+    }
     expect(await gateway.app.get(FeedbackRepository).list(accountId)).toEqual([]);
   });
 

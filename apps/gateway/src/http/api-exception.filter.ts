@@ -55,6 +55,10 @@ export function describeError(failure: unknown, path: string): { status: number;
   if (parserError?.type === 'charset.unsupported' || parserError?.type === 'encoding.unsupported') {
     return { status: 415, body: { detail: { error: 'Unsupported request body encoding.' } }, headers: {} };
   }
+  // Express's own 4xx errors (http-errors), such as a path parameter that is not valid percent-encoding.
+  if (!(exception instanceof HttpException) && typeof parserError?.status === 'number' && parserError.status >= 400 && parserError.status < 500) {
+    return { status: parserError.status, body: { detail: { error: 'Invalid request.' } }, headers: {} };
+  }
   if (exception instanceof HttpException) {
     const status = exception.getStatus();
     const message = status === 404 ? 'Not found.' : exception.message;

@@ -84,3 +84,18 @@ describe('MapRequestDto', () => {
     expect((await parse(MapRequestDto, { url: 'https://example.com', timeout: 5 })).invalid).toEqual(['timeout']);
   });
 });
+
+describe('MapRequestDto scope patterns', () => {
+  const patterns = (count: number, length = 5) => Array.from({ length: count }, (_, index) => `/${String(index).padStart(length - 1, 'p')}`);
+
+  it('accepts what the crawler compiles: up to 100 patterns per field, each 1 to 1000 characters', async () => {
+    const body = { url: 'https://a.example', select_paths: patterns(100), exclude_domains: patterns(1, 1000) };
+    expect((await parse(MapRequestDto, body)).invalid).toEqual([]);
+  });
+
+  it.each(['select_paths', 'select_domains', 'exclude_paths', 'exclude_domains'])('refuses in %s what the crawler would refuse later', async (field) => {
+    expect((await parse(CrawlRequestDto, { url: 'https://a.example', [field]: patterns(101) })).invalid).toEqual([field]);
+    expect((await parse(CrawlRequestDto, { url: 'https://a.example', [field]: patterns(1, 1001) })).invalid).toEqual([field]);
+    expect((await parse(CrawlRequestDto, { url: 'https://a.example', [field]: [''] })).invalid).toEqual([field]);
+  });
+});

@@ -1,6 +1,7 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn, IsInt, IsOptional, IsString, IsUUID, Max, MaxLength, Min } from 'class-validator';
 import { NullAsDefault } from '../common/null-as-default.transform';
+import { DATABASE_INTEGER_MAX, PROJECT_ID_MAX_CHARACTERS } from '../common/request-input.limits';
 import { KEY_ENVIRONMENTS, KEY_MANAGEMENT_LIMITS, KeyEnvironment } from './keys.constants';
 
 /** Body of POST /generate-keys (enterprise plan). */
@@ -33,15 +34,18 @@ export class GenerateKeysRequestDto {
     type: 'integer',
     description: "Credits each key may use per billing period; at most the calling key's own limit. Absent: the calling key's limit (none for an unlimited key).",
     minimum: 0,
+    maximum: DATABASE_INTEGER_MAX,
   })
   @IsOptional()
   @IsInt()
   @Min(0)
+  @Max(DATABASE_INTEGER_MAX)
   credit_limit?: number;
 
-  @ApiPropertyOptional({ description: 'Project the keys are associated with.' })
+  @ApiPropertyOptional({ description: 'Project the keys are associated with.', maxLength: PROJECT_ID_MAX_CHARACTERS })
   @IsOptional()
   @IsString()
+  @MaxLength(PROJECT_ID_MAX_CHARACTERS)
   project_id?: string;
 
   @ApiPropertyOptional({

@@ -25,6 +25,13 @@ describe('GenerateKeysRequestDto', () => {
     expect((await parse(GenerateKeysRequestDto, { credit_limit: 1.5 })).invalid).toEqual(['credit_limit']);
     expect((await parse(GenerateKeysRequestDto, { environment: 'staging' })).invalid).toEqual(['environment']);
   });
+
+  it('keeps credit_limit inside a Postgres integer and project_id short enough for its index', async () => {
+    expect((await parse(GenerateKeysRequestDto, { credit_limit: 2 ** 31 - 1, project_id: 'p'.repeat(512) })).invalid).toEqual([]);
+    expect((await parse(GenerateKeysRequestDto, { credit_limit: 2 ** 31 })).invalid).toEqual(['credit_limit']);
+    expect((await parse(GenerateKeysRequestDto, { credit_limit: 1e21 })).invalid).toEqual(['credit_limit']);
+    expect((await parse(GenerateKeysRequestDto, { project_id: 'p'.repeat(513) })).invalid).toEqual(['project_id']);
+  });
 });
 
 describe('DeactivateKeysRequestDto', () => {

@@ -42,4 +42,9 @@ describe('LogsRequestDto', () => {
     expect((await parse({ filter_by_api_key: true })).dto.filter_by_api_key).toBe(true);
     expect((await parse({ filter_by_api_key: 'true' })).invalid).toEqual(['filter_by_api_key']);
   });
+
+  it('caps project_id at 512 characters (a 3 KB one overflowed the project index)', async () => {
+    expect((await parse({ project_id: 'p'.repeat(512) })).invalid).toEqual([]);
+    expect((await parse({ project_id: 'p'.repeat(3000) })).invalid).toEqual(['project_id']);
+  });
 });

@@ -1,7 +1,8 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
-import { IsArray, IsBoolean, IsInt, IsOptional, IsString, Max, Min } from 'class-validator';
+import { IsArray, IsBoolean, IsInt, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
 import { IsCalendarDateOrDateTime } from '../common/calendar-date.validator';
 import { NullAsDefault } from '../common/null-as-default.transform';
+import { PROJECT_ID_MAX_CHARACTERS } from '../common/request-input.limits';
 import { LOGS_LIMITS, LOG_ENDPOINTS } from './logs.constants';
 
 /** JSON body of POST /logs (paid plans; the spec does not show the path or method, the gateway chose POST). */
@@ -30,9 +31,10 @@ export class LogsRequestDto {
   @IsString({ each: true })
   endpoints?: string[];
 
-  @ApiPropertyOptional({ description: 'Only logs attributed to this project.' })
+  @ApiPropertyOptional({ description: 'Only logs attributed to this project.', maxLength: PROJECT_ID_MAX_CHARACTERS })
   @IsOptional()
   @IsString()
+  @MaxLength(PROJECT_ID_MAX_CHARACTERS)
   project_id?: string;
 
   @ApiPropertyOptional({

@@ -1,5 +1,5 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
-import { IsArray, IsBoolean, IsInt, IsNumber, IsOptional, IsString, Max, Min } from 'class-validator';
+import { ArrayMaxSize, IsArray, IsBoolean, IsInt, IsNotEmpty, IsNumber, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
 import { NullAsDefault } from '../common/null-as-default.transform';
 import { SITE_TRAVERSAL_LIMITS } from './site-traversal.constants';
 
@@ -45,28 +45,40 @@ export class MapRequestDto {
   @Min(SITE_TRAVERSAL_LIMITS.limit.min)
   limit: number = SITE_TRAVERSAL_LIMITS.limit.default;
 
-  @ApiPropertyOptional({ type: [String], nullable: true, default: null, description: 'Regular expressions; keep only matching URL paths.', example: ['/docs/.*'] })
+  @ApiPropertyOptional({ type: [String], nullable: true, default: null, maxItems: SITE_TRAVERSAL_LIMITS.patternsPerField, description: 'Regular expressions; keep only matching URL paths.', example: ['/docs/.*'] })
   @IsOptional()
   @IsArray()
+  @ArrayMaxSize(SITE_TRAVERSAL_LIMITS.patternsPerField)
   @IsString({ each: true })
+  @IsNotEmpty({ each: true })
+  @MaxLength(SITE_TRAVERSAL_LIMITS.patternCharacters, { each: true })
   select_paths: string[] | null = null;
 
-  @ApiPropertyOptional({ type: [String], nullable: true, default: null, description: 'Regular expressions; keep only matching domains or subdomains.' })
+  @ApiPropertyOptional({ type: [String], nullable: true, default: null, maxItems: SITE_TRAVERSAL_LIMITS.patternsPerField, description: 'Regular expressions; keep only matching domains or subdomains.' })
   @IsOptional()
   @IsArray()
+  @ArrayMaxSize(SITE_TRAVERSAL_LIMITS.patternsPerField)
   @IsString({ each: true })
+  @IsNotEmpty({ each: true })
+  @MaxLength(SITE_TRAVERSAL_LIMITS.patternCharacters, { each: true })
   select_domains: string[] | null = null;
 
-  @ApiPropertyOptional({ type: [String], nullable: true, default: null, description: 'Regular expressions; drop matching URL paths.' })
+  @ApiPropertyOptional({ type: [String], nullable: true, default: null, maxItems: SITE_TRAVERSAL_LIMITS.patternsPerField, description: 'Regular expressions; drop matching URL paths.' })
   @IsOptional()
   @IsArray()
+  @ArrayMaxSize(SITE_TRAVERSAL_LIMITS.patternsPerField)
   @IsString({ each: true })
+  @IsNotEmpty({ each: true })
+  @MaxLength(SITE_TRAVERSAL_LIMITS.patternCharacters, { each: true })
   exclude_paths: string[] | null = null;
 
-  @ApiPropertyOptional({ type: [String], nullable: true, default: null, description: 'Regular expressions; drop matching domains or subdomains.' })
+  @ApiPropertyOptional({ type: [String], nullable: true, default: null, maxItems: SITE_TRAVERSAL_LIMITS.patternsPerField, description: 'Regular expressions; drop matching domains or subdomains.' })
   @IsOptional()
   @IsArray()
+  @ArrayMaxSize(SITE_TRAVERSAL_LIMITS.patternsPerField)
   @IsString({ each: true })
+  @IsNotEmpty({ each: true })
+  @MaxLength(SITE_TRAVERSAL_LIMITS.patternCharacters, { each: true })
   exclude_domains: string[] | null = null;
 
   @ApiPropertyOptional({ description: 'Include external-domain links in the final results.', default: true })

@@ -4,6 +4,9 @@ export const SITE_TRAVERSAL_LIMITS = {
   maxBreadth: { min: 1, max: 500, default: 20 },
   limit: { min: 1, default: 50 },
   timeout: { min: 10, max: 150, default: 150 },
+  // The crawler refuses more patterns per field, or longer ones (scope-patterns.ts): the gateway refuses them first.
+  patternsPerField: 100,
+  patternCharacters: 1000,
 } as const;
 
 /** Message of the 400 answered when crawl or map is called without `url`. */

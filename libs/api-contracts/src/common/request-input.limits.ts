@@ -1,0 +1,56 @@
+/**
+ * Limits every request body and query string is held to before any DTO sees it. They protect what lies behind
+ * validation: class-transformer and class-validator recurse once per level (a body nested 1500 levels overflowed
+ * the stack), and Postgres refuses NUL in text (22021) and lone surrogates in JSON (22P05).
+ */
+export const REQUEST_INPUT_LIMITS = {
+  /** The deepest DTO is three levels; JSON Schemas sent to research stay far below this. */
+  maxNestingDepth: 64,
+} as const;
+
+/** A project id (X-Project-ID, `project_id`): longer ones are refused, and the column's index stays small. */
+export const PROJECT_ID_MAX_CHARACTERS = 512;
+
+/** The largest value of a Postgres `integer` column (credit limits, counts). */
+export const DATABASE_INTEGER_MAX = 2_147_483_647;
+
+// NUL, a high surrogate not followed by a low one, or a low surrogate not preceded by a high one.
+const UNSAFE_TEXT = /\u0000|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+
+/** True for text Postgres stores as sent: no NUL character and no unpaired UTF-16 surrogate. */
+export function isDatabaseSafeText(text: string): boolean {
+  return !UNSAFE_TEXT.test(text);
+}
+
+/** Why a request input is refused, in words for the caller; the field is a dotted path (`urls_scores.0.comment`). */
+export type UnsafeInput = { problem: 'too-deep'; maxDepth: number } | { problem: 'unsafe-text'; field: string };
+
+/**
+ * The first reason to refuse a parsed JSON value (or query object): nesting deeper than the limit, or a string,
+ * value or key, that is not database-safe. Walks iteratively, so the check itself cannot overflow the stack.
+ */
+export function findUnsafeInput(value: unknown, maxDepth: number = REQUEST_INPUT_LIMITS.maxNestingDepth): UnsafeInput | undefined {
+  const pending: Array<{ value: unknown; depth: number; path: string }> = [{ value, depth: 0, path: '' }];
+  while (pending.length > 0) {
+    const item = pending.pop() as { value: unknown; depth: number; path: string };
+    if (typeof item.value === 'string') {
+      if (!isDatabaseSafeText(item.value)) return { problem: 'unsafe-text', field: item.path || 'body' };
+      continue;
+    }
+    if (item.value === null || typeof item.value !== 'object') continue;
+    if (item.depth >= maxDepth) return { problem: 'too-deep', maxDepth };
+    for (const [key, child] of Object.entries(item.value)) {
+      const path = item.path ? `${item.path}.${key}` : key;
+      if (!isDatabaseSafeText(key)) return { problem: 'unsafe-text', field: item.path || 'body' };
+      pending.push({ value: child, depth: item.depth + 1, path });
+    }
+  }
+  return undefined;
+}
+
+/** The caller-facing sentence for an UnsafeInput. */
+export function describeUnsafeInput(unsafe: UnsafeInput): string {
+  return unsafe.problem === 'too-deep'
+    ? `JSON nested deeper than ${unsafe.maxDepth} levels`
+    : `${unsafe.field} contains a NUL character or an unpaired UTF-16 surrogate`;
+}
