@@ -1,16 +1,20 @@
-import type { BrowserPool, RenderedPage } from '@sift/browser';
-import { detectBlockPage, extractHtml, extractPdf, extractPlainText, type WebPage } from '@sift/content-extraction';
+import { type BrowserPool, PageMemoryExceededError, type RenderedPage } from '@sift/browser';
+import { detectBlockPage, looksBinary, type WebPage } from '@sift/content-extraction';
 import type { ExtractUrlPayload, ExtractUrlResult } from '@sift/queue-contracts';
 import { topChunks } from '@sift/ranking';
 import { type EgressPolicy, type FetchedResource, FetchError, safeFetch } from '@sift/safe-fetch';
 import { pageOwnerOf, type PageRepository } from '@sift/search-index';
+import { TaskPoolError } from '@sift/task-pool';
 import { Deadline } from './deadline';
-import { ExtractionFailure, failureReasonOf, timedOutReason } from './extraction-failure';
+import { BINARY_CONTENT_REASON, ExtractionFailure, failureReasonOf, parsingFailureReason, timedOutReason } from './extraction-failure';
 import { needsBrowser } from './needs-browser';
+import type { ContentParser } from './parsing/content-parser';
 
 export interface ExtractionServiceOptions {
   policy: EgressPolicy;
   browser: Pick<BrowserPool, 'render'>;
+  /** Every fetched or rendered document is parsed here, off the event loop, within a deadline and a heap cap. */
+  parser: Pick<ContentParser, 'html' | 'pdf' | 'text'>;
   /** Absent when the worker runs without a database: nothing is cached or stored. */
   pages?: Pick<PageRepository, 'save' | 'getFresh'>;
   maxBytes?: number;
@@ -70,17 +74,19 @@ export class ExtractionService {
       maxBytes: this.options.maxBytes,
       accept: ['html', 'xhtml', 'pdf', 'text', 'json'],
     });
+    // Megabytes of noise served as text would only keep a parser busy; refused before any parsing.
+    if (fetched.kind !== 'pdf' && looksBinary(fetched.body, fetched.charset)) throw new ExtractionFailure(BINARY_CONTENT_REASON);
     switch (fetched.kind) {
       case 'html':
       case 'xhtml':
         return this.htmlPage(payload, fetched, deadline);
       case 'pdf':
         assertSuccessfulStatus(fetched.status);
-        return extractPdf(fetched.body, fetched.finalUrl, payload.url);
+        return this.parsed(payload, deadline, () => this.options.parser.pdf(fetched.body, fetched.finalUrl, payload.url, deadline.remainingMs()));
       case 'text':
       case 'json':
         assertSuccessfulStatus(fetched.status);
-        return extractPlainText(fetched.text, fetched.finalUrl, payload.url);
+        return this.parsed(payload, deadline, () => this.options.parser.text(fetched.text, fetched.finalUrl, payload.url, deadline.remainingMs()));
       default:
         throw new ExtractionFailure(`Unsupported content type: ${fetched.mimeType || fetched.kind}`);
     }
@@ -92,7 +98,7 @@ export class ExtractionService {
     if (fetched.status >= 400 && !wantsBrowser) throw statusFailure(fetched.status, fetched.text);
     if (!wantsBrowser) {
       assertNotBlocked(fetched.status, fetched.text);
-      const page = this.staticPage(fetched, payload);
+      const page = await this.staticPage(fetched, payload, deadline);
       if (page && !needsBrowser(fetched.text, page.text)) return page;
       // Basic depth retries in the browser only for pages that plainly need JavaScript; a failed retry keeps
       // whatever the HTTP response had.
@@ -106,19 +112,21 @@ export class ExtractionService {
     try {
       return await this.renderedPage(payload, deadline);
     } catch (error) {
-      if (deadline.expired || error instanceof ExtractionFailure) throw error;
+      // A page that ran out of memory in the browser is hostile: its HTTP response is no fallback.
+      if (deadline.expired || error instanceof ExtractionFailure || error instanceof PageMemoryExceededError) throw error;
       if (fetched.status >= 400) throw statusFailure(fetched.status, fetched.text);
       assertNotBlocked(fetched.status, fetched.text);
-      return pageFromHtml(fetched.text, fetched.finalUrl, payload);
+      return this.pageFromHtml(fetched.text, fetched.finalUrl, payload, deadline);
     }
   }
 
   /** The page as served over HTTP; null when it cannot be read without running its scripts. */
-  private staticPage(fetched: FetchedResource, payload: ExtractUrlPayload): WebPage | null {
+  private async staticPage(fetched: FetchedResource, payload: ExtractUrlPayload, deadline: Deadline): Promise<WebPage | null> {
     try {
-      return pageFromHtml(fetched.text, fetched.finalUrl, payload);
+      return await this.pageFromHtml(fetched.text, fetched.finalUrl, payload, deadline);
     } catch (error) {
-      if (!/<script\b/i.test(fetched.text)) throw error;
+      // A document that ran out of time or memory is hostile or hopeless; the browser would parse the same again.
+      if (error instanceof ExtractionFailure || !/<script\b/i.test(fetched.text)) throw error;
       // An empty script-only shell can trip the static extractor; the browser render is the second chance.
       this.options.onError?.(error, payload.url);
       return null;
@@ -131,7 +139,24 @@ export class ExtractionService {
     if (GONE_STATUSES.has(rendered.status)) throw new ExtractionFailure(`HTTP ${rendered.status}`);
     assertNotBlocked(rendered.status, rendered.html, rendered.title);
     if (rendered.status >= 400) throw new ExtractionFailure(`HTTP ${rendered.status}`);
-    return pageFromHtml(rendered.html, rendered.finalUrl, payload);
+    return this.pageFromHtml(rendered.html, rendered.finalUrl, payload, deadline);
+  }
+
+  private pageFromHtml(html: string, finalUrl: string, payload: ExtractUrlPayload, deadline: Deadline): Promise<WebPage> {
+    return this.parsed(payload, deadline, () =>
+      this.options.parser.html({ html, baseUrl: finalUrl, url: payload.url, includeImages: payload.includeImages }, deadline.remainingMs()),
+    );
+  }
+
+  /** Runs one parse; a parse stopped by its deadline, its heap cap or a full queue fails the URL with the reason. */
+  private async parsed(payload: ExtractUrlPayload, deadline: Deadline, parse: () => Promise<WebPage>): Promise<WebPage> {
+    if (deadline.expired) throw new ExtractionFailure(timedOutReason(payload.timeoutMs));
+    try {
+      return await parse();
+    } catch (error) {
+      if (!(error instanceof TaskPoolError)) throw error;
+      throw new ExtractionFailure(deadline.expired ? timedOutReason(payload.timeoutMs) : parsingFailureReason(error), { cause: error });
+    }
   }
 
   private async store(payload: ExtractUrlPayload, page: WebPage): Promise<void> {
@@ -162,8 +187,4 @@ function assertNotBlocked(status: number, html: string, title: string = titleOf(
 
 function titleOf(html: string): string {
   return /<title[^>]*>([^<]*)<\/title>/i.exec(html)?.[1]?.trim() ?? '';
-}
-
-function pageFromHtml(html: string, finalUrl: string, payload: ExtractUrlPayload): WebPage {
-  return extractHtml(html, { baseUrl: finalUrl, url: payload.url, includeImages: payload.includeImages });
 }

@@ -1,3 +1,4 @@
+import { pdfBomb } from '@sift/testing';
 import { extractPdf } from './pdf-extractor';
 
 /** A minimal valid one-page PDF with two lines of text, byte offsets computed so the xref table is exact. */
@@ -39,5 +40,23 @@ describe('extractPdf', () => {
 
   it('rejects bytes that are not a PDF', async () => {
     await expect(extractPdf(new TextEncoder().encode('<html>not a pdf</html>'), 'https://files.example/x.pdf')).rejects.toThrow();
+  });
+
+  it('reads no more than its page cap of a PDF bomb', async () => {
+    const bomb = pdfBomb({ pages: 400, streamBytes: 20_000 });
+    const sentence = 'All work and no play makes a dull document.';
+    const startedAt = performance.now();
+    const result = await extractPdf(bomb, 'https://files.example/bomb.pdf', undefined, { maxPages: 3 });
+    expect(performance.now() - startedAt).toBeLessThan(5_000);
+    const pagesRead = result.text.split('\n\n');
+    expect(pagesRead).toHaveLength(3);
+    expect(pagesRead.every((page) => page.startsWith(sentence))).toBe(true);
+  });
+
+  it('stops reading at its character cap', async () => {
+    const bomb = pdfBomb({ pages: 50, streamBytes: 20_000 });
+    const result = await extractPdf(bomb, 'https://files.example/bomb.pdf', undefined, { maxChars: 1_000 });
+    expect(result.text.replace(/\n/g, '').length).toBeLessThanOrEqual(1_000);
+    expect(result.text.length).toBeGreaterThan(500);
   });
 });
