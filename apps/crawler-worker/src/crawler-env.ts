@@ -1,5 +1,4 @@
-import { browserEnv, coreEnv, fetchEnv, parsingEnv } from '@sift/config';
-import { availableParallelism } from 'node:os';
+import { browserEnv, coreEnv, fetchEnv, parsingEnv, threadCount } from '@sift/config';
 import { z } from 'zod';
 
 /** The settings of the crawler worker: core, fetch, parsing and browser fragments plus its own. */
@@ -11,7 +10,7 @@ export const crawlerEnv = coreEnv.merge(fetchEnv).merge(parsingEnv).merge(browse
   /** Pages rendered in Chromium at once by advanced crawls, over all crawls of this process. */
   BROWSER_PAGES: z.coerce.number().int().min(1).default(4),
   /** Worker threads extracting crawled pages, over all crawls of this process (never on the event loop). */
-  CRAWL_EXTRACTION_THREADS: z.coerce.number().int().min(1).default(availableParallelism()),
+  CRAWL_EXTRACTION_THREADS: threadCount(),
 });
 
 export type CrawlerConfig = z.infer<typeof crawlerEnv>;

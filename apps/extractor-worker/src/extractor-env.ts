@@ -1,5 +1,4 @@
-import { browserEnv, coreEnv, fetchEnv, parsingEnv } from '@sift/config';
-import { availableParallelism } from 'node:os';
+import { browserEnv, coreEnv, fetchEnv, parsingEnv, threadCount } from '@sift/config';
 import { z } from 'zod';
 
 const integer = (fallback: number, minimum = 0) => z.coerce.number().int().min(minimum).default(fallback);
@@ -13,7 +12,7 @@ export const extractorEnv = coreEnv.merge(fetchEnv).merge(parsingEnv).merge(brow
   /** Pages rendered in Chromium at once. */
   BROWSER_PAGES: integer(4, 1),
   /** Worker threads parsing fetched documents (HTML, PDF, text), over all jobs of this process. */
-  EXTRACT_PARSE_THREADS: integer(availableParallelism(), 1),
+  EXTRACT_PARSE_THREADS: threadCount(),
 });
 
 export type ExtractorConfig = z.infer<typeof extractorEnv>;

@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { z } from 'zod';
 
 /**
@@ -7,6 +8,10 @@ import { z } from 'zod';
 const integer = (fallback: number) => z.coerce.number().int().nonnegative().default(fallback);
 const flag = (fallback: boolean) =>
   z.enum(['true', 'false', '1', '0', 'yes', 'no']).default(fallback ? 'true' : 'false').transform((value) => ['true', '1', 'yes'].includes(value));
+
+/** A thread count: at least 1, the machine's CPU count when unset or left empty (as in `.env.example`). */
+export const threadCount = () =>
+  z.preprocess((value) => (value === '' ? undefined : value), z.coerce.number().int().min(1).default(availableParallelism()));
 
 export const coreEnv = z.object({
   /** Postgres connection; the database is created on start if it does not exist. */
