@@ -1,5 +1,5 @@
 import { type BrowserPool, PageMemoryExceededError, type RenderedPage } from '@sift/browser';
-import { detectBlockPage, looksBinary, type WebPage } from '@sift/content-extraction';
+import { looksBinary, type WebPage } from '@sift/content-extraction';
 import type { ExtractUrlPayload, ExtractUrlResult } from '@sift/queue-contracts';
 import { topChunks } from '@sift/ranking';
 import { type EgressPolicy, type FetchedResource, FetchError, safeFetch } from '@sift/safe-fetch';
@@ -9,6 +9,7 @@ import { Deadline } from './deadline';
 import { BINARY_CONTENT_REASON, ExtractionFailure, failureReasonOf, parsingFailureReason, timedOutReason } from './extraction-failure';
 import { needsBrowser } from './needs-browser';
 import type { ContentParser } from './parsing/content-parser';
+import type { HtmlAnalysis, HtmlDocument } from './parsing/content-parsing.task';
 
 export interface ExtractionServiceOptions {
   policy: EgressPolicy;
@@ -94,12 +95,13 @@ export class ExtractionService {
 
   private async htmlPage(payload: ExtractUrlPayload, fetched: FetchedResource, deadline: Deadline): Promise<WebPage> {
     if (GONE_STATUSES.has(fetched.status)) throw new ExtractionFailure(`HTTP ${fetched.status}`);
-    const wantsBrowser = payload.extractDepth === 'advanced';
-    if (fetched.status >= 400 && !wantsBrowser) throw statusFailure(fetched.status, fetched.text);
-    if (!wantsBrowser) {
-      assertNotBlocked(fetched.status, fetched.text);
-      const page = await this.staticPage(fetched, payload, deadline);
-      if (page && !needsBrowser(fetched.text, page.text)) return page;
+    const served = () =>
+      this.analysed(payload, deadline, { html: fetched.text, status: fetched.status, baseUrl: fetched.finalUrl, extract: fetched.status < 400 });
+    if (payload.extractDepth !== 'advanced') {
+      const analysis = await served();
+      assertNotBlocked(fetched.status, analysis);
+      const page = this.staticPage(analysis, payload);
+      if (page && !needsBrowser(analysis.hasScripts, page.text)) return page;
       // Basic depth retries in the browser only for pages that plainly need JavaScript; a failed retry keeps
       // whatever the HTTP response had.
       return this.renderedPage(payload, deadline).catch((error: unknown) => {
@@ -114,42 +116,45 @@ export class ExtractionService {
     } catch (error) {
       // A page that ran out of memory in the browser is hostile: its HTTP response is no fallback.
       if (deadline.expired || error instanceof ExtractionFailure || error instanceof PageMemoryExceededError) throw error;
-      if (fetched.status >= 400) throw statusFailure(fetched.status, fetched.text);
-      assertNotBlocked(fetched.status, fetched.text);
-      return this.pageFromHtml(fetched.text, fetched.finalUrl, payload, deadline);
+      const analysis = await served();
+      assertNotBlocked(fetched.status, analysis);
+      return pageOf(analysis);
     }
   }
 
   /** The page as served over HTTP; null when it cannot be read without running its scripts. */
-  private async staticPage(fetched: FetchedResource, payload: ExtractUrlPayload, deadline: Deadline): Promise<WebPage | null> {
-    try {
-      return await this.pageFromHtml(fetched.text, fetched.finalUrl, payload, deadline);
-    } catch (error) {
-      // A document that ran out of time or memory is hostile or hopeless; the browser would parse the same again.
-      if (error instanceof ExtractionFailure || !/<script\b/i.test(fetched.text)) throw error;
-      // An empty script-only shell can trip the static extractor; the browser render is the second chance.
-      this.options.onError?.(error, payload.url);
-      return null;
-    }
+  private staticPage(analysis: HtmlAnalysis, payload: ExtractUrlPayload): WebPage | null {
+    if (analysis.page || !analysis.hasScripts) return pageOf(analysis);
+    // An empty script-only shell can trip the static extractor; the browser render is the second chance.
+    this.options.onError?.(new Error(analysis.extractionError), payload.url);
+    return null;
   }
 
   private async renderedPage(payload: ExtractUrlPayload, deadline: Deadline): Promise<WebPage> {
     if (deadline.expired) throw new ExtractionFailure(timedOutReason(payload.timeoutMs));
     const rendered: RenderedPage = await this.options.browser.render(payload.url, { deadlineMs: deadline.remainingMs() });
     if (GONE_STATUSES.has(rendered.status)) throw new ExtractionFailure(`HTTP ${rendered.status}`);
-    assertNotBlocked(rendered.status, rendered.html, rendered.title);
+    const analysis = await this.analysed(payload, deadline, {
+      html: rendered.html,
+      status: rendered.status,
+      title: rendered.title,
+      baseUrl: rendered.finalUrl,
+      extract: rendered.status < 400,
+    });
+    if (analysis.blockReason) throw blockedFailure(analysis.blockReason);
     if (rendered.status >= 400) throw new ExtractionFailure(`HTTP ${rendered.status}`);
-    return this.pageFromHtml(rendered.html, rendered.finalUrl, payload, deadline);
+    return pageOf(analysis);
   }
 
-  private pageFromHtml(html: string, finalUrl: string, payload: ExtractUrlPayload, deadline: Deadline): Promise<WebPage> {
+  /** The block-page verdict and (if asked) the page of an HTML response, from a parsing thread. */
+  private analysed(payload: ExtractUrlPayload, deadline: Deadline, response: Omit<HtmlDocument, 'url' | 'includeImages'>): Promise<HtmlAnalysis> {
     return this.parsed(payload, deadline, () =>
-      this.options.parser.html({ html, baseUrl: finalUrl, url: payload.url, includeImages: payload.includeImages }, deadline.remainingMs()),
+      this.options.parser.html({ ...response, url: payload.url, includeImages: payload.includeImages }, deadline.remainingMs()),
     );
   }
 
   /** Runs one parse; a parse stopped by its deadline, its heap cap or a full queue fails the URL with the reason. */
-  private async parsed(payload: ExtractUrlPayload, deadline: Deadline, parse: () => Promise<WebPage>): Promise<WebPage> {
+  private async parsed<Parsed>(payload: ExtractUrlPayload, deadline: Deadline, parse: () => Promise<Parsed>): Promise<Parsed> {
     if (deadline.expired) throw new ExtractionFailure(timedOutReason(payload.timeoutMs));
     try {
       return await parse();
@@ -175,16 +180,18 @@ function assertSuccessfulStatus(status: number): void {
   if (status >= 400) throw new ExtractionFailure(`HTTP ${status}`);
 }
 
-function statusFailure(status: number, html: string): ExtractionFailure {
-  const blockReason = detectBlockPage({ status, html, title: titleOf(html) });
-  return new ExtractionFailure(blockReason ? `Blocked by the site (${blockReason})` : `HTTP ${status}`);
+/** An error status fails as the block it shows or as the status; a success status fails only when it is a block page. */
+function assertNotBlocked(status: number, analysis: HtmlAnalysis): void {
+  if (analysis.blockReason) throw blockedFailure(analysis.blockReason);
+  if (status >= 400) throw new ExtractionFailure(`HTTP ${status}`);
 }
 
-function assertNotBlocked(status: number, html: string, title: string = titleOf(html)): void {
-  const blockReason = detectBlockPage({ status, html, title });
-  if (blockReason) throw new ExtractionFailure(`Blocked by the site (${blockReason})`);
+function blockedFailure(reason: string): ExtractionFailure {
+  return new ExtractionFailure(`Blocked by the site (${reason})`);
 }
 
-function titleOf(html: string): string {
-  return /<title[^>]*>([^<]*)<\/title>/i.exec(html)?.[1]?.trim() ?? '';
+/** The extracted page; an extractor that threw is an internal error, as it was on the main thread. */
+function pageOf(analysis: HtmlAnalysis): WebPage {
+  if (!analysis.page) throw new Error(analysis.extractionError ?? 'the HTML document was not extracted');
+  return analysis.page;
 }

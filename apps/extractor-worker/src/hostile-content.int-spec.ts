@@ -92,6 +92,8 @@ describe('hostile content in the extractor', () => {
       // 3000 pages that all show one 8 MB compressed content stream: a few hundred KB on the wire.
       '/bomb.pdf': send('application/pdf', pdfBomb({ pages: 3_000, streamBytes: 8 * 1024 * 1024 })),
       '/noise.html': send('text/html; charset=utf-8', binaryNoise(5 * 1024 * 1024)),
+      // Markup crafted for the regular expressions that judge a page (block-page markers): quadratic work.
+      '/unclosed-scripts.html': send('text/html; charset=utf-8', `<html><body>${'<script>'.repeat(100_000)}`),
       '/hog.html': send('text/html; charset=utf-8', memoryHogHtml),
       '/stalled.png': (_request, response) => void stalledResponses.push(response),
     });
@@ -128,6 +130,14 @@ describe('hostile content in the extractor', () => {
     const { result, elapsedMs, slowestHealthMs } = await extractWhileProbingHealth(payloadFor('/noise.html'));
     expect(result).toEqual({ ok: false, url: `${site.url}/noise.html`, error: 'Unsupported content: binary data' });
     expect(elapsedMs).toBeLessThan(2_000);
+    expect(slowestHealthMs).toBeLessThan(1_000);
+    await expectNormalPageStillExtracts();
+  });
+
+  it('stops markup crafted for quadratic regular expressions at the parse deadline, off the event loop', async () => {
+    const { result, elapsedMs, slowestHealthMs } = await extractWhileProbingHealth(payloadFor('/unclosed-scripts.html'));
+    expect(result).toEqual({ ok: false, url: `${site.url}/unclosed-scripts.html`, error: 'Content too complex: parsing took longer than 3s' });
+    expect(elapsedMs).toBeLessThan(PARSE_DEADLINE_MS + 2_000);
     expect(slowestHealthMs).toBeLessThan(1_000);
     await expectNormalPageStillExtracts();
   });

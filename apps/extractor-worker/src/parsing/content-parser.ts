@@ -1,15 +1,17 @@
 import { resolve } from 'node:path';
 import type { WebPage } from '@sift/content-extraction';
 import { TaskPool } from '@sift/task-pool';
-import type { ContentParsingTask } from './content-parsing.task';
+import type { ContentParsingResult, ContentParsingTask, HtmlAnalysis, HtmlDocument } from './content-parsing.task';
 
 const TASK_MODULE = resolve(__dirname, 'content-parsing.task.ts');
 const WARM_UP: ContentParsingTask = {
   kind: 'html',
   html: '<html><head><title>Warm-up</title></head><body><main><h1>Warm-up</h1><p>A <a href="/next">link</a>.</p></main></body></html>',
+  status: 200,
   baseUrl: 'https://warm-up.invalid/',
   url: 'https://warm-up.invalid/',
   includeImages: true,
+  extract: true,
 };
 
 export interface ContentParserOptions {
@@ -26,20 +28,18 @@ export interface ContentParserOptions {
   onThreadError?: (error: Error) => void;
 }
 
-export type HtmlDocument = Omit<Extract<ContentParsingTask, { kind: 'html' }>, 'kind'>;
-
 /**
  * Turns fetched documents into WebPages in worker threads (the extractor's event loop only schedules and answers):
  * a document that would hang or bloat its parser fails with a TaskPoolError within its deadline and heap cap.
  */
 export class ContentParser {
   private constructor(
-    private readonly pool: TaskPool<ContentParsingTask, WebPage>,
+    private readonly pool: TaskPool<ContentParsingTask, ContentParsingResult>,
     private readonly maxPdfPages: number,
   ) {}
 
   static async start(options: ContentParserOptions): Promise<ContentParser> {
-    const pool = await TaskPool.start<ContentParsingTask, WebPage>(
+    const pool = await TaskPool.start<ContentParsingTask, ContentParsingResult>(
       { taskModule: TASK_MODULE, threads: options.threads, deadlineMs: options.deadlineMs, maxHeapMb: options.maxHeapMb, maxQueue: options.maxQueue, onThreadError: options.onThreadError },
       WARM_UP,
     );
@@ -50,16 +50,25 @@ export class ContentParser {
     return this.pool.threads;
   }
 
-  html(document: HtmlDocument, deadlineMs: number): Promise<WebPage> {
-    return this.pool.run({ kind: 'html', ...document }, { deadlineMs });
+  /** The block-page verdict of an HTML response and, when `extract` is set and it is not blocked, its page. */
+  async html(document: HtmlDocument, deadlineMs: number): Promise<HtmlAnalysis> {
+    const result = await this.pool.run({ kind: 'html', ...document }, { deadlineMs });
+    if (result.kind !== 'html') throw new Error('HTML parsing answered with a page only');
+    return result.analysis;
   }
 
   pdf(data: Uint8Array, url: string, requestedUrl: string, deadlineMs: number): Promise<WebPage> {
-    return this.pool.run({ kind: 'pdf', data, url, requestedUrl, maxPages: this.maxPdfPages }, { deadlineMs });
+    return this.page({ kind: 'pdf', data, url, requestedUrl, maxPages: this.maxPdfPages }, deadlineMs);
   }
 
   text(text: string, url: string, requestedUrl: string, deadlineMs: number): Promise<WebPage> {
-    return this.pool.run({ kind: 'text', text, url, requestedUrl }, { deadlineMs });
+    return this.page({ kind: 'text', text, url, requestedUrl }, deadlineMs);
+  }
+
+  private async page(task: ContentParsingTask, deadlineMs: number): Promise<WebPage> {
+    const result = await this.pool.run(task, { deadlineMs });
+    if (result.kind !== 'page') throw new Error('document parsing answered with an HTML verdict');
+    return result.page;
   }
 
   close(): Promise<void> {
