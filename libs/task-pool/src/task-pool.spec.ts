@@ -83,6 +83,23 @@ describe('TaskPool', () => {
     await expect(echoes(['p', 'q', 'r'])).resolves.toHaveLength(3);
   });
 
+  it('counts its deadline from the start of each task, so tasks queued behind slow ones get their full time', async () => {
+    const single = await TaskPool.start<TestTask, TestTaskResult>({ taskModule: TASK_MODULE, threads: 1, deadlineMs: 1_000, maxHeapMb: 64, maxQueue: 4 }, { kind: 'echo', value: 'warm' });
+    try {
+      const slow = [0, 1, 2].map(() => single.run({ kind: 'sleep', ms: 600 }));
+      await expect(Promise.all(slow)).resolves.toHaveLength(3);
+      // The caller's own deadline does count the wait.
+      const blocking = single.run({ kind: 'sleep', ms: 600 });
+      const startedAt = performance.now();
+      await expect(single.run({ kind: 'echo', value: 'late' }, { deadlineMs: 200 })).rejects.toMatchObject({ code: 'deadline', limit: 200 });
+      expect(performance.now() - startedAt).toBeLessThan(500);
+      expect(single.queued).toBe(0);
+      await blocking;
+    } finally {
+      await single.close();
+    }
+  });
+
   it('refuses to start when its threads cannot load the task module', async () => {
     const start = TaskPool.start<TestTask, TestTaskResult>(
       { taskModule: resolve(__dirname, 'fixtures', 'missing.task.ts'), threads: 1, deadlineMs: 5_000, maxHeapMb: 64, maxQueue: 1 },

@@ -13,7 +13,7 @@ export interface TaskPoolOptions {
   taskModule: string;
   /** Threads kept running (at least 1). */
   threads: number;
-  /** Longest a task may take from `run` (queue wait included); past it the thread is terminated and replaced. */
+  /** Longest a task may run once it has a thread; past it the thread is terminated and replaced. */
   deadlineMs: number;
   /** V8 heap cap of each thread; a task that needs more fails and its thread is replaced. */
   maxHeapMb: number;
@@ -24,7 +24,7 @@ export interface TaskPoolOptions {
 }
 
 export interface TaskRunOptions {
-  /** A deadline shorter than the pool's, e.g. what is left of the request's. */
+  /** The caller's own deadline, from `run` (waiting for a thread included), e.g. what is left of its request. */
   deadlineMs?: number;
 }
 
@@ -36,6 +36,11 @@ const messages: Record<TaskPoolErrorCode, (limit: number) => string> = {
   queue_full: (queued) => `${queued} tasks are already waiting for a thread`,
   closed: () => 'the task pool is closed',
 };
+
+interface WaitingTask {
+  start: () => void;
+  reject: (error: TaskPoolError) => void;
+}
 
 /** Why a task did not finish, as opposed to an error its own function threw (which `run` rejects with as is). */
 export class TaskPoolError extends Error {
@@ -58,8 +63,12 @@ export class TaskPoolError extends Error {
  */
 export class TaskPool<Task, Result> {
   private closed = false;
-  /** Tasks running or waiting; the queue bound is kept here, piscina's own counts threads still starting as room. */
-  private inFlight = 0;
+  /**
+   * Tasks hold a thread here before they go to piscina, so the pool's deadline counts running time only (one slow
+   * document does not use up the deadline of those queued behind it) and the queue bound is exact.
+   */
+  private running = 0;
+  private readonly waiting: WaitingTask[] = [];
 
   private constructor(
     private readonly pool: Piscina<Task, Result>,
@@ -100,35 +109,72 @@ export class TaskPool<Task, Result> {
 
   /** Tasks waiting for a thread. */
   get queued(): number {
-    return Math.max(0, this.inFlight - this.options.threads);
+    return this.waiting.length;
   }
 
-  async run(task: Task, { deadlineMs }: TaskRunOptions = {}): Promise<Result> {
-    return this.runWithin(task, Math.max(1, Math.min(this.options.deadlineMs, deadlineMs ?? Number.POSITIVE_INFINITY)));
+  run(task: Task, { deadlineMs }: TaskRunOptions = {}): Promise<Result> {
+    return this.runWithin(task, this.options.deadlineMs, deadlineMs);
   }
 
   /** Stops the threads; running and queued tasks are rejected as closed. */
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
+    for (const waiting of this.waiting.splice(0)) waiting.reject(new TaskPoolError('closed', 0));
     await this.pool.destroy();
   }
 
-  private async runWithin(task: Task, limitMs: number): Promise<Result> {
+  private async runWithin(task: Task, runLimitMs: number, callerLimitMs?: number): Promise<Result> {
     if (this.closed) throw new TaskPoolError('closed', 0);
-    if (this.inFlight >= this.options.threads + this.options.maxQueue) throw new TaskPoolError('queue_full', this.options.maxQueue);
-    this.inFlight += 1;
-    const deadline = new AbortController();
-    // piscina terminates the thread of an aborted running task; an aborted queued task never starts.
-    const timer = setTimeout(() => deadline.abort(), limitMs);
+    if (this.running + this.waiting.length >= this.options.threads + this.options.maxQueue) throw new TaskPoolError('queue_full', this.options.maxQueue);
+    const callerExpiresAt = callerLimitMs === undefined ? Number.POSITIVE_INFINITY : performance.now() + callerLimitMs;
+    await this.acquireThread(callerExpiresAt, callerLimitMs ?? 0);
     try {
-      return await this.pool.run(task, { signal: deadline.signal });
-    } catch (error) {
-      throw this.poolFailure(error, deadline.signal.aborted, limitMs) ?? error;
+      const callerRemainingMs = callerExpiresAt - performance.now();
+      const callerBinds = callerRemainingMs < runLimitMs;
+      const deadline = new AbortController();
+      // piscina terminates the thread of an aborted running task (and starts a new one).
+      const timer = setTimeout(() => deadline.abort(), Math.max(1, callerBinds ? callerRemainingMs : runLimitMs));
+      try {
+        return await this.pool.run(task, { signal: deadline.signal });
+      } catch (error) {
+        throw this.poolFailure(error, deadline.signal.aborted, callerBinds ? callerLimitMs ?? runLimitMs : runLimitMs) ?? error;
+      } finally {
+        clearTimeout(timer);
+      }
     } finally {
-      this.inFlight -= 1;
-      clearTimeout(timer);
+      this.running -= 1;
+      this.waiting.shift()?.start();
     }
+  }
+
+  /** Resolves once the task holds a thread; rejects if the caller's deadline passes first. */
+  private acquireThread(callerExpiresAt: number, callerLimitMs: number): Promise<void> {
+    if (this.running < this.options.threads) {
+      this.running += 1;
+      return Promise.resolve();
+    }
+    return new Promise<void>((resolve, reject) => {
+      let timer: NodeJS.Timeout | undefined;
+      const waiting: WaitingTask = {
+        start: () => {
+          clearTimeout(timer);
+          this.running += 1;
+          resolve();
+        },
+        reject: (error) => {
+          clearTimeout(timer);
+          reject(error);
+        },
+      };
+      if (Number.isFinite(callerExpiresAt)) {
+        timer = setTimeout(() => {
+          this.waiting.splice(this.waiting.indexOf(waiting), 1);
+          reject(new TaskPoolError('deadline', callerLimitMs));
+        }, Math.max(0, callerExpiresAt - performance.now()));
+      }
+      this.waiting.push(waiting);
+    });
   }
 
   private poolFailure(error: unknown, timedOut: boolean, limitMs: number): TaskPoolError | undefined {

@@ -1,0 +1,78 @@
+import type { ServerResponse } from 'node:http';
+import { type FixtureServer, startFixtureServer } from '@sift/safe-fetch';
+import { binaryNoise } from '@sift/testing';
+import { runCrawl } from './crawl-engine';
+import type { CrawlRequest } from './crawl-request';
+import { createDefaultCrawlDependencies } from './default-crawl-dependencies';
+import { PageExtractionPool } from './page-extraction-pool';
+
+// Hostile pages in a crawl (issue #16): each fails alone, within the extraction deadline, and the crawl returns the
+// rest while the crawler's event loop keeps turning.
+jest.setTimeout(60_000);
+
+const policy = { allowCidrs: ['127.0.0.1/32'] };
+const EXTRACTION_DEADLINE_MS = 2_000;
+
+const html = (body: string) => (_request: unknown, response: ServerResponse) => {
+  response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+  response.end(body);
+};
+
+const article = (title: string, links = '') =>
+  `<!doctype html><html><head><title>${title}</title></head><body><article><h1>${title}</h1>
+<p>${'Tide tables list the height of the water for every hour of the day at the harbour mouth. '.repeat(5)}</p>${links}</article></body></html>`;
+
+describe('a crawl over hostile pages', () => {
+  let site: FixtureServer;
+  let extraction: PageExtractionPool;
+
+  beforeAll(async () => {
+    site = await startFixtureServer({
+      '/index.html': html(article('Harbour index', '<a href="/noise.html">noise</a> <a href="/crafted.html">crafted</a> <a href="/tides.html">tides</a>')),
+      '/tides.html': html(article('Tides')),
+      // 2 MB of random bytes served as HTML.
+      '/noise.html': (_request: unknown, response: ServerResponse) => {
+        response.writeHead(200, { 'content-type': 'text/html' });
+        response.end(binaryNoise(2 * 1024 * 1024));
+      },
+      // Markup that takes the HTML extractor far longer than its deadline.
+      '/crafted.html': html(`<html><body>${'<script>'.repeat(100_000)}`),
+    });
+    extraction = await PageExtractionPool.start({ threads: 1, deadlineMs: EXTRACTION_DEADLINE_MS, maxHeapMb: 256, maxQueue: 16 });
+  });
+
+  afterAll(async () => {
+    await Promise.allSettled([extraction?.close(), site?.close()]);
+  });
+
+  it('returns the readable pages, fails the hostile ones alone and keeps its event loop free', async () => {
+    const request: CrawlRequest = {
+      url: `${site.url}/index.html`,
+      chunksPerSource: 3,
+      maxDepth: 1,
+      maxBreadth: 20,
+      limit: 20,
+      allowExternal: false,
+      includeImages: false,
+      extractDepth: 'basic',
+      format: 'markdown',
+      includeFavicon: false,
+      timeoutMs: 30_000,
+      mode: 'crawl',
+    };
+    let timerTurns = 0;
+    const ticker = setInterval(() => (timerTurns += 1), 10);
+    const startedAt = performance.now();
+    try {
+      const outcome = await runCrawl(request, createDefaultCrawlDependencies({ policy, extraction }));
+      const elapsedMs = performance.now() - startedAt;
+      expect(outcome.pages.map(({ page }) => page.title).sort()).toEqual(['Harbour index', 'Tides']);
+      expect(outcome.failedPages).toBe(2);
+      expect(elapsedMs).toBeLessThan(EXTRACTION_DEADLINE_MS + 5_000);
+      // A 10 ms timer that fired at least a third of the times it should have: the loop was never held for long.
+      expect(timerTurns).toBeGreaterThan(elapsedMs / 10 / 3);
+    } finally {
+      clearInterval(ticker);
+    }
+  });
+});
