@@ -48,15 +48,19 @@ interface BrowserLease {
   pagesStarted: number;
   activePages: number;
   retiring: boolean;
+  /** The latest measurement of the browser's resident memory, shared by the pages rendering in it. */
+  residentMemory?: { measuredAt: number; bytes: Promise<number | undefined> };
 }
 
-// Media and fonts add bytes and time but nothing to the text we extract.
 const defaultMaxBrowserMemoryBytes = 1.5 * 1024 ** 3;
+// Media and fonts add bytes and time but nothing to the text we extract.
 const skippedResourceTypes = new Set(['media', 'font']);
 // Time kept back from the deadline to read the DOM after waiting for the load event.
 const readReserveMs = 250;
-// How often a rendering page's heap and its browser's memory are measured.
+// How often a rendering page's heap is measured, and how long one measurement of a browser's resident memory (a
+// walk over /proc) serves all of its rendering pages.
 const memoryCheckIntervalMs = 250;
+const residentMemoryReuseMs = 1_000;
 
 /**
  * Renders pages in Debian's Chromium, driven by Playwright. Every request the browser makes leaves through a
@@ -160,7 +164,7 @@ export class BrowserPool {
         const { metrics } = await session.send('Performance.getMetrics');
         const heapBytes = metrics.find((metric) => metric.name === 'JSHeapUsedSize')?.value ?? 0;
         if (heapBytes > maxHeapMb * 1024 * 1024) return overrun(`The page used more than ${maxHeapMb} MB of memory and was stopped`);
-        const browserBytes = await processTreeResidentBytes(lease.marker);
+        const browserBytes = await residentMemoryOf(lease);
         if (browserBytes !== undefined && browserBytes > maxBrowserBytes) {
           overrun(`The browser grew past ${Math.round(maxBrowserBytes / 1024 ** 2)} MB of memory while rendering the page and was stopped`);
         }
@@ -304,6 +308,14 @@ export class BrowserPool {
   get openBrowserCount(): number {
     return this.leases.size;
   }
+}
+
+function residentMemoryOf(lease: BrowserLease): Promise<number | undefined> {
+  const now = performance.now();
+  if (!lease.residentMemory || now - lease.residentMemory.measuredAt > residentMemoryReuseMs) {
+    lease.residentMemory = { measuredAt: now, bytes: processTreeResidentBytes(lease.marker) };
+  }
+  return lease.residentMemory.bytes;
 }
 
 /** Headless Chromium announces itself as "HeadlessChrome", which many sites answer with a block page. */

@@ -100,6 +100,17 @@ describe('TaskPool', () => {
     }
   });
 
+  it('does not charge the start-up of a replacement thread to the next task', async () => {
+    // Loading the task module in a new thread takes far longer than this deadline.
+    const single = await TaskPool.start<TestTask, TestTaskResult>({ taskModule: TASK_MODULE, threads: 1, deadlineMs: 200, maxHeapMb: 64, maxQueue: 4 }, { kind: 'echo', value: 'warm' });
+    try {
+      await expect(single.run({ kind: 'spin' })).rejects.toMatchObject({ code: 'deadline' });
+      await expect(single.run({ kind: 'echo', value: 'after' })).resolves.toMatchObject({ value: 'AFTER' });
+    } finally {
+      await single.close();
+    }
+  });
+
   it('refuses to start when its threads cannot load the task module', async () => {
     const start = TaskPool.start<TestTask, TestTaskResult>(
       { taskModule: resolve(__dirname, 'fixtures', 'missing.task.ts'), threads: 1, deadlineMs: 5_000, maxHeapMb: 64, maxQueue: 1 },

@@ -4,6 +4,8 @@ import { Piscina } from 'piscina';
 const THREAD_ENTRY = resolve(__dirname, 'task-pool-thread.js');
 // A thread compiles its task module with SWC when it starts: seconds on a busy machine, not the task deadline.
 const START_DEADLINE_MS = 120_000;
+// Longest a task waits for a thread when its caller set no deadline (all threads failing to restart, say).
+const MAX_WAIT_MS = 120_000;
 
 export interface TaskPoolOptions {
   /**
@@ -68,6 +70,8 @@ export class TaskPool<Task, Result> {
    * document does not use up the deadline of those queued behind it) and the queue bound is exact.
    */
   private running = 0;
+  /** Threads that have loaded the task module; a replacement thread counts once it has, so its start-up is not run time. */
+  private ready = 0;
   private readonly waiting: WaitingTask[] = [];
 
   private constructor(
@@ -92,6 +96,11 @@ export class TaskPool<Task, Result> {
     });
     pool.on('error', (error: unknown) => options.onThreadError?.(error instanceof Error ? error : new Error(String(error))));
     const taskPool = new TaskPool(pool, { ...options, threads });
+    pool.on('workerCreate', () => {
+      taskPool.ready += 1;
+      taskPool.startWaiting();
+    });
+    pool.on('workerDestroy', () => (taskPool.ready -= 1));
     if (warmUp !== undefined) {
       try {
         await Promise.all(Array.from({ length: threads }, () => taskPool.runWithin(warmUp, START_DEADLINE_MS)));
@@ -144,13 +153,17 @@ export class TaskPool<Task, Result> {
       }
     } finally {
       this.running -= 1;
-      this.waiting.shift()?.start();
+      this.startWaiting();
     }
+  }
+
+  private startWaiting(): void {
+    while (this.running < this.ready && this.waiting.length > 0) (this.waiting.shift() as WaitingTask).start();
   }
 
   /** Resolves once the task holds a thread; rejects if the caller's deadline passes first. */
   private acquireThread(callerExpiresAt: number, callerLimitMs: number): Promise<void> {
-    if (this.running < this.options.threads) {
+    if (this.running < this.ready && this.waiting.length === 0) {
       this.running += 1;
       return Promise.resolve();
     }
@@ -167,12 +180,11 @@ export class TaskPool<Task, Result> {
           reject(error);
         },
       };
-      if (Number.isFinite(callerExpiresAt)) {
-        timer = setTimeout(() => {
-          this.waiting.splice(this.waiting.indexOf(waiting), 1);
-          reject(new TaskPoolError('deadline', callerLimitMs));
-        }, Math.max(0, callerExpiresAt - performance.now()));
-      }
+      const waitMs = Math.min(callerExpiresAt - performance.now(), MAX_WAIT_MS);
+      timer = setTimeout(() => {
+        this.waiting.splice(this.waiting.indexOf(waiting), 1);
+        reject(new TaskPoolError('deadline', Number.isFinite(callerExpiresAt) ? callerLimitMs : MAX_WAIT_MS));
+      }, Math.max(0, waitMs));
       this.waiting.push(waiting);
     });
   }
