@@ -168,7 +168,6 @@ export class TaskPool<Task, Result> {
       return Promise.resolve();
     }
     return new Promise<void>((resolve, reject) => {
-      let timer: NodeJS.Timeout | undefined;
       const waiting: WaitingTask = {
         start: () => {
           clearTimeout(timer);
@@ -181,7 +180,7 @@ export class TaskPool<Task, Result> {
         },
       };
       const waitMs = Math.min(callerExpiresAt - performance.now(), MAX_WAIT_MS);
-      timer = setTimeout(() => {
+      const timer = setTimeout(() => {
         this.waiting.splice(this.waiting.indexOf(waiting), 1);
         reject(new TaskPoolError('deadline', Number.isFinite(callerExpiresAt) ? callerLimitMs : MAX_WAIT_MS));
       }, Math.max(0, waitMs));
