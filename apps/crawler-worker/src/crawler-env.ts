@@ -1,17 +1,16 @@
-import { coreEnv, fetchEnv } from '@sift/config';
-import { availableParallelism } from 'node:os';
+import { browserEnv, coreEnv, fetchEnv, parsingEnv, threadCount } from '@sift/config';
 import { z } from 'zod';
 
-/** The settings of the crawler worker: core and fetch fragments plus its own. */
-export const crawlerEnv = coreEnv.merge(fetchEnv).extend({
+/** The settings of the crawler worker: core, fetch, parsing and browser fragments plus its own. */
+export const crawlerEnv = coreEnv.merge(fetchEnv).merge(parsingEnv).merge(browserEnv).extend({
   /** Crawl and map jobs this process runs at once (each holds its own frontier). */
   CRAWL_CONCURRENCY: z.coerce.number().int().min(1).default(4),
   /** Port of the worker's /health and /metrics endpoints. */
   CRAWLER_PORT: z.coerce.number().int().min(0).default(3102),
   /** Pages rendered in Chromium at once by advanced crawls, over all crawls of this process. */
   BROWSER_PAGES: z.coerce.number().int().min(1).default(4),
-  /** Worker threads extracting crawled pages, over all crawls of this process; 0 extracts on the event loop. */
-  CRAWL_EXTRACTION_THREADS: z.coerce.number().int().min(0).default(availableParallelism()),
+  /** Worker threads extracting crawled pages, over all crawls of this process (never on the event loop). */
+  CRAWL_EXTRACTION_THREADS: threadCount(),
 });
 
 export type CrawlerConfig = z.infer<typeof crawlerEnv>;

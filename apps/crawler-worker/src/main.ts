@@ -18,12 +18,21 @@ async function main(): Promise<void> {
   const pages = new PageRepository(prisma);
   // One robots.txt cache and one browser pool (launched on the first advanced crawl) for every crawl of this worker.
   const robotsCache = new RobotsCache();
-  const browser = new BrowserPool({ policy, executablePath: config.CHROMIUM_PATH, maxConcurrentPages: config.BROWSER_PAGES });
+  const browser = new BrowserPool({
+    policy,
+    executablePath: config.CHROMIUM_PATH,
+    maxConcurrentPages: config.BROWSER_PAGES,
+    maxPageHeapMb: config.BROWSER_PAGE_HEAP_MB,
+    maxBrowserMemoryBytes: config.BROWSER_MEMORY_MB * 1024 * 1024,
+  });
   // Extraction threads are started (and their modules loaded) before the first job, not by it.
-  const extraction = await PageExtractionPool.start(config.CRAWL_EXTRACTION_THREADS, (cause) =>
-    log('error', 'an extraction thread died and was replaced', { error: cause.message }),
-  );
-  if (extraction.fallbackReason) log('error', 'extraction threads unavailable; extracting inline', { error: extraction.fallbackReason });
+  const extraction = await PageExtractionPool.start({
+    threads: config.CRAWL_EXTRACTION_THREADS,
+    deadlineMs: config.PARSE_DEADLINE_MS,
+    maxHeapMb: config.PARSE_THREAD_HEAP_MB,
+    maxQueue: config.PARSE_QUEUE_LIMIT,
+    onThreadError: (error) => log('error', 'an extraction thread failed outside a task', { error: error.message }),
+  });
   await runWorkerProcess({
     service: 'crawler-worker',
     queue: QueueName.Crawl,

@@ -1,4 +1,5 @@
 import { FetchError } from '@sift/safe-fetch';
+import type { TaskPoolError } from '@sift/task-pool';
 
 /** A per-URL problem whose message is the reason shown to the API caller in `failed_results`. */
 export class ExtractionFailure extends Error {
@@ -9,6 +10,23 @@ export class ExtractionFailure extends Error {
 export function timedOutReason(timeoutMs: number): string {
   const seconds = Number((timeoutMs / 1000).toFixed(3));
   return `Timed out after ${seconds}s`;
+}
+
+/** Bytes served as text (HTML, plain text, JSON) that are not text. */
+export const BINARY_CONTENT_REASON = 'Unsupported content: binary data';
+
+/** Why a document's parse was stopped before the request's own deadline (which reads "Timed out after …"). */
+export function parsingFailureReason(error: TaskPoolError): string {
+  switch (error.code) {
+    case 'deadline':
+      return `Content too complex: parsing took longer than ${Number((error.limit / 1000).toFixed(3))}s`;
+    case 'out_of_memory':
+      return `Content too large: parsing needed more than ${error.limit} MB of memory`;
+    case 'queue_full':
+      return 'Extractor busy: too many documents are waiting to be parsed';
+    case 'closed':
+      return 'Extractor shutting down';
+  }
 }
 
 function unsupportedContentReason(error: FetchError): string {

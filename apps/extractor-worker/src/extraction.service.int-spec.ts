@@ -10,6 +10,7 @@ import { createTestAccount } from '@sift/testing';
 import type { Redis } from 'ioredis';
 import { createExtractUrlHandler } from './extract-url.handler';
 import { ExtractionService } from './extraction.service';
+import { ContentParser } from './parsing/content-parser';
 import { minimalPdf } from './testing/minimal-pdf';
 
 // Chromium's first launch alone can take several seconds.
@@ -58,6 +59,7 @@ describe('ExtractionService against loopback fixtures', () => {
   let accountId: string;
   let zeroRetentionAccountId: string;
   let service: ExtractionService;
+  let parser: ContentParser;
   const pendingSlowResponses: ServerResponse[] = [];
   // Errors the service could only report as "internal error"; a test fails when one slips through.
   const unexpectedErrors: unknown[] = [];
@@ -119,7 +121,8 @@ describe('ExtractionService against loopback fixtures', () => {
     pages = new PageRepository(prisma);
     accountId = (await createTestAccount(prisma, { plan: 'researcher', name: 'extractor' })).id;
     zeroRetentionAccountId = (await createTestAccount(prisma, { plan: 'researcher', name: 'extractor-zdr', zeroDataRetention: true })).id;
-    service = new ExtractionService({ policy, browser, pages, onError: (error) => unexpectedErrors.push(error) });
+    parser = await ContentParser.start({ threads: 1, deadlineMs: 15_000, maxHeapMb: 256, maxQueue: 32, maxPdfPages: 200 });
+    service = new ExtractionService({ policy, browser, parser, pages, onError: (error) => unexpectedErrors.push(error) });
   });
 
   afterEach(() => {
@@ -130,7 +133,7 @@ describe('ExtractionService against loopback fixtures', () => {
   afterAll(async () => {
     for (const response of pendingSlowResponses) response.destroy();
     await prisma?.document.deleteMany({ where: { url: { startsWith: site.url } } });
-    await Promise.allSettled([browser?.close(), site?.close(), prisma?.$disconnect()]);
+    await Promise.allSettled([browser?.close(), parser?.close(), site?.close(), prisma?.$disconnect()]);
   });
 
   it('extracts an HTML article as markdown with title, images and favicon', async () => {

@@ -1,16 +1,21 @@
-import type { BrowserPool, RenderedPage } from '@sift/browser';
-import { detectBlockPage, extractHtml, extractPdf, extractPlainText, type WebPage } from '@sift/content-extraction';
+import { type BrowserPool, PageMemoryExceededError, type RenderedPage } from '@sift/browser';
+import { looksBinary, type WebPage } from '@sift/content-extraction';
 import type { ExtractUrlPayload, ExtractUrlResult } from '@sift/queue-contracts';
 import { topChunks } from '@sift/ranking';
 import { type EgressPolicy, type FetchedResource, FetchError, safeFetch } from '@sift/safe-fetch';
 import { pageOwnerOf, type PageRepository } from '@sift/search-index';
+import { TaskPoolError } from '@sift/task-pool';
 import { Deadline } from './deadline';
-import { ExtractionFailure, failureReasonOf, timedOutReason } from './extraction-failure';
+import { BINARY_CONTENT_REASON, ExtractionFailure, failureReasonOf, parsingFailureReason, timedOutReason } from './extraction-failure';
 import { needsBrowser } from './needs-browser';
+import type { ContentParser } from './parsing/content-parser';
+import type { HtmlAnalysis, HtmlDocument } from './parsing/content-parsing.task';
 
 export interface ExtractionServiceOptions {
   policy: EgressPolicy;
   browser: Pick<BrowserPool, 'render'>;
+  /** Every fetched or rendered document is parsed here, off the event loop, within a deadline and a heap cap. */
+  parser: Pick<ContentParser, 'html' | 'pdf' | 'text'>;
   /** Absent when the worker runs without a database: nothing is cached or stored. */
   pages?: Pick<PageRepository, 'save' | 'getFresh'>;
   maxBytes?: number;
@@ -70,17 +75,19 @@ export class ExtractionService {
       maxBytes: this.options.maxBytes,
       accept: ['html', 'xhtml', 'pdf', 'text', 'json'],
     });
+    // Megabytes of noise served as text would only keep a parser busy; refused before any parsing.
+    if (fetched.kind !== 'pdf' && looksBinary(fetched.body, fetched.charset)) throw new ExtractionFailure(BINARY_CONTENT_REASON);
     switch (fetched.kind) {
       case 'html':
       case 'xhtml':
         return this.htmlPage(payload, fetched, deadline);
       case 'pdf':
         assertSuccessfulStatus(fetched.status);
-        return extractPdf(fetched.body, fetched.finalUrl, payload.url);
+        return this.parsed(payload, deadline, () => this.options.parser.pdf(fetched.body, fetched.finalUrl, payload.url, deadline.remainingMs()));
       case 'text':
       case 'json':
         assertSuccessfulStatus(fetched.status);
-        return extractPlainText(fetched.text, fetched.finalUrl, payload.url);
+        return this.parsed(payload, deadline, () => this.options.parser.text(fetched.text, fetched.finalUrl, payload.url, deadline.remainingMs()));
       default:
         throw new ExtractionFailure(`Unsupported content type: ${fetched.mimeType || fetched.kind}`);
     }
@@ -88,12 +95,13 @@ export class ExtractionService {
 
   private async htmlPage(payload: ExtractUrlPayload, fetched: FetchedResource, deadline: Deadline): Promise<WebPage> {
     if (GONE_STATUSES.has(fetched.status)) throw new ExtractionFailure(`HTTP ${fetched.status}`);
-    const wantsBrowser = payload.extractDepth === 'advanced';
-    if (fetched.status >= 400 && !wantsBrowser) throw statusFailure(fetched.status, fetched.text);
-    if (!wantsBrowser) {
-      assertNotBlocked(fetched.status, fetched.text);
-      const page = this.staticPage(fetched, payload);
-      if (page && !needsBrowser(fetched.text, page.text)) return page;
+    const served = () =>
+      this.analysed(payload, deadline, { html: fetched.text, status: fetched.status, baseUrl: fetched.finalUrl, extract: fetched.status < 400 });
+    if (payload.extractDepth !== 'advanced') {
+      const analysis = await served();
+      assertNotBlocked(fetched.status, analysis);
+      const page = this.staticPage(analysis, payload);
+      if (page && !needsBrowser(analysis.hasScripts, page.text)) return page;
       // Basic depth retries in the browser only for pages that plainly need JavaScript; a failed retry keeps
       // whatever the HTTP response had.
       return this.renderedPage(payload, deadline).catch((error: unknown) => {
@@ -106,32 +114,54 @@ export class ExtractionService {
     try {
       return await this.renderedPage(payload, deadline);
     } catch (error) {
-      if (deadline.expired || error instanceof ExtractionFailure) throw error;
-      if (fetched.status >= 400) throw statusFailure(fetched.status, fetched.text);
-      assertNotBlocked(fetched.status, fetched.text);
-      return pageFromHtml(fetched.text, fetched.finalUrl, payload);
+      // A page that ran out of memory in the browser is hostile: its HTTP response is no fallback.
+      if (deadline.expired || error instanceof ExtractionFailure || error instanceof PageMemoryExceededError) throw error;
+      const analysis = await served();
+      assertNotBlocked(fetched.status, analysis);
+      return pageOf(analysis);
     }
   }
 
   /** The page as served over HTTP; null when it cannot be read without running its scripts. */
-  private staticPage(fetched: FetchedResource, payload: ExtractUrlPayload): WebPage | null {
-    try {
-      return pageFromHtml(fetched.text, fetched.finalUrl, payload);
-    } catch (error) {
-      if (!/<script\b/i.test(fetched.text)) throw error;
-      // An empty script-only shell can trip the static extractor; the browser render is the second chance.
-      this.options.onError?.(error, payload.url);
-      return null;
-    }
+  private staticPage(analysis: HtmlAnalysis, payload: ExtractUrlPayload): WebPage | null {
+    if (analysis.page || !analysis.hasScripts) return pageOf(analysis);
+    // An empty script-only shell can trip the static extractor; the browser render is the second chance.
+    this.options.onError?.(new Error(analysis.extractionError), payload.url);
+    return null;
   }
 
   private async renderedPage(payload: ExtractUrlPayload, deadline: Deadline): Promise<WebPage> {
     if (deadline.expired) throw new ExtractionFailure(timedOutReason(payload.timeoutMs));
     const rendered: RenderedPage = await this.options.browser.render(payload.url, { deadlineMs: deadline.remainingMs() });
     if (GONE_STATUSES.has(rendered.status)) throw new ExtractionFailure(`HTTP ${rendered.status}`);
-    assertNotBlocked(rendered.status, rendered.html, rendered.title);
+    const analysis = await this.analysed(payload, deadline, {
+      html: rendered.html,
+      status: rendered.status,
+      title: rendered.title,
+      baseUrl: rendered.finalUrl,
+      extract: rendered.status < 400,
+    });
+    if (analysis.blockReason) throw blockedFailure(analysis.blockReason);
     if (rendered.status >= 400) throw new ExtractionFailure(`HTTP ${rendered.status}`);
-    return pageFromHtml(rendered.html, rendered.finalUrl, payload);
+    return pageOf(analysis);
+  }
+
+  /** The block-page verdict and (if asked) the page of an HTML response, from a parsing thread. */
+  private analysed(payload: ExtractUrlPayload, deadline: Deadline, response: Omit<HtmlDocument, 'url' | 'includeImages'>): Promise<HtmlAnalysis> {
+    return this.parsed(payload, deadline, () =>
+      this.options.parser.html({ ...response, url: payload.url, includeImages: payload.includeImages }, deadline.remainingMs()),
+    );
+  }
+
+  /** Runs one parse; a parse stopped by its deadline, its heap cap or a full queue fails the URL with the reason. */
+  private async parsed<Parsed>(payload: ExtractUrlPayload, deadline: Deadline, parse: () => Promise<Parsed>): Promise<Parsed> {
+    if (deadline.expired) throw new ExtractionFailure(timedOutReason(payload.timeoutMs));
+    try {
+      return await parse();
+    } catch (error) {
+      if (!(error instanceof TaskPoolError)) throw error;
+      throw new ExtractionFailure(deadline.expired ? timedOutReason(payload.timeoutMs) : parsingFailureReason(error), { cause: error });
+    }
   }
 
   private async store(payload: ExtractUrlPayload, page: WebPage): Promise<void> {
@@ -150,20 +180,18 @@ function assertSuccessfulStatus(status: number): void {
   if (status >= 400) throw new ExtractionFailure(`HTTP ${status}`);
 }
 
-function statusFailure(status: number, html: string): ExtractionFailure {
-  const blockReason = detectBlockPage({ status, html, title: titleOf(html) });
-  return new ExtractionFailure(blockReason ? `Blocked by the site (${blockReason})` : `HTTP ${status}`);
+/** An error status fails as the block it shows or as the status; a success status fails only when it is a block page. */
+function assertNotBlocked(status: number, analysis: HtmlAnalysis): void {
+  if (analysis.blockReason) throw blockedFailure(analysis.blockReason);
+  if (status >= 400) throw new ExtractionFailure(`HTTP ${status}`);
 }
 
-function assertNotBlocked(status: number, html: string, title: string = titleOf(html)): void {
-  const blockReason = detectBlockPage({ status, html, title });
-  if (blockReason) throw new ExtractionFailure(`Blocked by the site (${blockReason})`);
+function blockedFailure(reason: string): ExtractionFailure {
+  return new ExtractionFailure(`Blocked by the site (${reason})`);
 }
 
-function titleOf(html: string): string {
-  return /<title[^>]*>([^<]*)<\/title>/i.exec(html)?.[1]?.trim() ?? '';
-}
-
-function pageFromHtml(html: string, finalUrl: string, payload: ExtractUrlPayload): WebPage {
-  return extractHtml(html, { baseUrl: finalUrl, url: payload.url, includeImages: payload.includeImages });
+/** The extracted page; an extractor that threw is an internal error, as it was on the main thread. */
+function pageOf(analysis: HtmlAnalysis): WebPage {
+  if (!analysis.page) throw new Error(analysis.extractionError ?? 'the HTML document was not extracted');
+  return analysis.page;
 }

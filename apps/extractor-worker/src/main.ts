@@ -8,6 +8,7 @@ import { PageRepository } from '@sift/search-index';
 import { createExtractUrlHandler } from './extract-url.handler';
 import { ExtractionService } from './extraction.service';
 import { extractorEnv } from './extractor-env';
+import { ContentParser } from './parsing/content-parser';
 
 const log = workerLogger('extractor-worker');
 
@@ -15,10 +16,26 @@ async function main(): Promise<void> {
   const config = loadConfig(extractorEnv);
   const policy = egressPolicyFromConfig(config);
   const prisma = createPrismaClient(config.DATABASE_URL);
-  const browser = new BrowserPool({ policy, executablePath: config.CHROMIUM_PATH, maxConcurrentPages: config.BROWSER_PAGES });
+  const browser = new BrowserPool({
+    policy,
+    executablePath: config.CHROMIUM_PATH,
+    maxConcurrentPages: config.BROWSER_PAGES,
+    maxPageHeapMb: config.BROWSER_PAGE_HEAP_MB,
+    maxBrowserMemoryBytes: config.BROWSER_MEMORY_MB * 1024 * 1024,
+  });
+  // Parsing threads are started (and their modules loaded) before the first job, not by it.
+  const parser = await ContentParser.start({
+    threads: config.EXTRACT_PARSE_THREADS,
+    deadlineMs: config.PARSE_DEADLINE_MS,
+    maxHeapMb: config.PARSE_THREAD_HEAP_MB,
+    maxQueue: config.PARSE_QUEUE_LIMIT,
+    maxPdfPages: config.PDF_MAX_PAGES,
+    onThreadError: (error) => log('error', 'a parsing thread failed outside a task', { error: error.message }),
+  });
   const extractionService = new ExtractionService({
     policy,
     browser,
+    parser,
     pages: new PageRepository(prisma),
     onError: (error, url) => log('error', 'extraction failed unexpectedly', { url, error: error instanceof Error ? error.message : String(error) }),
   });
@@ -30,8 +47,9 @@ async function main(): Promise<void> {
     redisUrl: config.REDIS_URL,
     queuePrefix: config.QUEUE_PREFIX,
     healthPort: config.EXTRACTOR_PORT,
+    startedDetails: { parseThreads: parser.threads },
     // Running extractions finish first; only then do the browser and the database connection go.
-    release: () => Promise.allSettled([browser.close(), prisma.$disconnect()]),
+    release: () => Promise.allSettled([browser.close(), parser.close(), prisma.$disconnect()]),
   });
 }
 

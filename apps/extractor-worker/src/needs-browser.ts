@@ -5,7 +5,7 @@ const MINIMUM_STATIC_TEXT_CHARS = 200;
  * True when the HTTP response plainly needs JavaScript: almost no text, but scripts that would produce it
  * (single-page apps, client-rendered articles). Such pages are retried in the browser even for basic depth.
  */
-export function needsBrowser(html: string, extractedText: string): boolean {
+export function needsBrowser(hasScripts: boolean, extractedText: string): boolean {
   if (extractedText.trim().length >= MINIMUM_STATIC_TEXT_CHARS) return false;
-  return /<script\b/i.test(html);
+  return hasScripts;
 }

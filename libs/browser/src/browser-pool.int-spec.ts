@@ -1,6 +1,6 @@
 import type { ServerResponse } from 'node:http';
 import { FetchError, startFixtureServer, type EgressPolicy, type FetchErrorCode, type FixtureServer } from '@sift/safe-fetch';
-import { BrowserPool } from './index';
+import { BrowserPool, PageMemoryExceededError } from './index';
 
 jest.setTimeout(60_000);
 
@@ -80,6 +80,8 @@ beforeAll(async () => {
         response.end('self.addEventListener("fetch", () => {});');
       },
       '/never-answers': () => undefined,
+      // The load event never comes: a render lasts until its deadline unless something stops it.
+      '/stalled-load': sendHtml('<!doctype html><title>Stalled</title><p>waiting</p><img src="/never-answers">'),
       '/big-dom': sendHtml(
         `<!doctype html><title>Big</title><script>for (let i = 0; i < 5000; i++) document.write('<div>' + i + '</div>');</script>`,
       ),
@@ -183,6 +185,21 @@ describe('BrowserPool SSRF protection', () => {
       await expectRenderFailure(`${site.url}/page`, 'blocked_address', closed);
     } finally {
       await closed.close();
+    }
+  });
+
+  it('fails a render at once when its browser passes the memory cap, and closes that browser', async () => {
+    // Any Chromium holds more than 1 MB: the first measurement during the render passes the cap.
+    const small = new BrowserPool({ policy, maxBrowserMemoryBytes: 1024 * 1024 });
+    try {
+      const startedAt = performance.now();
+      const error = await renderFailure(`${site.url}/stalled-load`, small, 15_000);
+      expect(error).toBeInstanceOf(PageMemoryExceededError);
+      expect(error.message).toMatch(/^The browser grew past 1 MB of memory/);
+      expect(performance.now() - startedAt).toBeLessThan(10_000);
+      expect(small.openBrowserCount).toBe(0);
+    } finally {
+      await small.close();
     }
   });
 

@@ -15,8 +15,13 @@ export interface BrowserPoolOptions {
   pagesPerBrowser?: number;
   /** A page with more elements than this fails as too large; default 200 000. */
   maxDomNodes?: number;
-  /** Recycle the browser once its processes hold more resident memory than this; default 1.5 GiB. */
+  /**
+   * Recycle the browser once its processes hold more resident memory than this; a render that sees it exceeded
+   * fails at once. Default 1.5 GiB.
+   */
   maxBrowserMemoryBytes?: number;
+  /** V8 heap cap of each page's renderer, in MB; a page that needs more fails and its browser is recycled. Default 512. */
+  maxPageHeapMb?: number;
   /** A serialised page longer than this fails as too large; default 15 MB, as for safe-fetch. */
   maxHtmlBytes?: number;
 }
@@ -30,18 +35,32 @@ export interface RenderedPage {
   elapsedMs: number;
 }
 
+/** A render stopped because the page ran past its memory cap (its browser is recycled). */
+export class PageMemoryExceededError extends FetchError {
+  constructor(url: string, message: string) {
+    super('too_large', url, message);
+  }
+}
+
 interface BrowserLease {
   browser: Browser;
   marker: string;
   pagesStarted: number;
   activePages: number;
   retiring: boolean;
+  /** The latest measurement of the browser's resident memory, shared by the pages rendering in it. */
+  residentMemory?: { measuredAt: number; bytes: Promise<number | undefined> };
 }
 
+const defaultMaxBrowserMemoryBytes = 1.5 * 1024 ** 3;
 // Media and fonts add bytes and time but nothing to the text we extract.
 const skippedResourceTypes = new Set(['media', 'font']);
 // Time kept back from the deadline to read the DOM after waiting for the load event.
 const readReserveMs = 250;
+// How often a rendering page's heap is measured, and how long one measurement of a browser's resident memory (a
+// walk over /proc) serves all of its rendering pages.
+const memoryCheckIntervalMs = 250;
+const residentMemoryReuseMs = 1_000;
 
 /**
  * Renders pages in Debian's Chromium, driven by Playwright. Every request the browser makes leaves through a
@@ -80,7 +99,7 @@ export class BrowserPool {
         });
         const renderingContext = context;
         return await withDeadline(
-          this.renderInContext(renderingContext, url, remainingMs, startedAt),
+          this.renderInContext(renderingContext, lease, url, remainingMs, startedAt),
           remainingMs(),
           () => new FetchError('timeout', url, `Rendering ${url} took longer than ${deadlineMs} ms`),
           () => void renderingContext.close().catch(() => undefined),
@@ -105,11 +124,65 @@ export class BrowserPool {
     if (proxy) await (await proxy).close();
   }
 
-  private async renderInContext(context: BrowserContext, url: string, remainingMs: () => number, startedAt: number): Promise<RenderedPage> {
+  private async renderInContext(context: BrowserContext, lease: BrowserLease, url: string, remainingMs: () => number, startedAt: number): Promise<RenderedPage> {
     await context.route('**/*', (route) =>
       skippedResourceTypes.has(route.request().resourceType()) ? route.abort('blockedbyclient') : route.fallback(),
     );
     const page = await context.newPage();
+    const watch = await this.watchMemory(context, page, lease, url);
+    try {
+      // Whichever comes first: the page read, or its memory running over (then render's finally closes the context).
+      return await Promise.race([this.loadAndRead(page, url, remainingMs, startedAt), watch.exceeded]);
+    } finally {
+      watch.stop();
+    }
+  }
+
+  /**
+   * Fails the render when the page's JavaScript heap passes its cap, its renderer crashes (V8 stops a renderer at
+   * the `--max-old-space-size` cap given at launch) or the whole browser passes its memory cap; the browser is then
+   * retired, so the next render gets a fresh one.
+   */
+  private async watchMemory(context: BrowserContext, page: Page, lease: BrowserLease, url: string): Promise<{ exceeded: Promise<never>; stop: () => void }> {
+    const maxHeapMb = this.maxPageHeapMb;
+    const maxBrowserBytes = this.options.maxBrowserMemoryBytes ?? defaultMaxBrowserMemoryBytes;
+    let fail: (error: PageMemoryExceededError) => void = () => undefined;
+    const exceeded = new Promise<never>((_resolve, reject) => (fail = reject));
+    exceeded.catch(() => undefined);
+    const overrun = (message: string) => {
+      lease.retiring = true;
+      fail(new PageMemoryExceededError(url, message));
+    };
+    page.on('crash', () => overrun(`The page crashed its renderer, out of memory (the cap is ${maxHeapMb} MB per page)`));
+    const session = await context.newCDPSession(page);
+    await session.send('Performance.enable');
+    let checking = false;
+    const timer = setInterval(() => {
+      if (checking) return;
+      checking = true;
+      void (async () => {
+        const { metrics } = await session.send('Performance.getMetrics');
+        const heapBytes = metrics.find((metric) => metric.name === 'JSHeapUsedSize')?.value ?? 0;
+        if (heapBytes > maxHeapMb * 1024 * 1024) return overrun(`The page used more than ${maxHeapMb} MB of memory and was stopped`);
+        const browserBytes = await residentMemoryOf(lease);
+        if (browserBytes !== undefined && browserBytes > maxBrowserBytes) {
+          overrun(`The browser grew past ${Math.round(maxBrowserBytes / 1024 ** 2)} MB of memory while rendering the page and was stopped`);
+        }
+      })()
+        // The page or its session closing ends the measurements; nothing to report.
+        .catch(() => undefined)
+        .finally(() => (checking = false));
+    }, memoryCheckIntervalMs);
+    return {
+      exceeded,
+      stop: () => {
+        clearInterval(timer);
+        void session.detach().catch(() => undefined);
+      },
+    };
+  }
+
+  private async loadAndRead(page: Page, url: string, remainingMs: () => number, startedAt: number): Promise<RenderedPage> {
     let lastNavigationUrl = url;
     page.on('request', (request) => {
       if (request.isNavigationRequest() && request.frame() === page.mainFrame()) lastNavigationUrl = request.url();
@@ -189,7 +262,7 @@ export class BrowserPool {
     const browser = await chromium.launch({
       executablePath: this.options.executablePath ?? process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
       headless: true,
-      args: chromiumArguments(proxy.url, marker),
+      args: chromiumArguments(proxy.url, marker, this.maxPageHeapMb),
     });
     this.launched += 1;
     const lease: BrowserLease = { browser, marker, pagesStarted: 0, activePages: 0, retiring: false };
@@ -207,7 +280,7 @@ export class BrowserPool {
   private async recycleIfDue(lease: BrowserLease): Promise<void> {
     if (!lease.retiring) {
       const pagesPerBrowser = this.options.pagesPerBrowser ?? 100;
-      const maxMemory = this.options.maxBrowserMemoryBytes ?? 1.5 * 1024 ** 3;
+      const maxMemory = this.options.maxBrowserMemoryBytes ?? defaultMaxBrowserMemoryBytes;
       const tooOld = lease.pagesStarted >= pagesPerBrowser;
       const tooLarge = !tooOld && ((await processTreeResidentBytes(lease.marker)) ?? 0) > maxMemory;
       if (tooOld || tooLarge) {
@@ -222,6 +295,10 @@ export class BrowserPool {
     }
   }
 
+  private get maxPageHeapMb(): number {
+    return this.options.maxPageHeapMb ?? 512;
+  }
+
   /** Browsers launched since the pool was created (for tests and metrics). */
   get launchedBrowserCount(): number {
     return this.launched;
@@ -231,6 +308,14 @@ export class BrowserPool {
   get openBrowserCount(): number {
     return this.leases.size;
   }
+}
+
+function residentMemoryOf(lease: BrowserLease): Promise<number | undefined> {
+  const now = performance.now();
+  if (!lease.residentMemory || now - lease.residentMemory.measuredAt > residentMemoryReuseMs) {
+    lease.residentMemory = { measuredAt: now, bytes: processTreeResidentBytes(lease.marker) };
+  }
+  return lease.residentMemory.bytes;
 }
 
 /** Headless Chromium announces itself as "HeadlessChrome", which many sites answer with a block page. */

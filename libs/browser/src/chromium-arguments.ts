@@ -5,8 +5,10 @@
  *   anything else that skips the proxy cannot reach a host; 127.0.0.1 stays reachable for the proxy itself.
  * - WebRTC may only use proxied UDP, i.e. none: STUN/TURN to an internal IP would bypass the proxy.
  * - QUIC is off because HTTP/3 goes over UDP, past an HTTP proxy.
+ * - `--js-flags=--max-old-space-size`: each renderer's V8 heap is capped, so a page that allocates without bound
+ *   crashes its own renderer instead of growing the browser by gigabytes.
  */
-export function chromiumArguments(proxyUrl: string, instanceMarker: string): string[] {
+export function chromiumArguments(proxyUrl: string, instanceMarker: string, maxPageHeapMb: number): string[] {
   return [
     '--no-sandbox',
     '--disable-gpu',
@@ -21,6 +23,7 @@ export function chromiumArguments(proxyUrl: string, instanceMarker: string): str
     '--no-pings',
     '--disable-quic',
     '--mute-audio',
+    `--js-flags=--max-old-space-size=${maxPageHeapMb}`,
     `--proxy-server=${proxyUrl}`,
     '--proxy-bypass-list=<-loopback>',
     '--host-resolver-rules=MAP * ~NOTFOUND , EXCLUDE 127.0.0.1',

@@ -1,2 +1,2 @@
 // Browser rendering behind safe-fetch's egress policy.
-export { BrowserPool, type BrowserPoolOptions, type RenderedPage } from './browser-pool';
+export { BrowserPool, PageMemoryExceededError, type BrowserPoolOptions, type RenderedPage } from './browser-pool';

@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { z } from 'zod';
 
 /**
@@ -7,6 +8,10 @@ import { z } from 'zod';
 const integer = (fallback: number) => z.coerce.number().int().nonnegative().default(fallback);
 const flag = (fallback: boolean) =>
   z.enum(['true', 'false', '1', '0', 'yes', 'no']).default(fallback ? 'true' : 'false').transform((value) => ['true', '1', 'yes'].includes(value));
+
+/** A thread count: at least 1, the machine's CPU count when unset or left empty (as in `.env.example`). */
+export const threadCount = () =>
+  z.preprocess((value) => (value === '' ? undefined : value), z.coerce.number().int().min(1).default(availableParallelism()));
 
 export const coreEnv = z.object({
   /** Postgres connection; the database is created on start if it does not exist. */
@@ -47,6 +52,26 @@ export const fetchEnv = z.object({
   DOCUMENT_CACHE_SECONDS: integer(3600),
 });
 
+/** Parsing fetched content (HTML, PDF, text) in worker threads: the limits no document may exceed. */
+export const parsingEnv = z.object({
+  /** Longest parsing one fetched document may take, in ms; past it its thread is terminated and the URL fails. */
+  PARSE_DEADLINE_MS: z.coerce.number().int().min(100).default(15_000),
+  /** Heap cap of each parsing thread, in MB; a document that needs more fails and its thread is replaced. */
+  PARSE_THREAD_HEAP_MB: z.coerce.number().int().min(32).default(512),
+  /** Documents waiting for a parsing thread at most; more fail at once instead of queueing without bound. */
+  PARSE_QUEUE_LIMIT: integer(256),
+  /** Pages of a PDF read at most; later pages are left out. */
+  PDF_MAX_PAGES: z.coerce.number().int().min(1).default(200),
+});
+
+/** Chromium's memory: a page that allocates without bound fails and its browser is recycled. */
+export const browserEnv = z.object({
+  /** V8 heap cap of each rendered page, in MB; a page that needs more fails. */
+  BROWSER_PAGE_HEAP_MB: z.coerce.number().int().min(16).default(512),
+  /** Resident memory of one browser (all its processes), in MB, past which its pages fail and it is replaced. */
+  BROWSER_MEMORY_MB: z.coerce.number().int().min(64).default(1536),
+});
+
 export const llmEnv = z.object({
   /** OpenAI-compatible base URL (e.g. https://api.openai.com/v1, http://localhost:11434/v1); empty = extractive answers. */
   LLM_BASE_URL: z.string().default(''),
@@ -64,6 +89,8 @@ export const searchEnv = z.object({
 export type CoreConfig = z.infer<typeof coreEnv>;
 export type GatewayConfig = z.infer<typeof gatewayEnv>;
 export type FetchConfig = z.infer<typeof fetchEnv>;
+export type ParsingConfig = z.infer<typeof parsingEnv>;
+export type BrowserConfig = z.infer<typeof browserEnv>;
 export type LlmConfig = z.infer<typeof llmEnv>;
 export type SearchConfig = z.infer<typeof searchEnv>;
 

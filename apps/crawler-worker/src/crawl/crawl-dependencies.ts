@@ -12,7 +12,7 @@ export interface FetchResourceOptions {
 }
 
 /** The part of safe-fetch's answer the crawl engine reads (tests serve one); a final non-3xx status is returned, not thrown. */
-export type FetchedResource = Pick<SafeFetchedResource, 'finalUrl' | 'status' | 'headers' | 'kind' | 'text' | 'body'>;
+export type FetchedResource = Pick<SafeFetchedResource, 'finalUrl' | 'status' | 'headers' | 'kind' | 'charset' | 'text' | 'body'>;
 
 export interface PageExtractionOptions {
   /** The page's URL after redirects. */

@@ -183,7 +183,7 @@ describe('runCrawl on the Git documentation site', () => {
   it('extracts in worker threads the same pages, in the same order, as inline', async () => {
     const request = crawlRequest(site, { maxDepth: 1, maxBreadth: 20 });
     const inline = await runCrawl(request, createDefaultCrawlDependencies({ policy: loopbackPolicy }));
-    const extraction = await PageExtractionPool.start(2);
+    const extraction = await PageExtractionPool.start({ threads: 2, deadlineMs: 30_000, maxHeapMb: 512, maxQueue: 1_000 });
     try {
       expect(extraction.threads).toBe(2);
       const threaded = await runCrawl(request, createDefaultCrawlDependencies({ policy: loopbackPolicy, extraction }));

@@ -1,4 +1,4 @@
-import { type ExtractedLink, type ExtractedLinks, type WebPage, webPageOf } from '@sift/content-extraction';
+import { type ExtractedLink, type ExtractedLinks, looksBinary, type WebPage, webPageOf } from '@sift/content-extraction';
 import type { CrawlPage } from '@sift/queue-contracts';
 import { createHash } from 'node:crypto';
 import { CrawlDependencies, CrawlEngineSettings, DEFAULT_CRAWL_ENGINE_SETTINGS, FetchedResource } from './crawl-dependencies';
@@ -189,6 +189,11 @@ class CrawlRun {
       this.failedPages += 1;
       return;
     }
+    // Bytes that are not text (served as HTML or text) are refused before any parsing.
+    if (looksBinary(response.body, response.charset)) {
+      this.failedPages += 1;
+      return;
+    }
     if (this.stopped) return;
     const fingerprint = createHash('sha256').update(response.text.replace(/\s+/g, ' ').trim()).digest('hex');
     if (this.contentFingerprints.has(fingerprint)) return;
@@ -334,6 +339,7 @@ class CrawlRun {
       status: rendered.status,
       headers: {},
       kind: 'html',
+      charset: 'utf-8',
       text: rendered.html,
       body: Buffer.from(rendered.html),
     };

@@ -52,6 +52,7 @@ export function createDefaultCrawlDependencies(options: DefaultCrawlDependencyOp
         status: resource.status,
         headers: resource.headers,
         kind: resource.kind,
+        charset: resource.charset,
         text: resource.text,
         body: resource.body,
       };

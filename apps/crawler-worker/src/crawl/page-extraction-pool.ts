@@ -1,45 +1,42 @@
 import { resolve } from 'node:path';
-import { ThreadPool, ThreadPoolStartError } from '../thread-pool/thread-pool';
 import type { ExtractedLinks, PageWithLinks } from '@sift/content-extraction';
+import { TaskPool } from '@sift/task-pool';
 import type { PageExtractionOptions } from './crawl-dependencies';
-import { PageExtractionResult, PageExtractionTask, runTask } from './page-extraction.task';
+import type { PageExtractionResult, PageExtractionTask } from './page-extraction.task';
 
 const TASK_MODULE = resolve(__dirname, 'page-extraction.task.ts');
-const WARM_UP_PAGE = '<html><head><title>Warm-up</title></head><body><main><h1>Warm-up</h1><p>A <a href="/next">link</a>.</p></main></body></html>';
-const WARM_UP_OPTIONS: PageExtractionOptions = { baseUrl: 'https://warm-up.invalid/', includeImages: true, format: 'markdown' };
+const WARM_UP: PageExtractionTask = {
+  kind: 'page',
+  html: '<html><head><title>Warm-up</title></head><body><main><h1>Warm-up</h1><p>A <a href="/next">link</a>.</p></main></body></html>',
+  options: { baseUrl: 'https://warm-up.invalid/', includeImages: true, format: 'markdown' },
+};
+
+export interface PageExtractionPoolOptions {
+  threads: number;
+  /** Longest one page may take to extract; past it the thread is terminated and the page fails. */
+  deadlineMs: number;
+  /** Heap cap of each thread, in MB. */
+  maxHeapMb: number;
+  /** Pages waiting for a thread at most; more fail at once. */
+  maxQueue: number;
+  onThreadError?: (error: Error) => void;
+}
 
 /**
  * Page extraction for crawls, in worker threads: a crawl's CPU time is parsing and converting HTML, and in the
- * crawler's own event loop one big page would hold back every fetch, timer and deadline of every crawl.
+ * crawler's own event loop one big (or hostile) page would hold back every fetch, timer and deadline of every
+ * crawl. A page that runs past its deadline or heap cap fails alone (TaskPoolError); its thread is replaced.
  */
 export class PageExtractionPool {
-  private constructor(
-    private readonly pool: ThreadPool<PageExtractionTask, PageExtractionResult>,
-    /** Set when threads were asked for but could not start, so extraction runs inline. */
-    readonly fallbackReason?: string,
-  ) {}
+  private constructor(private readonly pool: TaskPool<PageExtractionTask, PageExtractionResult>) {}
 
-  /** `threads` 0 extracts in the calling thread; so does a pool whose threads cannot load (see fallbackReason). */
-  static async start(threads: number, onThreadReplaced?: (cause: Error) => void): Promise<PageExtractionPool> {
-    try {
-      const pool = await ThreadPool.start({ taskModule: TASK_MODULE, threads, runInline: runTask, onThreadReplaced });
-      // One small page per thread loads what the extractor requires lazily, before a crawl waits for it.
-      await Promise.all(Array.from({ length: pool.size }, () => pool.run({ kind: 'page', html: WARM_UP_PAGE, options: WARM_UP_OPTIONS }))).catch(
-        async (error: unknown) => {
-          await pool.close();
-          throw error;
-        },
-      );
-      return new PageExtractionPool(pool);
-    } catch (error) {
-      if (!(error instanceof ThreadPoolStartError)) throw error;
-      return new PageExtractionPool(await ThreadPool.start({ taskModule: TASK_MODULE, threads: 0, runInline: runTask }), error.message);
-    }
+  /** Starts the threads and loads what the extractor requires lazily, before a crawl waits for it. */
+  static async start(options: PageExtractionPoolOptions): Promise<PageExtractionPool> {
+    return new PageExtractionPool(await TaskPool.start({ taskModule: TASK_MODULE, ...options }, WARM_UP));
   }
 
-  /** Threads extracting; 0 when extraction runs inline. */
   get threads(): number {
-    return this.pool.size;
+    return this.pool.threads;
   }
 
   async extractPageWithLinks(html: string, options: PageExtractionOptions): Promise<PageWithLinks> {

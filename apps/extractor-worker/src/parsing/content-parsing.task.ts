@@ -1,0 +1,67 @@
+import { detectBlockPage, extractHtml, extractPdf, extractPlainText, type WebPage } from '@sift/content-extraction';
+
+/** An HTML response (fetched or rendered) to judge and, if asked, turn into a WebPage. */
+export interface HtmlDocument {
+  html: string;
+  status: number;
+  /** The title the browser reported; read from the HTML when absent. */
+  title?: string;
+  baseUrl: string;
+  url: string;
+  includeImages: boolean;
+  /** False when only the block-page verdict is needed (an error status). */
+  extract: boolean;
+}
+
+/** Everything the extractor decides from an HTML document, computed off its event loop. */
+export interface HtmlAnalysis {
+  /** Why the response is a block, challenge or captcha page; null for content. */
+  blockReason: string | null;
+  hasScripts: boolean;
+  /** Absent when blocked, not asked for, or when extraction threw (then `extractionError` says why). */
+  page?: WebPage;
+  extractionError?: string;
+}
+
+/** One fetched document to turn into a WebPage, as plain data so it crosses a thread boundary unchanged. */
+export type ContentParsingTask =
+  | ({ kind: 'html' } & HtmlDocument)
+  | { kind: 'pdf'; data: Uint8Array; url: string; requestedUrl: string; maxPages: number }
+  | { kind: 'text'; text: string; url: string; requestedUrl: string };
+
+export type ContentParsingResult = { kind: 'html'; analysis: HtmlAnalysis } | { kind: 'page'; page: WebPage };
+
+/**
+ * Runs in a parsing thread: untrusted bytes in, a verdict and a WebPage out. Even the regular expressions over the
+ * raw HTML (title, block markers, scripts) run here: on megabytes of crafted markup they are not cheap either.
+ * Copies out plain fields only: the extractor's objects must not carry anything a structured clone would drop.
+ */
+export async function runTask(task: ContentParsingTask): Promise<ContentParsingResult> {
+  switch (task.kind) {
+    case 'html':
+      return { kind: 'html', analysis: analyseHtml(task) };
+    case 'pdf':
+      return { kind: 'page', page: plainPage(await extractPdf(task.data, task.url, task.requestedUrl, { maxPages: task.maxPages })) };
+    case 'text':
+      return { kind: 'page', page: plainPage(extractPlainText(task.text, task.url, task.requestedUrl)) };
+  }
+}
+
+function analyseHtml(document: HtmlDocument): HtmlAnalysis {
+  const blockReason = detectBlockPage({ status: document.status, html: document.html, title: document.title ?? titleOf(document.html) });
+  const hasScripts = /<script\b/i.test(document.html);
+  if (blockReason || !document.extract) return { blockReason, hasScripts };
+  try {
+    return { blockReason, hasScripts, page: plainPage(extractHtml(document.html, { baseUrl: document.baseUrl, url: document.url, includeImages: document.includeImages })) };
+  } catch (error) {
+    return { blockReason, hasScripts, extractionError: error instanceof Error ? error.message : String(error) };
+  }
+}
+
+function titleOf(html: string): string {
+  return /<title[^>]*>([^<]*)<\/title>/i.exec(html)?.[1]?.trim() ?? '';
+}
+
+function plainPage(page: WebPage): WebPage {
+  return { ...page, images: page.images.map(({ url, alt }) => ({ url, alt })), countryHints: [...page.countryHints] };
+}
