@@ -54,7 +54,7 @@ export class ExtractionService {
     const pages = this.options.pages;
     if (!pages || !payload.maxCacheAgeMs) return null;
     try {
-      const stored = await pages.getFresh(payload.url, payload.maxCacheAgeMs);
+      const stored = await pages.getFresh(pageOwnerOf(payload.accountId), payload.url, payload.maxCacheAgeMs);
       return stored ? { ...stored.page, url: payload.url } : null;
     } catch (error) {
       // The cache only saves time; an unreachable store must not fail the extraction.

@@ -19,7 +19,7 @@ async function main(): Promise<void> {
   const extractionService = new ExtractionService({
     policy,
     browser,
-    pages: new PageRepository(prisma),
+    pages: new PageRepository(prisma, { sharedIndex: config.SHARED_INDEX }),
     onError: (error, url) => log('error', 'extraction failed unexpectedly', { url, error: error instanceof Error ? error.message : String(error) }),
   });
   await runWorkerProcess({
