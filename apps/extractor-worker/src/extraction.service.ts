@@ -97,7 +97,7 @@ export class ExtractionService {
       // Basic depth retries in the browser only for pages that plainly need JavaScript; a failed retry keeps
       // whatever the HTTP response had.
       return this.renderedPage(payload, deadline).catch((error: unknown) => {
-        if (deadline.expired || !page || page.text.trim() === '') throw error;
+        if (deadline.expired || !page || page.text.trim() === '' || isEgressRefusal(error)) throw error;
         return page;
       });
     }
@@ -106,7 +106,7 @@ export class ExtractionService {
     try {
       return await this.renderedPage(payload, deadline);
     } catch (error) {
-      if (deadline.expired || error instanceof ExtractionFailure) throw error;
+      if (deadline.expired || error instanceof ExtractionFailure || isEgressRefusal(error)) throw error;
       if (fetched.status >= 400) throw statusFailure(fetched.status, fetched.text);
       assertNotBlocked(fetched.status, fetched.text);
       return pageFromHtml(fetched.text, fetched.finalUrl, payload);
@@ -144,6 +144,15 @@ export class ExtractionService {
       this.options.onError?.(error, payload.url);
     }
   }
+}
+
+/**
+ * The render reached a destination the egress policy refuses (a redirect, meta refresh or script navigating to an
+ * internal name): the page is hostile, and the extraction fails as a blocked URL instead of falling back to the
+ * HTTP response.
+ */
+function isEgressRefusal(error: unknown): boolean {
+  return error instanceof FetchError && error.code === 'blocked_address';
 }
 
 function assertSuccessfulStatus(status: number): void {
