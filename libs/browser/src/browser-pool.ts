@@ -253,7 +253,6 @@ export class BrowserPool {
   }
 }
 
-/** Headless Chromium announces itself as "HeadlessChrome", which many sites answer with a block page. */
 /** The egress proxy's own answer to a main-frame navigation, as the failure of the render. */
 function egressProxyFailure(url: string, answeredUrl: string, verdict: string): FetchError {
   let host = 'The destination';
@@ -267,6 +266,7 @@ function egressProxyFailure(url: string, answeredUrl: string, verdict: string): 
     : new FetchError('network', url, `The browser could not load ${url} (${host} could not be reached)`);
 }
 
+/** Headless Chromium announces itself as "HeadlessChrome", which many sites answer with a block page. */
 function desktopUserAgent(version: string): string {
   return `Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/${version} Safari/537.36`;
 }
