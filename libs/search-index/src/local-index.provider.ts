@@ -269,7 +269,7 @@ export class LocalIndexProvider implements SearchProvider {
     if (maxResults <= 0) return [];
     const corpus = await this.corpus.current();
     if (corpus.documentCount === 0) return [];
-    const lexemeRows = await this.queryLexemes(query.query, corpus);
+    const lexemeRows = await this.queryLexemes(query.query, corpus, viewerAccountOf(query.viewer));
     if (lexemeRows.length === 0) return [];
 
     const idfByLexeme = new Map<string, number>();
@@ -312,9 +312,11 @@ export class LocalIndexProvider implements SearchProvider {
 
   /**
    * The query's lexemes under every text search configuration present in the corpus, with their document
-   * frequency: from the snapshot, or counted through the GIN index (one statement) for lexemes it lacks.
+   * frequency among the pages the viewer may see: from the snapshot (shared pages), or counted through the GIN
+   * index (one statement) over the shared pages and the viewer's own for lexemes it lacks. A lexeme no visible page
+   * contains is dropped, so another tenant's private words leave the scores untouched.
    */
-  private async queryLexemes(text: string, corpus: CorpusSnapshot): Promise<QueryLexemeRow[]> {
+  private async queryLexemes(text: string, corpus: CorpusSnapshot, viewer: string | null): Promise<QueryLexemeRow[]> {
     const pairs = await queryRows<{ config: string; lexeme: string }>(this.prisma, {
       name: 'sift_local_index_query_lexemes',
       text: `SELECT DISTINCT c.config, l.lexeme
@@ -329,9 +331,11 @@ export class LocalIndexProvider implements SearchProvider {
     if (unknown.length > 0) {
       const rows = await queryRows<{ lexeme: string; document_frequency: number }>(this.prisma, {
         name: 'sift_local_index_count_lexemes',
-        text: `SELECT l.lexeme, (SELECT count(*) FROM documents d WHERE d.search_vector @@ l.operand)::int AS document_frequency
+        text: `SELECT l.lexeme, (SELECT count(*) FROM documents d
+                                 WHERE d.search_vector @@ l.operand
+                                   AND (d.owner_account_id IS NULL OR d.owner_account_id = $3::uuid))::int AS document_frequency
                FROM unnest($1::text[], $2::tsquery[]) AS l(lexeme, operand)`,
-        values: [unknown, unknown.map(tsqueryOperand)],
+        values: [unknown, unknown.map(tsqueryOperand), viewer],
       });
       for (const row of rows) counted.set(row.lexeme, row.document_frequency);
     }
