@@ -15,7 +15,7 @@ async function main(): Promise<void> {
   const config = loadConfig(crawlerEnv);
   const policy = egressPolicyFromConfig(config);
   const prisma = createPrismaClient(config.DATABASE_URL);
-  const pages = new PageRepository(prisma);
+  const pages = new PageRepository(prisma, { sharedIndex: config.SHARED_INDEX });
   // One robots.txt cache and one browser pool (launched on the first advanced crawl) for every crawl of this worker.
   const robotsCache = new RobotsCache();
   const browser = new BrowserPool({

@@ -221,7 +221,7 @@ describe('ExtractionService against loopback fixtures', () => {
   it('stores a successful extraction and serves it from the store within the freshness window', async () => {
     const first = expectSuccess(await service.extract(payloadFor('/article-for-cache', { accountId, maxCacheAgeMs: 60_000 })));
     expect(first.fromCache).toBe(false);
-    const stored = await pages.findByUrl(`${site.url}/article-for-cache`);
+    const stored = await pages.findByUrl(`${site.url}/article-for-cache`, { accountId });
     expect(stored?.page.title).toBe('The Lighthouse Keeper');
     expect(stored?.page.contentHash).toBe(first.page.contentHash);
 
@@ -240,6 +240,7 @@ describe('ExtractionService against loopback fixtures', () => {
   it('stores nothing for an account with zero data retention', async () => {
     const result = expectSuccess(await service.extract(payloadFor('/article-zero-retention', { accountId: zeroRetentionAccountId, maxCacheAgeMs: 60_000 })));
     expect(result.page.title).toBe('The Lighthouse Keeper');
+    expect(await pages.findByUrl(`${site.url}/article-zero-retention`, { accountId: zeroRetentionAccountId })).toBeNull();
     expect(await pages.findByUrl(`${site.url}/article-zero-retention`)).toBeNull();
   });
 

@@ -59,7 +59,7 @@ export class ExtractionService {
     const pages = this.options.pages;
     if (!pages || !payload.maxCacheAgeMs) return null;
     try {
-      const stored = await pages.getFresh(payload.url, payload.maxCacheAgeMs);
+      const stored = await pages.getFresh(pageOwnerOf(payload.accountId), payload.url, payload.maxCacheAgeMs);
       return stored ? { ...stored.page, url: payload.url } : null;
     } catch (error) {
       // The cache only saves time; an unreachable store must not fail the extraction.
@@ -105,7 +105,7 @@ export class ExtractionService {
       // Basic depth retries in the browser only for pages that plainly need JavaScript; a failed retry keeps
       // whatever the HTTP response had.
       return this.renderedPage(payload, deadline).catch((error: unknown) => {
-        if (deadline.expired || !page || page.text.trim() === '') throw error;
+        if (deadline.expired || !page || page.text.trim() === '' || isEgressRefusal(error)) throw error;
         return page;
       });
     }
@@ -114,8 +114,9 @@ export class ExtractionService {
     try {
       return await this.renderedPage(payload, deadline);
     } catch (error) {
-      // A page that ran out of memory in the browser is hostile: its HTTP response is no fallback.
-      if (deadline.expired || error instanceof ExtractionFailure || error instanceof PageMemoryExceededError) throw error;
+      // A page that ran out of memory in the browser, or that navigated where egress is refused, is hostile: its
+      // HTTP response is no fallback.
+      if (deadline.expired || error instanceof ExtractionFailure || error instanceof PageMemoryExceededError || isEgressRefusal(error)) throw error;
       const analysis = await served();
       assertNotBlocked(fetched.status, analysis);
       return pageOf(analysis);
@@ -174,6 +175,15 @@ export class ExtractionService {
       this.options.onError?.(error, payload.url);
     }
   }
+}
+
+/**
+ * The render reached a destination the egress policy refuses (a redirect, meta refresh or script navigating to an
+ * internal name): the page is hostile, and the extraction fails as a blocked URL instead of falling back to the
+ * HTTP response.
+ */
+function isEgressRefusal(error: unknown): boolean {
+  return error instanceof FetchError && error.code === 'blocked_address';
 }
 
 function assertSuccessfulStatus(status: number): void {

@@ -36,7 +36,7 @@ async function main(): Promise<void> {
     policy,
     browser,
     parser,
-    pages: new PageRepository(prisma),
+    pages: new PageRepository(prisma, { sharedIndex: config.SHARED_INDEX }),
     onError: (error, url) => log('error', 'extraction failed unexpectedly', { url, error: error instanceof Error ? error.message : String(error) }),
   });
   await runWorkerProcess({

@@ -187,20 +187,40 @@ export class BrowserPool {
     page.on('request', (request) => {
       if (request.isNavigationRequest() && request.frame() === page.mainFrame()) lastNavigationUrl = request.url();
     });
+    // Every document the tab shows arrives as a main-frame navigation response: the first one, a redirect's, a meta
+    // refresh's or a script's. One the egress proxy answered itself is its refusal, never the page.
+    let proxyAnswer: FetchError | undefined;
+    page.on('response', (response) => {
+      const request = response.request();
+      if (!request.isNavigationRequest() || request.frame() !== page.mainFrame()) return;
+      const verdict = response.headers()[egressRefusalHeader];
+      if (verdict !== undefined) proxyAnswer ??= egressProxyFailure(url, response.url(), verdict);
+    });
+    // A refused CONNECT tunnel (https) has no response: the tab shows Chromium's error page instead.
+    const failIfProxyAnswered = async () => {
+      if (proxyAnswer) throw proxyAnswer;
+      if (page.url().startsWith('chrome-error:')) {
+        throw await this.navigationFailure(new Error('net::ERR_FAILED'), url, lastNavigationUrl);
+      }
+    };
 
     let response: Response | null;
     try {
       response = await page.goto(url, { waitUntil: 'domcontentloaded', timeout: Math.max(1, remainingMs()) });
     } catch (error) {
-      throw await this.navigationFailure(error, url, lastNavigationUrl);
+      throw proxyAnswer ?? (await this.navigationFailure(error, url, lastNavigationUrl));
     }
-    if (response && (await response.headerValue(egressRefusalHeader)) === 'blocked') {
-      await assertPublicDestination(response.url(), this.options.policy);
-      throw new FetchError('blocked_address', url, `${response.url()} is not a public internet address and cannot be fetched`);
-    }
+    await failIfProxyAnswered();
     // Scripts often fill the page between DOMContentLoaded and load; wait for it while time allows.
     await page.waitForLoadState('load', { timeout: Math.max(1, remainingMs() - readReserveMs) }).catch(() => undefined);
-    return this.readPage(page, url, response, startedAt);
+    await failIfProxyAnswered();
+    const rendered = await this.readPage(page, url, response, startedAt).catch((error: unknown) => {
+      // A navigation that replaced the document while it was read: the proxy's answer is the failure to report.
+      throw proxyAnswer ?? error;
+    });
+    // Checked again after reading: a navigation started late may have replaced the document meanwhile.
+    await failIfProxyAnswered();
+    return rendered;
   }
 
   private async readPage(page: Page, url: string, response: Response | null, startedAt: number): Promise<RenderedPage> {
@@ -316,6 +336,19 @@ function residentMemoryOf(lease: BrowserLease): Promise<number | undefined> {
     lease.residentMemory = { measuredAt: now, bytes: processTreeResidentBytes(lease.marker) };
   }
   return lease.residentMemory.bytes;
+}
+
+/** The egress proxy's own answer to a main-frame navigation, as the failure of the render. */
+function egressProxyFailure(url: string, answeredUrl: string, verdict: string): FetchError {
+  let host = 'The destination';
+  try {
+    host = new URL(answeredUrl).host;
+  } catch {
+    // A URL Chromium navigated to is absolute; the generic name is only a fallback.
+  }
+  return verdict === 'blocked'
+    ? new FetchError('blocked_address', url, `${host} is not allowed: only public internet addresses can be fetched`)
+    : new FetchError('network', url, `The browser could not load ${url} (${host} could not be reached)`);
 }
 
 /** Headless Chromium announces itself as "HeadlessChrome", which many sites answer with a block page. */

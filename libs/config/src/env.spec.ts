@@ -1,6 +1,6 @@
 import { availableParallelism } from 'node:os';
 import { z } from 'zod';
-import { browserEnv, ConfigError, loadConfig, parsingEnv, threadCount } from './env';
+import { browserEnv, ConfigError, fetchEnv, loadConfig, parsingEnv, threadCount } from './env';
 
 describe('parsing and browser limits', () => {
   it('default to bounded values', () => {
@@ -23,5 +23,15 @@ describe('threadCount', () => {
     expect(loadConfig(schema, { THREADS: '' }).THREADS).toBe(availableParallelism());
     expect(loadConfig(schema, { THREADS: '3' }).THREADS).toBe(3);
     expect(() => loadConfig(schema, { THREADS: '0' })).toThrow(ConfigError);
+  });
+});
+
+describe('SHARED_INDEX', () => {
+  it('is off unless set, and accepts only a boolean spelling', () => {
+    expect(loadConfig(fetchEnv, {}).SHARED_INDEX).toBe(false);
+    expect(loadConfig(fetchEnv, { SHARED_INDEX: 'true' }).SHARED_INDEX).toBe(true);
+    expect(loadConfig(fetchEnv, { SHARED_INDEX: 'no' }).SHARED_INDEX).toBe(false);
+    expect(() => loadConfig(fetchEnv, { SHARED_INDEX: 'everyone' })).toThrow(ConfigError);
+    expect(() => loadConfig(fetchEnv, { SHARED_INDEX: 'everyone' })).toThrow(/SHARED_INDEX/);
   });
 });

@@ -50,6 +50,11 @@ export const fetchEnv = z.object({
   CHROMIUM_PATH: z.string().default('/usr/bin/chromium'),
   /** How long a stored document may serve as a cached extraction, in seconds (0 = never from cache). */
   DOCUMENT_CACHE_SECONDS: integer(3600),
+  /**
+   * Pool every fetched page into one index that all accounts search and serve from cache (a single-team install).
+   * Default false: a page is visible only to the account that fetched it; the operator's imports are always shared.
+   */
+  SHARED_INDEX: flag(false),
 });
 
 /** Parsing fetched content (HTML, PDF, text) in worker threads: the limits no document may exceed. */

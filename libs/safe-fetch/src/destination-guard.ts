@@ -9,9 +9,12 @@ export function bareHostname(hostname: string): string {
   return hostname.startsWith('[') && hostname.endsWith(']') ? hostname.slice(1, -1) : hostname;
 }
 
-function blocked(url: string, host: string, address: string): FetchError {
-  const shown = host === address ? host : `${host} (${address})`;
-  return new FetchError('blocked_address', url, `${shown} is not a public internet address and cannot be fetched`);
+/**
+ * The refusal names the host as the caller wrote it, never the address it resolved to: a resolved address in an
+ * error (or in a page the browser shows) would turn the guard into an oracle of the internal DNS.
+ */
+export function blockedDestination(url: string, host: string): FetchError {
+  return new FetchError('blocked_address', url, `${host} is not allowed: only public internet addresses can be fetched`);
 }
 
 /**
@@ -21,7 +24,7 @@ function blocked(url: string, host: string, address: string): FetchError {
 export async function resolveAllowedAddress(hostname: string, policy: EgressPolicy, url: string): Promise<string> {
   const host = bareHostname(hostname);
   if (isIP(host) !== 0) {
-    if (!isAddressAllowed(host, policy)) throw blocked(url, host, host);
+    if (!isAddressAllowed(host, policy)) throw blockedDestination(url, host);
     return host;
   }
   let addresses: { address: string }[];
@@ -32,7 +35,7 @@ export async function resolveAllowedAddress(hostname: string, policy: EgressPoli
   }
   if (addresses.length === 0) throw new FetchError('network', url, `The host ${host} has no address`);
   const forbidden = addresses.find(({ address }) => !isAddressAllowed(address, policy));
-  if (forbidden) throw blocked(url, host, forbidden.address);
+  if (forbidden) throw blockedDestination(url, host);
   return addresses[0].address;
 }
 
@@ -46,8 +49,6 @@ export async function assertPublicDestination(url: string, policy: EgressPolicy)
 }
 
 /** The last line of defence: the peer a socket actually reached. */
-export function assertConnectedAddressAllowed(remoteAddress: string | undefined, policy: EgressPolicy, url: string): void {
-  if (remoteAddress === undefined || !isAddressAllowed(remoteAddress, policy)) {
-    throw blocked(url, remoteAddress ?? 'unknown peer', remoteAddress ?? 'unknown peer');
-  }
+export function assertConnectedAddressAllowed(remoteAddress: string | undefined, policy: EgressPolicy, url: string, hostname: string): void {
+  if (remoteAddress === undefined || !isAddressAllowed(remoteAddress, policy)) throw blockedDestination(url, hostname);
 }

@@ -26,7 +26,16 @@ function viaProxy(options: { method: string; path: string; host?: string }): Pro
 
 beforeAll(async () => {
   internal = await startFixtureServer({ '/secret': (_request, response) => response.end('secret') }, ['127.0.0.1', '::1']);
-  site = await startFixtureServer({ '/page': (_request, response) => response.end('public page') }, ['127.0.0.2']);
+  site = await startFixtureServer(
+    {
+      '/page': (_request, response) => response.end('public page'),
+      '/claims-refusal': (_request, response) => {
+        response.writeHead(200, { [egressRefusalHeader]: 'blocked' });
+        response.end('a page');
+      },
+    },
+    ['127.0.0.2'],
+  );
   proxy = await createEgressProxy(policy);
 });
 
@@ -62,5 +71,21 @@ describe('egress proxy', () => {
     }
     expect(proxy.refusedCount - before).toBe(attempts.length);
     expect(internal.requests).toEqual([]);
+  });
+
+  it('answers a refusal with the same body whatever the destination: no resolved address reaches the page', async () => {
+    const refusals = await Promise.all([
+      viaProxy({ method: 'GET', path: `http://localhost:${internal.port}/secret` }),
+      viaProxy({ method: 'GET', path: `http://127.0.0.1:${internal.port}/secret` }),
+    ]);
+    for (const answer of refusals) {
+      expect(answer).toMatchObject({ status: 403, body: 'This destination is not allowed: only public internet addresses can be fetched.' });
+    }
+  });
+
+  it("drops a site's own refusal header, so only the proxy can mark an answer as its refusal", async () => {
+    const answer = await viaProxy({ method: 'GET', path: `${site.url}/claims-refusal` });
+    expect(answer.status).toBe(200);
+    expect(answer.headers[egressRefusalHeader]).toBeUndefined();
   });
 });

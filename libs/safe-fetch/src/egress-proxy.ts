@@ -16,8 +16,21 @@ export interface EgressProxy {
   close(): Promise<void>;
 }
 
-/** Marks a refusal by this proxy, so the browser pool can tell it from a site's own 403. */
+/**
+ * Marks an answer of this proxy itself ("blocked": the policy refused the destination; "failed": it could not be
+ * reached), so the browser pool can tell it from a site's own 403 or 502 and fail the render instead of reading
+ * the proxy's answer as the page. A site's own header of that name is dropped, so only the proxy can set it.
+ */
 export const egressRefusalHeader = 'x-sift-egress';
+
+/**
+ * The proxy's answer bodies, the same whatever the destination: they end up in a browser tab, and a page must not
+ * learn from them which address a name resolved to, or even which name was refused.
+ */
+const refusalBodies = {
+  blocked: 'This destination is not allowed: only public internet addresses can be fetched.',
+  failed: 'This destination could not be reached.',
+} as const;
 
 // Hop-by-hop headers describe one connection and must not be forwarded (RFC 9110 §7.6.1).
 const hopByHopHeaders = new Set([
@@ -36,7 +49,7 @@ const hopByHopHeaders = new Set([
 function forwardableHeaders(headers: IncomingMessage['headers']): Record<string, string | string[]> {
   const forwarded: Record<string, string | string[]> = {};
   for (const [name, value] of Object.entries(headers)) {
-    if (value !== undefined && !hopByHopHeaders.has(name)) forwarded[name] = value;
+    if (value !== undefined && !hopByHopHeaders.has(name) && name !== egressRefusalHeader) forwarded[name] = value;
   }
   return forwarded;
 }
@@ -77,8 +90,9 @@ export async function createEgressProxy(policy: EgressPolicy): Promise<EgressPro
         outgoing.destroy();
         return;
       }
-      outgoing.writeHead(refused ? 403 : 502, { 'content-type': 'text/plain', [egressRefusalHeader]: refused ? 'blocked' : 'failed' });
-      outgoing.end(error instanceof Error ? error.message : 'upstream failure');
+      const verdict = refused ? 'blocked' : 'failed';
+      outgoing.writeHead(refused ? 403 : 502, { 'content-type': 'text/plain; charset=utf-8', [egressRefusalHeader]: verdict });
+      outgoing.end(refusalBodies[verdict]);
     }
   };
 

@@ -26,7 +26,7 @@ export function createGuardedConnector(policy: EgressPolicy): buildConnector.con
             return;
           }
           try {
-            assertConnectedAddressAllowed(socket.remoteAddress, policy, origin);
+            assertConnectedAddressAllowed(socket.remoteAddress, policy, origin, hostname);
           } catch (refusal) {
             socket.destroy();
             callback(refusal as Error, null);
@@ -59,7 +59,7 @@ export async function connectGuardedSocket(hostname: string, port: number, polic
     pending.once('error', reject);
   });
   try {
-    assertConnectedAddressAllowed(socket.remoteAddress, policy, origin);
+    assertConnectedAddressAllowed(socket.remoteAddress, policy, origin, hostname);
   } catch (refusal) {
     socket.destroy();
     throw refusal;

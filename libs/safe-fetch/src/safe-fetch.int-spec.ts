@@ -134,7 +134,7 @@ describe('safeFetch against loopback fixture servers', () => {
 
   it('reaches a loopback fixture only when the policy opens its CIDR', async () => {
     const error = await expectFailure(`${site.url}/page`, 'blocked_address', { policy: { allowCidrs: [] } });
-    expect(error.message).toMatch(/not a public internet address/);
+    expect(error.message).toMatch(/^127\.0\.0\.2 is not allowed/);
   });
 
   it('follows a redirect chain and records every hop', async () => {
@@ -246,6 +246,15 @@ describe('SSRF protection', () => {
 
   it('refuses every spelling of an internal address', async () => {
     for (const url of forbidden()) await expectFailure(url, 'blocked_address');
+  });
+
+  it('names the refused host, never the address a name resolved to', async () => {
+    for (const url of [`http://localhost:${internal.port}/secret`, `${site.url}/to-localhost`]) {
+      const error = await expectFailure(url, 'blocked_address');
+      expect({ url, message: error.message }).toEqual({ url, message: expect.stringMatching(/^localhost is not allowed/) });
+      expect(error.message).not.toMatch(/127\.0\.0\.1|::1/);
+    }
+    await expect(assertPublicDestination(`http://localhost:${internal.port}/`, policy)).rejects.toThrow(/^localhost is not allowed: only public internet addresses can be fetched$/);
   });
 
   it('re-checks every redirect hop', async () => {

@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import type { Readable } from 'node:stream';
 import { request, type Dispatcher } from 'undici';
 import { decodeBody } from './charset-decoding';
@@ -199,6 +200,33 @@ export function toFetchError(
   const cause = error instanceof Error ? error.cause : undefined;
   if (cause instanceof FetchError) return cause;
   if (options.signal?.aborted) return new FetchError('network', url, `Fetching ${url} was cancelled`, { cause: error });
-  const detail = error instanceof Error ? error.message : String(error);
-  return new FetchError('network', url, `Fetching ${url} failed: ${detail}`, { cause: error });
+  return new FetchError('network', url, `Fetching ${url} failed: ${networkFailureDetail(error)}`, { cause: error });
+}
+
+const socketErrorDescriptions: Record<string, string> = {
+  ECONNREFUSED: 'the connection was refused',
+  ECONNRESET: 'the connection was reset',
+  ETIMEDOUT: 'the connection timed out',
+  EHOSTUNREACH: 'the host is unreachable',
+  ENETUNREACH: 'the network is unreachable',
+  EPIPE: 'the connection was closed',
+};
+
+/**
+ * What went wrong, without the address the host resolved to: socket errors ("connect ECONNREFUSED 10.1.2.3:80")
+ * name the peer, which would tell the caller where a name points. Known codes are described, any other message
+ * has its IP addresses replaced.
+ */
+function networkFailureDetail(error: unknown): string {
+  const code = error instanceof Error ? ((error as NodeJS.ErrnoException).code ?? (error.cause as NodeJS.ErrnoException | undefined)?.code) : undefined;
+  if (code && socketErrorDescriptions[code]) return socketErrorDescriptions[code];
+  return redactAddresses(error instanceof Error ? error.message : String(error));
+}
+
+/** IPv4 and IPv6 literals (with an optional port) replaced by "the host". */
+export function redactAddresses(text: string): string {
+  return text.replace(/\[?[0-9a-f:.]{3,}\]?/gi, (token) => {
+    const bare = token.replace(/^\[|\]$/g, '');
+    return isIP(bare) !== 0 || isIP(bare.replace(/:\d+$/, '')) !== 0 ? 'the host' : token;
+  });
 }

@@ -10,7 +10,11 @@ export interface CorpusSnapshotOptions {
 
 export interface CorpusSnapshot extends CorpusStatistics {
   configs: string[];
-  /** Document frequency of every lexeme in the corpus when the snapshot was taken (empty when not built). */
+  /**
+   * Document frequency of every lexeme in the shared pages when the snapshot was taken (empty when not built).
+   * Shared pages only: a lexeme that only other tenants' private pages contain must look absent to a search, or
+   * its effect on the scores would tell a caller that some account's pages contain it.
+   */
   documentFrequencies: ReadonlyMap<string, number>;
   takenAt: number;
 }
@@ -59,7 +63,7 @@ export class CorpusSnapshotCache {
     const documentFrequencies = new Map<string, number>();
     if (documentCount > 0 && documentCount <= this.options.maximumDocumentsForLexemeTable) {
       const lexemes = await this.prisma.$queryRaw<{ word: string; ndoc: number }[]>`
-        SELECT word, ndoc FROM ts_stat('SELECT search_vector FROM documents')`;
+        SELECT word, ndoc FROM ts_stat('SELECT search_vector FROM documents WHERE owner_account_id IS NULL')`;
       for (const lexeme of lexemes) documentFrequencies.set(lexeme.word, lexeme.ndoc);
     }
     this.snapshot = {

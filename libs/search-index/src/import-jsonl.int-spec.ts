@@ -48,10 +48,10 @@ describe('importJsonl', () => {
     expect(result).toEqual({ imported: 2, skipped: 4 });
     expect(progress.at(-1)).toEqual({ lines: 6, imported: 2, skipped: 4 });
     expect(progress.length).toBeGreaterThan(1);
-    const text = await prisma.document.findUniqueOrThrow({ where: { url: `https://${host}/text` } });
+    const text = await prisma.document.findFirstOrThrow({ where: { url: `https://${host}/text` } });
     expect(text).toMatchObject({ title: 'Plain', language: 'en', source: 'import' });
     expect(text.publishedDate?.toISOString()).toBe('2023-01-02T00:00:00.000Z');
-    const page = await prisma.document.findUniqueOrThrow({ where: { url: `https://${host}/html` } });
+    const page = await prisma.document.findFirstOrThrow({ where: { url: `https://${host}/html` } });
     expect(page.title).toBe('Les volcans');
     expect(page.language).toBe('fr');
     expect(page.text).toContain('plaques tectoniques');

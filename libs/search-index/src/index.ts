@@ -3,7 +3,7 @@ export type { SearchDepth, SearchQuery, SearchTopic, TimeRange } from './search-
 export type { ImageReference, SearchCandidate } from './search-candidate';
 export type { SearchProvider } from './search-provider';
 export { pageOwnerOf, type DocumentSource, type PageOwner, type StoredPage } from './stored-page';
-export { PageRepository, type SaveOptions } from './page.repository';
+export { PageRepository, type PageRepositoryOptions, type SaveOptions } from './page.repository';
 export { LocalIndexProvider, type LocalIndexOptions } from './local-index.provider';
 export { DEFAULT_BM25F, type Bm25fParameters } from './bm25f-scorer';
 export { SearxngProvider, type SearxngOptions } from './searxng.provider';

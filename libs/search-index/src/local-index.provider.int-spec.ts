@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { createPrismaClient } from '@sift/persistence';
 import type { PrismaClient } from '@sift/persistence';
 import { webPageOf, type WebPageFields } from '@sift/content-extraction';
+import { createTestAccount } from '@sift/testing';
 import { PageRepository } from './page.repository';
 import { LocalIndexProvider } from './local-index.provider';
 import type { SearchQuery } from './search-query';
@@ -223,5 +224,29 @@ describe('LocalIndexProvider (Postgres full-text search + BM25F)', () => {
   it('returns nothing for a query without any indexed word', async () => {
     expect(await index.search({ query: `nonexistentword${suffix}` })).toEqual([]);
     expect(await index.search({ query: 'the of and' })).toEqual([]);
+  });
+
+  it("returns an account's own pages and the shared ones, never another account's, on both candidate paths", async () => {
+    const store = new PageRepository(prisma);
+    const [owner, other] = await Promise.all(['owner', 'other'].map((name) => createTestAccount(prisma, { plan: 'researcher', name: `index-${name}-${suffix}` })));
+    const privateWord = `quorvex${suffix}`;
+    const privateUrl = `https://${domain('private')}/notes?token=${suffix}`;
+    const secretWord = `zelquat${suffix}`;
+    await store.save({ accountId: owner.id }, webPageOf({ finalUrl: privateUrl, title: `${privateWord} notes`, text: `Private ${privateWord} notes of one account, ${secretWord}.`, language: 'en' }), 'extract');
+    await importPage(store, { url: `https://${domain('sharedword')}/page`, title: `${privateWord} atlas`, text: `The shared ${privateWord} atlas.`, language: 'en' });
+    const urls = async (query: Partial<SearchQuery>) => (await index.search({ query: privateWord, maxResults: 10, ...query })).map((candidate) => candidate.url).sort();
+    const shared = `https://${domain('sharedword')}/page`;
+    // Unfiltered (postings) and filtered (GIN) candidates.
+    for (const filter of [{}, { includeDomains: [domain('private'), domain('sharedword')] }]) {
+      // A word only the owner's private page contains changes nothing for anyone else, not even the scores.
+      const scores = async (query: string, viewer: SearchQuery['viewer']) =>
+        (await index.search({ query, maxResults: 10, viewer, ...filter })).map((candidate) => [candidate.url, candidate.score]);
+      expect(await scores(`${privateWord} ${secretWord}`, { accountId: other.id })).toEqual(await scores(privateWord, { accountId: other.id }));
+      expect(await scores(`${privateWord} ${secretWord}`, { accountId: owner.id })).not.toEqual(await scores(privateWord, { accountId: owner.id }));
+      expect(await urls({ ...filter, viewer: { accountId: owner.id } })).toEqual([privateUrl, shared].sort());
+      expect(await urls({ ...filter, viewer: { accountId: other.id } })).toEqual([shared]);
+      expect(await urls({ ...filter, viewer: 'keyless' })).toEqual([shared]);
+      expect(await urls(filter)).toEqual([shared]);
+    }
   });
 });

@@ -11,6 +11,7 @@ import { quotedPhrases } from './query-phrases';
 import type { ImageReference, SearchCandidate } from './search-candidate';
 import type { SearchProvider } from './search-provider';
 import type { SearchQuery } from './search-query';
+import { viewerAccountOf } from './stored-page';
 import { timeWindowOf } from './time-window';
 import { anyLexemeQuery, tsqueryOperand } from './tsquery-literal';
 
@@ -62,8 +63,9 @@ interface RankedDocumentRow {
 
 /**
  * Candidates from the impact-ordered postings (migration 20261122030000): the `:postings_per_lexeme` best
- * postings of each query lexeme, read index-only, summed as idf × impact, and the best `:limit` of those pages,
- * scored exactly below. Used when no filter narrows the corpus (a filter could remove every page of those short
+ * postings of each query lexeme the viewer may see (shared, or its own: the owner is INCLUDEd in the index,
+ * migration 20261123020000, so other tenants' postings are skipped inside the index-only scan), summed as
+ * idf × impact, and the best `:limit` of those pages, scored exactly below. Used when no filter narrows the corpus (a filter could remove every page of those short
  * lists).
  */
 const POSTINGS_CANDIDATES_SQL = `
@@ -72,7 +74,7 @@ const POSTINGS_CANDIDATES_SQL = `
     FROM unnest(:lexemes::text[], :idfs::float8[]) AS t(lexeme, idf)
     CROSS JOIN LATERAL (
       SELECT e.document_id, e.impact FROM document_postings e
-      WHERE e.lexeme = t.lexeme
+      WHERE e.lexeme = t.lexeme AND (e.owner_account_id IS NULL OR e.owner_account_id = :viewer::uuid)
       ORDER BY e.impact DESC
       LIMIT :postings_per_lexeme::int) AS p
     GROUP BY p.document_id
@@ -99,6 +101,7 @@ const FILTERED_CANDIDATES_SQL = `
     FROM documents d
     CROSS JOIN LATERAL (SELECT ts_delete(d.search_vector, ''::text) AS vector OFFSET 0) AS v
     WHERE d.search_vector @@ :match::tsquery
+      AND (d.owner_account_id IS NULL OR d.owner_account_id = :viewer::uuid)
       AND (:include_domains::text[] IS NULL OR EXISTS (
             SELECT 1 FROM unnest(:include_domains::text[]) AS x(domain)
             WHERE d.domain = x.domain OR right(d.domain, length(x.domain) + 1) = '.' || x.domain))
@@ -266,7 +269,7 @@ export class LocalIndexProvider implements SearchProvider {
     if (maxResults <= 0) return [];
     const corpus = await this.corpus.current();
     if (corpus.documentCount === 0) return [];
-    const lexemeRows = await this.queryLexemes(query.query, corpus);
+    const lexemeRows = await this.queryLexemes(query.query, corpus, viewerAccountOf(query.viewer));
     if (lexemeRows.length === 0) return [];
 
     const idfByLexeme = new Map<string, number>();
@@ -283,7 +286,9 @@ export class LocalIndexProvider implements SearchProvider {
       limit,
       maxResults,
     });
-    return rows.map((row) => this.toCandidate(row));
+    // An account's own copy of a URL and the shared copy are two documents; show the better-ranked one.
+    const seen = new Set<string>();
+    return rows.filter((row) => !seen.has(row.final_url) && seen.add(row.final_url)).map((row) => this.toCandidate(row));
   }
 
   /**
@@ -307,9 +312,11 @@ export class LocalIndexProvider implements SearchProvider {
 
   /**
    * The query's lexemes under every text search configuration present in the corpus, with their document
-   * frequency: from the snapshot, or counted through the GIN index (one statement) for lexemes it lacks.
+   * frequency among the pages the viewer may see: from the snapshot (shared pages), or counted through the GIN
+   * index (one statement) over the shared pages and the viewer's own for lexemes it lacks. A lexeme no visible page
+   * contains is dropped, so another tenant's private words leave the scores untouched.
    */
-  private async queryLexemes(text: string, corpus: CorpusSnapshot): Promise<QueryLexemeRow[]> {
+  private async queryLexemes(text: string, corpus: CorpusSnapshot, viewer: string | null): Promise<QueryLexemeRow[]> {
     const pairs = await queryRows<{ config: string; lexeme: string }>(this.prisma, {
       name: 'sift_local_index_query_lexemes',
       text: `SELECT DISTINCT c.config, l.lexeme
@@ -324,9 +331,11 @@ export class LocalIndexProvider implements SearchProvider {
     if (unknown.length > 0) {
       const rows = await queryRows<{ lexeme: string; document_frequency: number }>(this.prisma, {
         name: 'sift_local_index_count_lexemes',
-        text: `SELECT l.lexeme, (SELECT count(*) FROM documents d WHERE d.search_vector @@ l.operand)::int AS document_frequency
+        text: `SELECT l.lexeme, (SELECT count(*) FROM documents d
+                                 WHERE d.search_vector @@ l.operand
+                                   AND (d.owner_account_id IS NULL OR d.owner_account_id = $3::uuid))::int AS document_frequency
                FROM unnest($1::text[], $2::tsquery[]) AS l(lexeme, operand)`,
-        values: [unknown, unknown.map(tsqueryOperand)],
+        values: [unknown, unknown.map(tsqueryOperand), viewer],
       });
       for (const row of rows) counted.set(row.lexeme, row.document_frequency);
     }
@@ -355,6 +364,7 @@ export class LocalIndexProvider implements SearchProvider {
     const { k1, b } = this.options.bm25f ?? DEFAULT_BM25F;
     const meanIdf = plan.idfs.reduce((sum, idf) => sum + idf, 0) / Math.max(1, plan.idfs.length);
     const common = {
+      viewer: viewerAccountOf(query.viewer),
       lexemes: plan.lexemes,
       idfs: plan.idfs,
       limit: plan.limit,

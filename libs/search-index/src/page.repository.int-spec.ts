@@ -56,9 +56,9 @@ describe('PageRepository (Postgres)', () => {
   it('serves the cache only within the freshness window', async () => {
     const url = `https://${host}/cached`;
     await pages.save('operator', webPageOf({ finalUrl: url, text: 'Cached page body.', language: 'en' }), 'extract', { fetchedAt: new Date(Date.now() - 60_000) });
-    expect(await pages.getFresh(`${url}#fragment`, 120_000)).toMatchObject({ page: { url, text: 'Cached page body.' } });
-    expect(await pages.getFresh(url, 30_000)).toBeNull();
-    expect(await pages.getFresh('not a url', 30_000)).toBeNull();
+    expect(await pages.getFresh('operator', `${url}#fragment`, 120_000)).toMatchObject({ page: { url, text: 'Cached page body.' } });
+    expect(await pages.getFresh('operator', url, 30_000)).toBeNull();
+    expect(await pages.getFresh('operator', 'not a url', 30_000)).toBeNull();
   });
 
   it('stores nothing for an account with zero data retention, whoever produced the page', async () => {
@@ -75,22 +75,67 @@ describe('PageRepository (Postgres)', () => {
 
   it('does not overwrite a stored page for an account with zero data retention', async () => {
     const url = `https://${host}/shared`;
-    await pages.save('keyless', webPageOf({ finalUrl: url, text: 'Public version.' }), 'extract');
+    await pages.save('operator', webPageOf({ finalUrl: url, text: 'Public version.' }), 'extract');
     const account = await createTestAccount(prisma, { plan: 'researcher', zeroDataRetention: true, name: 'zdr-overwrite' });
     expect(await pages.save({ accountId: account.id }, webPageOf({ finalUrl: url, text: 'Private version.' }), 'extract')).toBeNull();
+    expect(await new PageRepository(prisma, { sharedIndex: true }).save({ accountId: account.id }, webPageOf({ finalUrl: url, text: 'Pooled version.' }), 'extract')).toBeNull();
     expect((await pages.findByUrl(url))?.page.text).toBe('Public version.');
+    expect(await pages.findByUrl(url, { accountId: account.id })).toBeNull();
   });
 
-  it('stores for an account without zero data retention, keyless callers and the operator', async () => {
+  it("stores an account's page privately and the operator's shared", async () => {
     const account = await createTestAccount(prisma, { plan: 'researcher', name: 'normal-store' });
     const before = await prisma.document.count({ where: { domain: host } });
-    const owners = [{ accountId: account.id }, pageOwnerOf(account.id), 'keyless', pageOwnerOf('keyless'), 'operator', pageOwnerOf('admin-cli')] as const;
-    for (const [index, owner] of owners.entries()) {
-      const url = `https://${host}/kept-${index}`;
+    for (const [index, owner] of [{ accountId: account.id }, pageOwnerOf(account.id)].entries()) {
+      const url = `https://${host}/kept-private-${index}`;
       expect(await pages.save(owner, webPageOf({ finalUrl: url, text: `Kept ${index}.` }), 'extract')).not.toBeNull();
-      expect(await pages.findByUrl(url)).toMatchObject({ page: { text: `Kept ${index}.` } });
+      expect(await pages.findByUrl(url, owner)).toMatchObject({ page: { text: `Kept ${index}.` } });
+      expect(await pages.findByUrl(url)).toBeNull();
+      expect(await prisma.document.findFirst({ where: { url } })).toMatchObject({ ownerAccountId: account.id });
     }
-    expect(await prisma.document.count({ where: { domain: host } })).toBe(before + owners.length);
+    for (const [index, owner] of (['operator', pageOwnerOf('admin-cli')] as const).entries()) {
+      const url = `https://${host}/kept-shared-${index}`;
+      expect(await pages.save(owner, webPageOf({ finalUrl: url, text: `Shared ${index}.` }), 'crawl')).not.toBeNull();
+      expect(await pages.findByUrl(url)).toMatchObject({ page: { text: `Shared ${index}.` } });
+      expect(await prisma.document.findFirst({ where: { url } })).toMatchObject({ ownerAccountId: null });
+    }
+    expect(await prisma.document.count({ where: { domain: host } })).toBe(before + 4);
+  });
+
+  it('stores nothing for a keyless caller', async () => {
+    const before = await prisma.document.count({ where: { domain: host } });
+    for (const owner of ['keyless', pageOwnerOf('keyless')] as const) {
+      expect(await pages.save(owner, webPageOf({ finalUrl: `https://${host}/keyless`, text: 'Anyone.' }), 'extract')).toBeNull();
+    }
+    expect(await new PageRepository(prisma, { sharedIndex: true }).save('keyless', webPageOf({ finalUrl: `https://${host}/keyless`, text: 'Anyone.' }), 'extract')).toBeNull();
+    expect(await prisma.document.count({ where: { domain: host } })).toBe(before);
+  });
+
+  it('keeps one copy per account for the same URL, and serves each account its own copy or the shared one from cache', async () => {
+    const [first, second, third] = await Promise.all(
+      ['first', 'second', 'third'].map((name) => createTestAccount(prisma, { plan: 'researcher', name: `tenant-${name}` })),
+    );
+    const url = `https://${host}/same-page?q=${randomUUID()}`;
+    await pages.save({ accountId: first.id }, webPageOf({ finalUrl: url, text: 'First copy.' }), 'extract');
+    await pages.save({ accountId: second.id }, webPageOf({ finalUrl: url, text: 'Second copy.' }), 'extract');
+    expect(await prisma.document.count({ where: { url } })).toBe(2);
+    expect((await pages.getFresh({ accountId: first.id }, url, 60_000))?.page.text).toBe('First copy.');
+    expect((await pages.getFresh({ accountId: second.id }, url, 60_000))?.page.text).toBe('Second copy.');
+    for (const viewer of [{ accountId: third.id }, 'keyless', 'operator'] as const) expect(await pages.getFresh(viewer, url, 60_000)).toBeNull();
+
+    await pages.save('operator', webPageOf({ finalUrl: url, text: 'Shared copy.' }), 'import', { fetchedAt: new Date(Date.now() - 1000) });
+    expect((await pages.getFresh({ accountId: third.id }, url, 60_000))?.page.text).toBe('Shared copy.');
+    expect((await pages.getFresh('keyless', url, 60_000))?.page.text).toBe('Shared copy.');
+    expect((await pages.getFresh({ accountId: first.id }, url, 60_000))?.page.text).toBe('First copy.');
+  });
+
+  it("pools an account's pages into the shared copy with sharedIndex", async () => {
+    const account = await createTestAccount(prisma, { plan: 'researcher', name: 'pooled-store' });
+    const other = await createTestAccount(prisma, { plan: 'researcher', name: 'pooled-reader' });
+    const url = `https://${host}/pooled`;
+    await new PageRepository(prisma, { sharedIndex: true }).save({ accountId: account.id }, webPageOf({ finalUrl: url, text: 'Pooled.' }), 'extract');
+    expect(await prisma.document.findFirst({ where: { url } })).toMatchObject({ ownerAccountId: null });
+    expect((await pages.getFresh({ accountId: other.id }, url, 60_000))?.page.text).toBe('Pooled.');
   });
 
   it('stores nothing for an account id that names no account', async () => {

@@ -6,7 +6,7 @@ import { domainOf, normalizeUrl } from './canonical-url';
 import { countryCodeOf, countryOfHost } from './country-code';
 import { languageCodeOf } from './language-code';
 import { guessLanguage } from './language-guess';
-import type { DocumentSource, PageOwner, StoredPage } from './stored-page';
+import { viewerAccountOf, type DocumentSource, type PageOwner, type StoredPage } from './stored-page';
 
 export interface SaveOptions {
   /** When the page was fetched; default now (imports of older dumps set it). */
@@ -49,21 +49,39 @@ function parseDate(value: string | undefined): Date | null {
   return Number.isNaN(date.getTime()) ? null : date;
 }
 
+export interface PageRepositoryOptions {
+  /**
+   * SHARED_INDEX: pages fetched through the API are stored shared (every account's searches and cache see them)
+   * instead of private to the fetching account; for an install that serves one team. Default false.
+   */
+  sharedIndex?: boolean;
+}
+
 /**
- * The one owner of stored pages: every successful extraction, crawl page and import, keyed by normalised URL.
- * It is the extraction cache (getFresh) and the corpus of the local index (the search_vector column indexes each
- * row). Zero data retention is decided here, from the owner's account, so no producer can store what it must not.
+ * The one owner of stored pages: every successful extraction, crawl page and import, keyed by normalised URL and
+ * owner. It is the extraction cache (getFresh) and the corpus of the local index (the search_vector column indexes
+ * each row). Zero data retention and visibility are decided here, from the owner, so no producer can store what it
+ * must not or show a page to an account that may not see it:
+ * - a page an account fetched is private to that account (owner_account_id), unless SHARED_INDEX pools them;
+ * - the operator's pages (imports, admin crawls) are shared (owner_account_id NULL);
+ * - a keyless fetch is not stored at all.
  */
 export class PageRepository {
-  constructor(private readonly prisma: PrismaClient) {}
+  constructor(
+    private readonly prisma: PrismaClient,
+    private readonly options: PageRepositoryOptions = {},
+  ) {}
 
   /**
-   * Inserts or replaces the page stored under its URL. Returns null, storing nothing, when the owner is an
-   * account with zero data retention (or no account at all): the flag is read in the writing statement itself.
+   * Inserts or replaces the page stored under its URL for its owner. Returns null, storing nothing, for a keyless
+   * caller and for an account with zero data retention (or no account at all): the flag is read in the writing
+   * statement itself.
    */
   async save(owner: PageOwner, page: WebPage, source: DocumentSource, options: SaveOptions = {}): Promise<StoredPage | null> {
+    if (owner === 'keyless') return null;
     const accountId = typeof owner === 'object' ? owner.accountId : null;
     if (accountId !== null && !UUID.test(accountId)) return null;
+    const ownerAccountId = this.options.sharedIndex ? null : accountId;
     const url = normalizeUrl(page.url);
     const finalUrl = page.finalUrl ? normalizeUrl(page.finalUrl) : url;
     const domain = domainOf(finalUrl);
@@ -79,12 +97,13 @@ export class PageRepository {
     const [row] = await queryRows<InsertedRow>(this.prisma, {
       name: 'sift_documents_save',
       text: `INSERT INTO documents (id, url, final_url, domain, title, description, markdown, text, language, published_date,
-                                    fetched_at, content_hash, is_news, is_unsafe, country_hints, images, source, word_count)
+                                    fetched_at, content_hash, is_news, is_unsafe, country_hints, images, source, word_count,
+                                    owner_account_id)
              SELECT gen_random_uuid(), $1, $2, $3, $4, $5, $6, $7, $8, $9::timestamptz, COALESCE($10::timestamptz, now()), $11, $12, $13,
-                    $14::text[], $15::jsonb, $16::"DocumentSource", $17::int
+                    $14::text[], $15::jsonb, $16::"DocumentSource", $17::int, $19::uuid
              WHERE $18::uuid IS NULL
                 OR EXISTS (SELECT 1 FROM accounts WHERE id = $18::uuid AND NOT zero_data_retention)
-             ON CONFLICT (url) DO UPDATE SET
+             ON CONFLICT (url, owner_account_id) DO UPDATE SET
                final_url = EXCLUDED.final_url, domain = EXCLUDED.domain, title = EXCLUDED.title,
                description = EXCLUDED.description, markdown = EXCLUDED.markdown, text = EXCLUDED.text,
                language = EXCLUDED.language, published_date = EXCLUDED.published_date, fetched_at = EXCLUDED.fetched_at,
@@ -111,6 +130,7 @@ export class PageRepository {
         source,
         wordCount,
         accountId,
+        ownerAccountId,
       ],
     });
     if (!row) return null;
@@ -178,22 +198,33 @@ export class PageRepository {
     }
   }
 
-  /** The stored document when it was fetched within maxAgeMs, else null: the extraction cache. */
-  async getFresh(url: string, maxAgeMs: number, now: Date = new Date()): Promise<StoredPage | null> {
+  /**
+   * The extraction cache: the freshest copy of the page fetched within maxAgeMs that `viewer` may see (its own or
+   * the shared one, never another account's), else null.
+   */
+  async getFresh(viewer: PageOwner, url: string, maxAgeMs: number, now: Date = new Date()): Promise<StoredPage | null> {
     let normalized: string;
     try {
       normalized = normalizeUrl(url);
     } catch {
       return null;
     }
+    const viewerAccountId = viewerAccountOf(viewer);
     const row = await this.prisma.document.findFirst({
-      where: { url: normalized, fetchedAt: { gte: new Date(now.getTime() - maxAgeMs) } },
+      where: {
+        url: normalized,
+        fetchedAt: { gte: new Date(now.getTime() - maxAgeMs) },
+        OR: viewerAccountId === null ? [{ ownerAccountId: null }] : [{ ownerAccountId: null }, { ownerAccountId: viewerAccountId }],
+      },
+      orderBy: { fetchedAt: 'desc' },
     });
     return row ? storedPageOf(row) : null;
   }
 
-  async findByUrl(url: string): Promise<StoredPage | null> {
-    const row = await this.prisma.document.findUnique({ where: { url: normalizeUrl(url) } });
+  /** The copy stored under the URL for exactly this owner: the account's private copy, or the shared one. */
+  async findByUrl(url: string, owner: PageOwner = 'operator'): Promise<StoredPage | null> {
+    const ownerAccountId = this.options.sharedIndex ? null : viewerAccountOf(owner);
+    const row = await this.prisma.document.findFirst({ where: { url: normalizeUrl(url), ownerAccountId } });
     return row ? storedPageOf(row) : null;
   }
 

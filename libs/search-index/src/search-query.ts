@@ -1,3 +1,5 @@
+import type { PageOwner } from './stored-page';
+
 export type SearchDepth = 'basic' | 'advanced' | 'fast' | 'ultra-fast';
 export type SearchTopic = 'general' | 'news' | 'finance';
 export type TimeRange = 'day' | 'week' | 'month' | 'year' | 'd' | 'w' | 'm' | 'y';
@@ -34,6 +36,11 @@ export interface SearchQuery {
   chunksPerSource?: number;
   /** With chunksPerSource: return the full text as well (raw content, cross-source chunk ranking). */
   includeText?: boolean;
+  /**
+   * Who searches: the local index returns the shared pages plus this account's own (PageRepository's visibility
+   * rule); unset, keyless or the operator: shared pages only.
+   */
+  viewer?: PageOwner;
   /** Time left for the whole search; upstream providers stop waiting after it. */
   deadlineMs?: number;
 }

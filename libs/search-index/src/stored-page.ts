@@ -26,3 +26,10 @@ export function pageOwnerOf(accountId: string): PageOwner {
   if (accountId === OPERATOR_ACCOUNT_ID) return 'operator';
   return { accountId };
 }
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** The account whose private pages `owner` may see besides the shared ones; null: shared pages only. */
+export function viewerAccountOf(owner: PageOwner | undefined): string | null {
+  return typeof owner === 'object' && UUID.test(owner.accountId) ? owner.accountId : null;
+}

@@ -1,4 +1,5 @@
 import { createParamDecorator, ExecutionContext } from '@nestjs/common';
+import type { PageOwner } from '@sift/search-index';
 import type { Request } from 'express';
 
 export interface KeyedCaller {
@@ -42,6 +43,11 @@ export function responseTimeSeconds(context: RequestContext): number {
 export const Ctx = createParamDecorator((_data: unknown, host: ExecutionContext): RequestContext => {
   return host.switchToHttp().getRequest<RequestWithContext>().sift;
 });
+
+/** Whose stored pages the caller may see: its account's and the shared ones; a keyless caller only the shared ones. */
+export function pageViewerOf(context: RequestContext): PageOwner {
+  return context.caller && !context.caller.keyless ? { accountId: context.caller.accountId } : 'keyless';
+}
 
 export function keyedCaller(context: RequestContext): KeyedCaller {
   if (!context.caller || context.caller.keyless) throw new Error('route requires a keyed caller');

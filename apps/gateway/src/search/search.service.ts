@@ -5,7 +5,7 @@ import { ImageContext, SourceChunk } from '@sift/llm';
 import { CHUNK_SEPARATOR } from '@sift/ranking';
 import { containsQuotedPhrases, languageCodeOf, pageLanguageOf, SearchQuery } from '@sift/search-index';
 import { MeteringService } from '../billing/metering.service';
-import { RequestContext, responseTimeSeconds } from '../caller/request-context';
+import { pageViewerOf, RequestContext, responseTimeSeconds } from '../caller/request-context';
 import { failuresRecordedWith, NO_USAGE, RequestOutcome } from '../request-log/request-outcome';
 import { chunkSources, ChunkedSource } from './result-chunks';
 import { searchResultId } from './result-id';
@@ -60,7 +60,7 @@ export class SearchService {
     const startedAt = Date.now();
 
     const wanted = Math.max(search.maxResults, search.answerDepth ? ANSWER_SOURCES[search.answerDepth] : 0);
-    const fanOut = await this.providers.search(this.providerQuery(search, Math.min(MAXIMUM_CANDIDATES, wanted * profile.candidateFactor), profile.providerDeadlineMs));
+    const fanOut = await this.providers.search(this.providerQuery(context, search, Math.min(MAXIMUM_CANDIDATES, wanted * profile.candidateFactor), profile.providerDeadlineMs));
     const loaded = await this.content.load(context, search, fanOut.candidates, {
       content: profile.content,
       fetchDeadline: startedAt + profile.contentDeadlineMs,
@@ -114,9 +114,10 @@ export class SearchService {
     return { response, usage: { depth: search.depth, credits: charged, detail } };
   }
 
-  private providerQuery(search: ResolvedSearch, maxResults: number, deadlineMs: number): SearchQuery {
+  private providerQuery(context: RequestContext, search: ResolvedSearch, maxResults: number, deadlineMs: number): SearchQuery {
     return {
       query: search.query,
+      viewer: pageViewerOf(context),
       maxResults,
       depth: search.depth,
       topic: search.topic,

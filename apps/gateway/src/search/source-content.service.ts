@@ -3,7 +3,7 @@ import { conventionalFavicon, type WebPage, webPageOf } from '@sift/content-extr
 import { JobQueue, JobTimeoutError } from '@sift/queue';
 import { ExtractUrlJob, ExtractUrlResult } from '@sift/queue-contracts';
 import { PageRepository, SearchCandidate } from '@sift/search-index';
-import type { RequestContext } from '../caller/request-context';
+import { pageViewerOf, type RequestContext } from '../caller/request-context';
 import { GATEWAY_CONFIG, GatewayAppConfig } from '../core/core.module';
 import type { ResolvedSearch } from './search-parameters';
 import type { SourceContent } from './source-content';
@@ -48,7 +48,7 @@ export class SourceContentService {
       candidates.map(async (candidate) => {
         if (!candidate.contentIsSnippet) return this.fromIndex(candidate);
         if (plan.content === 'index') return this.fromSnippet(candidate);
-        const cached = await this.fresh(candidate.url);
+        const cached = await this.fresh(context, candidate.url);
         if (cached) {
           outcome.fromCache += 1;
           return this.fromPage(candidate, cached);
@@ -99,9 +99,9 @@ export class SourceContentService {
     };
   }
 
-  private async fresh(url: string): Promise<WebPage | null> {
+  private async fresh(context: RequestContext, url: string): Promise<WebPage | null> {
     try {
-      return (await this.pages.getFresh(url, this.config.DOCUMENT_CACHE_SECONDS * 1000))?.page ?? null;
+      return (await this.pages.getFresh(pageViewerOf(context), url, this.config.DOCUMENT_CACHE_SECONDS * 1000))?.page ?? null;
     } catch (error) {
       // The cache only saves time: a store error falls back to fetching or the snippet.
       this.logger.warn(`document store lookup of ${url} failed: ${(error as Error).message}`);
