@@ -1,6 +1,7 @@
 import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Logger } from '@nestjs/common';
 import type { Response } from 'express';
-import { ApiError, KeylessLimitError } from './api-error';
+import { QueueUnavailableError } from '@sift/queue';
+import { ApiError, KeylessLimitError, ServiceUnavailableError } from './api-error';
 import type { RequestWithContext } from '../caller/request-context';
 import { failureCause } from '../request-log/request-outcome';
 import { ValidationFailedError } from './validation-failed.error';
@@ -34,6 +35,10 @@ export function describeError(failure: unknown, path: string): { status: number;
   const isFeedback = path === '/feedback';
   if (exception instanceof KeylessLimitError) {
     return { status: 429, body: exception.getResponse(), headers: { 'Retry-After': String(exception.retryAfterSeconds) } };
+  }
+  if (exception instanceof QueueUnavailableError) {
+    const unavailable = new ServiceUnavailableError('the job queue cannot be reached', exception.retryAfterSeconds);
+    return { status: 503, body: unavailable.getResponse(), headers: unavailable.headers };
   }
   if (exception instanceof ApiError) {
     return { status: exception.getStatus(), body: exception.getResponse(), headers: exception.headers };
