@@ -22,7 +22,9 @@ export class ApiExceptionFilter implements ExceptionFilter {
     const response = host.switchToHttp().getResponse<Response>();
     const error = failureCause(exception);
     const { status, body, headers } = describeError(error, request.path);
-    if (status >= 500) this.logger.error(`${request.method} ${request.path}: ${(error as Error)?.stack ?? error}`);
+    // A 503 is a known outage (Redis down), reported once per request without a stack; other 5xx are bugs.
+    if (status === 503) this.logger.warn(`${request.method} ${request.path}: 503 ${(error as Error)?.message ?? error}`);
+    else if (status >= 500) this.logger.error(`${request.method} ${request.path}: ${(error as Error)?.stack ?? error}`);
     for (const [name, value] of Object.entries(headers)) response.setHeader(name, value);
     if (request.sift?.requestId) response.setHeader('X-Request-Id', request.sift.requestId);
     response.status(status).json(body);
