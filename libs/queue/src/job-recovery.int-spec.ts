@@ -108,3 +108,35 @@ describe('job deadlines and stalled jobs (real Redis, worker processes)', () => 
     });
   });
 });
+
+// Issue 16 item 11: BullMQ's waitUntilFinished adds a listener per waiting job to the queue, past Node's limit of 10.
+describe('many callers waiting on one queue', () => {
+  it('wait without a MaxListenersExceededWarning', async () => {
+    const prefix = `test-listeners-${randomUUID()}`;
+    const connection = createRedisConnection(redisUrl);
+    const jobQueue = new JobQueue({ connection, prefix });
+    const worker = await startWorker({
+      queue: SleeperJob.queue,
+      definitions: [SleeperJob],
+      handlers: [defineJobHandler(SleeperJob, async (payload) => ({ id: payload.id }))],
+      concurrency: 5,
+      connection,
+      prefix,
+    });
+    const warnings: string[] = [];
+    const onWarning = (warning: Error) => warnings.push(`${warning.name}: ${warning.message}`);
+    process.on('warning', onWarning);
+    try {
+      const ids = Array.from({ length: 30 }, (_value, index) => `caller-${index}`);
+      const results = await Promise.all(ids.map((id) => jobQueue.enqueueAndWait(SleeperJob, { id, ms: 50 }, { timeoutMs: 20_000 })));
+      expect(results.map((result) => result.id)).toEqual(ids);
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(warnings.filter((warning) => warning.includes('MaxListenersExceeded'))).toEqual([]);
+    } finally {
+      process.off('warning', onWarning);
+      await worker.close();
+      await jobQueue.close();
+      await connection.quit();
+    }
+  });
+});

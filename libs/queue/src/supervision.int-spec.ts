@@ -7,9 +7,27 @@ import { createRedisConnection } from './redis-connection';
 import { SleeperJob } from './testing/sleeper-job';
 import { isAlive, repositoryRoot, sleeperWorkerCommand } from './testing/sleeper-process';
 
+interface ChildSpec {
+  name: string;
+  command: string;
+  args?: string[];
+  cwd?: string;
+  env?: NodeJS.ProcessEnv;
+}
+interface SupervisorModule {
+  supervise(options: {
+    children: ChildSpec[];
+    log?: (level: string, message: string, details?: Record<string, unknown>) => void;
+    backoff?: { initialMs: number; maxMs: number; resetAfterMs: number };
+    stopTimeoutMs?: number;
+    output?: { stdout: NodeJS.WritableStream; stderr: NodeJS.WritableStream };
+  }): { stop(signal?: string): Promise<void>; state(): Array<{ name: string; pid?: number; restarts: number; running: boolean }> };
+  restartDelayMs(consecutiveCrashes: number, backoff?: { initialMs: number; maxMs: number; resetAfterMs: number }): number;
+}
+
 // The supervisor of `npm start` is plain JavaScript in scripts/; these tests run it against tiny children.
 // eslint-disable-next-line @typescript-eslint/no-require-imports
-const { supervise, restartDelayMs } = require('../../../scripts/supervisor.js') as typeof import('../../../scripts/supervisor.js');
+const { supervise, restartDelayMs } = require('../../../scripts/supervisor.js') as SupervisorModule;
 
 jest.setTimeout(60_000);
 
@@ -76,7 +94,7 @@ describe('the npm start supervisor', () => {
     // SIGKILL is delivered asynchronously; give the kernel a moment before looking.
     await until(() => grandchildren.every((pid) => !isAlive(pid)), 2_000).catch(() => undefined);
     expect(grandchildren.filter(isAlive)).toEqual([]);
-    expect(stack.state().every((child: { running: boolean }) => !child.running)).toBe(true);
+    expect(stack.state().every((child) => !child.running)).toBe(true);
   });
 
   describe('SIGTERM with jobs running and queued', () => {
