@@ -6,7 +6,7 @@ import { JobFailedError } from './job-failed.error';
 import { JobTimeoutError } from './job-timeout.error';
 import { DEFAULT_QUEUE_PREFIX } from './queue-prefix';
 import { QueueUnavailableError } from './queue-unavailable.error';
-import { blockingOptionsOf } from './redis-connection';
+import { blockingOptionsOf, waitForRedis } from './redis-connection';
 import { validatePayload } from './validate-payload';
 import { withDeadline } from './job-deadline';
 
@@ -70,7 +70,7 @@ export class JobQueue {
     options: EnqueueOptions = {},
   ): Promise<Job<Payload, Result>> {
     const validPayload = validatePayload(definition, payload);
-    this.assertConnected('enqueue');
+    await this.assertConnected('enqueue');
     const queue = this.queueFor(definition.queue);
     const data = options.deadlineAt === undefined ? validPayload : withDeadline(validPayload, options.deadlineAt);
     const job = await this.withinStepTimeout(
@@ -98,7 +98,7 @@ export class JobQueue {
     options: EnqueueAndWaitOptions,
   ): Promise<Result> {
     const deadlineAt = Date.now() + options.timeoutMs;
-    this.assertConnected('enqueue');
+    await this.assertConnected('enqueue');
     await this.withinStepTimeout('subscribe', this.queueEventsFor(definition.queue));
     const jobId = options.jobId ?? randomUUID();
     // Registered before the job is added, so a fast worker cannot finish before we listen.
@@ -136,7 +136,7 @@ export class JobQueue {
 
   /** How many workers consume each queue; a queue with none answers nothing until its deadline. */
   async consumers(queues: readonly QueueName[]): Promise<QueueConsumers[]> {
-    this.assertConnected('count consumers');
+    await this.assertConnected('count consumers');
     return Promise.all(
       queues.map(async (queue) => ({ queue, consumers: await this.withinStepTimeout('count consumers', this.queueFor(queue).getWorkersCount()) })),
     );
@@ -158,8 +158,16 @@ export class JobQueue {
     else if (job.finishedOn) waiter.reject(new Error(job.failedReason));
   }
 
-  private assertConnected(operation: string): void {
-    if (this.options.connection.status !== 'ready') throw new QueueUnavailableError(operation);
+  /**
+   * A connection still opening (a process that just started, or one reconnecting right now) gets the step
+   * timeout to become ready; one that has lost its server and waits to retry fails at once.
+   */
+  private async assertConnected(operation: string): Promise<void> {
+    const status = this.options.connection.status;
+    if (status === 'ready') return;
+    const opening = status === 'wait' || status === 'connecting' || status === 'connect';
+    if (opening && (await waitForRedis(this.options.connection, this.stepTimeoutMs))) return;
+    throw new QueueUnavailableError(operation);
   }
 
   private async withinStepTimeout<T>(operation: string, step: Promise<T>): Promise<T> {

@@ -63,6 +63,18 @@ describe('job deadlines and stalled jobs (real Redis, worker processes)', () => 
       expect(ran).not.toContain('expired');
     });
 
+    it('is enqueued on a fail-fast connection that is still opening (a process that just started)', async () => {
+      const opening = createRedisConnection(redisUrl, { failFast: true });
+      const freshQueue = new JobQueue({ connection: opening, prefix });
+      try {
+        expect(opening.status).not.toBe('ready');
+        await expect(freshQueue.enqueueAndWait(SleeperJob, { id: 'fresh', ms: 0 }, { timeoutMs: 5_000 })).resolves.toEqual({ id: 'fresh' });
+      } finally {
+        await freshQueue.close();
+        await opening.quit();
+      }
+    });
+
     it('runs while its deadline is ahead, and enqueueAndWait gives the deadline to the job', async () => {
       await expect(jobQueue.enqueueAndWait(SleeperJob, { id: 'in-time', ms: 0 }, { timeoutMs: 5_000 })).resolves.toEqual({ id: 'in-time' });
       expect(ran).toContain('in-time');
