@@ -10,8 +10,11 @@ const ARTICLE = (title: string, links = '') =>
   `<!doctype html><html><head><title>${title}</title></head><body><article><h1>${title}</h1>` +
   `<p>${'A paragraph long enough to count as the main content of this page. '.repeat(8)}</p>${links}</article></body></html>`;
 
-/** Short locks so a killed worker's job comes back in about a second and a half. */
-const FAST_RECOVERY = { QUEUE_LOCK_DURATION_MS: '1000', QUEUE_STALLED_INTERVAL_MS: '500' };
+/**
+ * Short locks so a killed worker's job comes back in about three seconds; not shorter, or a live worker slowed by
+ * a busy machine misses its lock renewal and loses the job too.
+ */
+const FAST_RECOVERY = { QUEUE_LOCK_DURATION_MS: '3000', QUEUE_STALLED_INTERVAL_MS: '500' };
 
 // Issue 16 item 8: a killed worker's job came back only after 30–65 s, and a crawl whose job timed out answered
 // 500. Now the job moves to a live worker within seconds, is charged once, and a traversal without an answer
