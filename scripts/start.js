@@ -1,8 +1,10 @@
 #!/usr/bin/env node
-// `npm start`: checks prerequisites, applies migrations, then runs the gateway and every worker in this terminal.
-const { spawn, execFileSync } = require('node:child_process');
+// `npm start`: checks prerequisites, applies migrations, then runs the gateway and every worker in this terminal,
+// restarting a crashed one (scripts/supervisor.js); SIGTERM/SIGINT drain them and leave no process behind.
+const { execFileSync } = require('node:child_process');
 const path = require('node:path');
 const { checkPrerequisites, root } = require('./prerequisites');
+const { supervise, DEFAULT_STOP_TIMEOUT_MS } = require('./supervisor');
 
 const processes = [
   { name: 'gateway', entry: 'apps/gateway/src/main.ts' },
@@ -24,37 +26,14 @@ async function main() {
     process.exit(1);
   }
   const port = process.env.PORT || '3000';
-  const children = [];
-  let stopping = false;
-  const stopAll = (code) => {
-    if (stopping) return;
-    stopping = true;
-    for (const child of children) child.kill('SIGTERM');
-    setTimeout(() => process.exit(code), 5000).unref();
-    Promise.all(children.map((child) => new Promise((resolve) => (child.exitCode !== null ? resolve() : child.once('exit', resolve))))).then(() => process.exit(code));
-  };
-  for (const { name, entry } of processes) {
-    const child = spawn(process.execPath, [path.join(__dirname, 'run-ts.js'), entry], { cwd: root, env: process.env, stdio: ['ignore', 'pipe', 'pipe'] });
-    const prefix = `[${name}]`.padEnd(12);
-    for (const stream of [child.stdout, child.stderr]) {
-      let buffered = '';
-      stream.on('data', (chunk) => {
-        buffered += chunk.toString();
-        const lines = buffered.split('\n');
-        buffered = lines.pop();
-        for (const line of lines) (stream === child.stderr ? process.stderr : process.stdout).write(`${prefix} ${line}\n`);
-      });
-    }
-    child.on('exit', (code, signal) => {
-      if (!stopping) {
-        console.error(`${prefix} exited (${signal ?? code}); stopping Sift.`);
-        stopAll(code || 1);
-      }
-    });
-    children.push(child);
-  }
-  process.on('SIGINT', () => stopAll(0));
-  process.on('SIGTERM', () => stopAll(0));
+  const stopTimeoutMs = Number(process.env.SIFT_STOP_TIMEOUT_MS) || DEFAULT_STOP_TIMEOUT_MS;
+  const stack = supervise({
+    children: processes.map(({ name, entry }) => ({ name, command: process.execPath, args: [path.join(__dirname, 'run-ts.js'), entry], cwd: root, env: process.env })),
+    stopTimeoutMs,
+  });
+  const stop = (signal) => stack.stop(signal).then(() => process.exit(0));
+  process.on('SIGINT', () => void stop('SIGINT'));
+  process.on('SIGTERM', () => void stop('SIGTERM'));
   console.log(
     [
       '',

@@ -1,10 +1,13 @@
-import { defineJobHandler, JobHandler } from '@sift/queue';
+import { defineJobHandler, JobContext, JobHandler, remainingBudgetMs } from '@sift/queue';
 import { CrawlJob, CrawlPayload, MapJob } from '@sift/queue-contracts';
 import { CrawlDependencies, CrawlRequest, runCrawl } from './crawl';
 
-function crawlRequestOf(payload: CrawlPayload, mode: CrawlRequest['mode']): CrawlRequest {
+/** The crawl answers this long before its caller stops waiting, so the pages it has reach the caller. */
+const REPLY_MARGIN_MS = 2_000;
+
+function crawlRequestOf(payload: CrawlPayload, mode: CrawlRequest['mode'], context: JobContext): CrawlRequest {
   const { requestId: _requestId, accountId: _accountId, ...request } = payload;
-  return { ...request, mode };
+  return { ...request, timeoutMs: remainingBudgetMs(context, payload.timeoutMs, REPLY_MARGIN_MS), mode };
 }
 
 /**
@@ -13,8 +16,8 @@ function crawlRequestOf(payload: CrawlPayload, mode: CrawlRequest['mode']): Craw
  */
 export function createCrawlHandlers(dependenciesFor: (payload: CrawlPayload) => CrawlDependencies): JobHandler[] {
   return [
-    defineJobHandler(CrawlJob, async (payload) => {
-      const outcome = await runCrawl(crawlRequestOf(payload, 'crawl'), dependenciesFor(payload));
+    defineJobHandler(CrawlJob, async (payload, context) => {
+      const outcome = await runCrawl(crawlRequestOf(payload, 'crawl', context), dependenciesFor(payload));
       return {
         baseUrl: outcome.baseUrl,
         results: outcome.pages,
@@ -23,8 +26,8 @@ export function createCrawlHandlers(dependenciesFor: (payload: CrawlPayload) => 
         partial: outcome.partial,
       };
     }),
-    defineJobHandler(MapJob, async (payload) => {
-      const outcome = await runCrawl(crawlRequestOf(payload, 'map'), dependenciesFor(payload));
+    defineJobHandler(MapJob, async (payload, context) => {
+      const outcome = await runCrawl(crawlRequestOf(payload, 'map', context), dependenciesFor(payload));
       return {
         baseUrl: outcome.baseUrl,
         urls: outcome.urls,

@@ -51,6 +51,7 @@ async function main(): Promise<void> {
     concurrency: config.CRAWL_CONCURRENCY,
     redisUrl: config.REDIS_URL,
     queuePrefix: config.QUEUE_PREFIX,
+    stallRecovery: { lockDurationMs: config.QUEUE_LOCK_DURATION_MS, stalledIntervalMs: config.QUEUE_STALLED_INTERVAL_MS },
     healthPort: config.CRAWLER_PORT,
     startedDetails: { extractionThreads: extraction.threads },
     // Running crawls finish first; only then do the browser, the threads and the database connection go.

@@ -46,6 +46,7 @@ async function main(): Promise<void> {
     concurrency: config.EXTRACT_CONCURRENCY,
     redisUrl: config.REDIS_URL,
     queuePrefix: config.QUEUE_PREFIX,
+    stallRecovery: { lockDurationMs: config.QUEUE_LOCK_DURATION_MS, stalledIntervalMs: config.QUEUE_STALLED_INTERVAL_MS },
     healthPort: config.EXTRACTOR_PORT,
     startedDetails: { parseThreads: parser.threads },
     // Running extractions finish first; only then do the browser and the database connection go.

@@ -18,6 +18,7 @@ async function main(): Promise<void> {
     concurrency: 1,
     redisUrl: config.REDIS_URL,
     queuePrefix: config.QUEUE_PREFIX,
+    stallRecovery: { lockDurationMs: config.QUEUE_LOCK_DURATION_MS, stalledIntervalMs: config.QUEUE_STALLED_INTERVAL_MS },
     healthPort: config.RESEARCH_PORT,
   });
 }

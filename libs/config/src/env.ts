@@ -20,6 +20,10 @@ export const coreEnv = z.object({
   REDIS_URL: z.string().url().default('redis://127.0.0.1:6379'),
   /** Key prefix of the job queues in Redis; the gateway and the workers of one deployment share it. */
   QUEUE_PREFIX: z.string().min(1).default('sift'),
+  /** How long a worker's lock on a running job lasts; a crashed worker's job is taken back after it (plus the check interval). */
+  QUEUE_LOCK_DURATION_MS: integer(10_000),
+  /** How often workers look for jobs whose worker died. */
+  QUEUE_STALLED_INTERVAL_MS: integer(5_000),
   /** Nest log level: error, warn, log, debug. */
   SIFT_LOG_LEVEL: z.enum(['error', 'warn', 'log', 'debug', 'verbose']).default('log'),
 });

@@ -12,3 +12,5 @@ export * from './job-failed.error';
 export * from './invalid-job-payload.error';
 export * from './worker-health-server';
 export * from './worker-process';
+export * from './queue-unavailable.error';
+export * from './job-deadline';

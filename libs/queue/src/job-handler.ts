@@ -5,6 +5,17 @@ export interface JobContext {
   jobId: string;
   /** 1 on the first run; higher when BullMQ redelivers a job after a stall. */
   attempt: number;
+  /** Epoch ms when the caller stops waiting, if the producer said; a handler should not work past it. */
+  deadlineAt?: number;
+}
+
+/**
+ * The time a handler may spend: its payload's own budget (counted from pick-up), cut to what is left before the
+ * caller's deadline less `replyMarginMs`, so a job that waited in the queue still answers while someone listens.
+ */
+export function remainingBudgetMs(context: JobContext, budgetMs: number, replyMarginMs = 0): number {
+  if (context.deadlineAt === undefined) return budgetMs;
+  return Math.max(1, Math.min(budgetMs, context.deadlineAt - replyMarginMs - Date.now()));
 }
 
 export type JobHandlerFunction<Payload, Result> = (payload: Payload, context: JobContext) => Promise<Result>;

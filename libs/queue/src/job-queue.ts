@@ -1,17 +1,24 @@
+import { randomUUID } from 'node:crypto';
 import { type Job, Queue, QueueEvents } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { JobDefinition, QueueName } from '@sift/queue-contracts';
 import { JobFailedError } from './job-failed.error';
 import { JobTimeoutError } from './job-timeout.error';
 import { DEFAULT_QUEUE_PREFIX } from './queue-prefix';
+import { QueueUnavailableError } from './queue-unavailable.error';
+import { blockingOptionsOf, waitForRedis } from './redis-connection';
 import { validatePayload } from './validate-payload';
+import { withDeadline } from './job-deadline';
 
 export interface JobQueueOptions {
+  /** Best opened with `createRedisConnection(url, { failFast: true })`: an outage then fails requests at once. */
   connection: Redis;
   prefix?: string;
   /** How long finished jobs stay readable in Redis, so a waiting caller that reconnects still gets the result. */
   keepCompletedForSeconds?: number;
   keepFailedForSeconds?: number;
+  /** The longest a single Redis step (enqueue, subscribe, remove) may take before the caller gets QueueUnavailableError. */
+  redisStepTimeoutMs?: number;
 }
 
 export interface EnqueueOptions {
@@ -19,24 +26,42 @@ export interface EnqueueOptions {
   jobId?: string;
   /** Lower runs first (BullMQ semantics). */
   priority?: number;
+  /** Epoch ms after which no worker starts the job: its caller no longer waits for the answer. */
+  deadlineAt?: number;
 }
 
-export interface EnqueueAndWaitOptions extends EnqueueOptions {
+export interface EnqueueAndWaitOptions extends Omit<EnqueueOptions, 'deadlineAt'> {
   timeoutMs: number;
 }
 
-const TIMED_OUT = Symbol('timed-out');
-/** BullMQ's own wait timer only cleans up its listeners; ours decides, so it fires a little later. */
-const LISTENER_CLEANUP_GRACE_MS = 1_000;
+export interface QueueConsumers {
+  queue: QueueName;
+  /** Worker connections consuming the queue right now (BullMQ's CLIENT LIST view). */
+  consumers: number;
+}
+
+const DEFAULT_REDIS_STEP_TIMEOUT_MS = 2_000;
+
+interface Waiter {
+  resolve(returnValue: unknown): void;
+  reject(error: Error): void;
+}
 
 /** The producer side of the queues: validated enqueue, and enqueue-then-wait for request/response callers. */
 export class JobQueue {
   private readonly queues = new Map<QueueName, Queue>();
   private readonly queueEvents = new Map<QueueName, Promise<QueueEvents>>();
+  /**
+   * One 'completed' and one 'failed' listener per queue, dispatching by job id. BullMQ's waitUntilFinished adds
+   * two listeners per waiting job, which passed Node's limit of 10 (MaxListenersExceededWarning) under load.
+   */
+  private readonly waiters = new Map<string, Waiter>();
   private readonly prefix: string;
+  private readonly stepTimeoutMs: number;
 
   constructor(private readonly options: JobQueueOptions) {
     this.prefix = options.prefix ?? DEFAULT_QUEUE_PREFIX;
+    this.stepTimeoutMs = options.redisStepTimeoutMs ?? DEFAULT_REDIS_STEP_TIMEOUT_MS;
   }
 
   async enqueue<Payload, Result>(
@@ -45,54 +70,76 @@ export class JobQueue {
     options: EnqueueOptions = {},
   ): Promise<Job<Payload, Result>> {
     const validPayload = validatePayload(definition, payload);
+    await this.assertConnected('enqueue');
     const queue = this.queueFor(definition.queue);
-    const job = await queue.add(definition.name, validPayload, {
-      jobId: options.jobId,
-      priority: options.priority,
-      attempts: definition.attempts,
-      removeOnComplete: { age: this.options.keepCompletedForSeconds ?? 3_600 },
-      removeOnFail: { age: this.options.keepFailedForSeconds ?? 24 * 3_600 },
-    });
+    const data = options.deadlineAt === undefined ? validPayload : withDeadline(validPayload, options.deadlineAt);
+    const job = await this.withinStepTimeout(
+      'enqueue',
+      queue.add(definition.name, data, {
+        jobId: options.jobId,
+        priority: options.priority,
+        attempts: definition.attempts,
+        removeOnComplete: { age: this.options.keepCompletedForSeconds ?? 3_600 },
+        removeOnFail: { age: this.options.keepFailedForSeconds ?? 24 * 3_600 },
+      }),
+    );
     return job as Job<Payload, Result>;
   }
 
   /**
-   * Enqueues a job and resolves with its validated result. Rejects with JobTimeoutError when the job has not
-   * finished after `timeoutMs` (the job is removed if it has not started; a running job's result is ignored),
-   * and with JobFailedError when its handler threw.
+   * Enqueues a job and resolves with its validated result. The job carries its deadline (now + `timeoutMs`),
+   * after which no worker starts it. Rejects with JobTimeoutError when the job has not finished by then (the
+   * job is removed if it has not started; a running job's result is ignored), with JobFailedError when its
+   * handler threw, and with QueueUnavailableError at once when Redis is unreachable.
    */
   async enqueueAndWait<Payload, Result>(
     definition: JobDefinition<Payload, Result>,
     payload: Payload,
     options: EnqueueAndWaitOptions,
   ): Promise<Result> {
-    // Listening before adding the job means a fast worker cannot finish before we subscribe.
-    const events = await this.queueEventsFor(definition.queue);
-    const job = await this.enqueue(definition, payload, options);
-    const jobId = job.id ?? '';
-
-    let timer: NodeJS.Timeout | undefined;
-    const timedOut = new Promise<typeof TIMED_OUT>((resolve) => {
-      timer = setTimeout(() => resolve(TIMED_OUT), options.timeoutMs);
-    });
-    const finished = job.waitUntilFinished(events, options.timeoutMs + LISTENER_CLEANUP_GRACE_MS) as Promise<unknown>;
+    const deadlineAt = Date.now() + options.timeoutMs;
+    await this.assertConnected('enqueue');
+    await this.withinStepTimeout('subscribe', this.queueEventsFor(definition.queue));
+    const jobId = options.jobId ?? randomUUID();
+    // Registered before the job is added, so a fast worker cannot finish before we listen.
+    const finished = new Promise<unknown>((resolve, reject) => this.waiters.set(jobId, { resolve, reject }));
     // The race below may abandon this promise; its late rejection is expected and must not crash the process.
     finished.catch(() => undefined);
 
-    let outcome: unknown;
+    let timer: NodeJS.Timeout | undefined;
+    let job: Job<Payload, Result> | undefined;
     try {
-      outcome = await Promise.race([finished, timedOut]);
-    } catch (error) {
-      throw new JobFailedError(definition.name, jobId, error instanceof Error ? error.message : String(error));
+      job = await this.enqueue(definition, payload, { ...options, jobId, deadlineAt });
+      if (options.jobId) await this.settleIfAlreadyFinished(definition.queue, jobId);
+      const timedOut = new Promise<typeof TIMED_OUT>((resolve) => {
+        timer = setTimeout(() => resolve(TIMED_OUT), Math.max(0, deadlineAt - Date.now()));
+      });
+      let outcome: unknown;
+      try {
+        outcome = await Promise.race([finished, timedOut]);
+      } catch (error) {
+        throw new JobFailedError(definition.name, jobId, error instanceof Error ? error.message : String(error));
+      }
+      if (outcome === TIMED_OUT) {
+        // Removing fails while a worker holds the job's lock; that run finishes and its result is dropped. The
+        // job's deadline keeps a worker from starting it later if the removal does not get through.
+        const queued = job;
+        await this.withinStepTimeout('remove', queued.remove()).catch(() => undefined);
+        throw new JobTimeoutError(definition.name, jobId, options.timeoutMs);
+      }
+      return definition.resultSchema.parse(outcome);
     } finally {
       clearTimeout(timer);
+      this.waiters.delete(jobId);
     }
-    if (outcome === TIMED_OUT) {
-      // Removing fails while a worker holds the job's lock; that run finishes and its result is dropped.
-      await job.remove().catch(() => undefined);
-      throw new JobTimeoutError(definition.name, jobId, options.timeoutMs);
-    }
-    return definition.resultSchema.parse(outcome);
+  }
+
+  /** How many workers consume each queue; a queue with none answers nothing until its deadline. */
+  async consumers(queues: readonly QueueName[]): Promise<QueueConsumers[]> {
+    await this.assertConnected('count consumers');
+    return Promise.all(
+      queues.map(async (queue) => ({ queue, consumers: await this.withinStepTimeout('count consumers', this.queueFor(queue).getWorkersCount()) })),
+    );
   }
 
   async close(): Promise<void> {
@@ -102,10 +149,52 @@ export class JobQueue {
     this.queues.clear();
   }
 
+  /** A caller-chosen id may name a job that finished before this call: no event will come for it. */
+  private async settleIfAlreadyFinished(queueName: QueueName, jobId: string): Promise<void> {
+    const job = await this.withinStepTimeout('read job', this.queueFor(queueName).getJob(jobId));
+    const waiter = this.waiters.get(jobId);
+    if (!job || !waiter) return;
+    if (job.finishedOn && !job.failedReason) waiter.resolve(job.returnvalue);
+    else if (job.finishedOn) waiter.reject(new Error(job.failedReason));
+  }
+
+  /**
+   * A connection still opening (a process that just started, or one reconnecting right now) gets the step
+   * timeout to become ready; one that has lost its server and waits to retry fails at once.
+   */
+  private async assertConnected(operation: string): Promise<void> {
+    const status = this.options.connection.status;
+    if (status === 'ready') return;
+    const opening = status === 'wait' || status === 'connecting' || status === 'connect';
+    if (opening && (await waitForRedis(this.options.connection, this.stepTimeoutMs))) return;
+    throw new QueueUnavailableError(operation);
+  }
+
+  private async withinStepTimeout<T>(operation: string, step: Promise<T>): Promise<T> {
+    let timer: NodeJS.Timeout | undefined;
+    // The step may still settle after we gave up on it; that late rejection is expected.
+    step.catch(() => undefined);
+    try {
+      return await Promise.race([
+        step,
+        new Promise<never>((_resolve, reject) => {
+          timer = setTimeout(() => reject(new QueueUnavailableError(operation, `no answer within ${this.stepTimeoutMs} ms`)), this.stepTimeoutMs);
+        }),
+      ]);
+    } catch (error) {
+      if (error instanceof QueueUnavailableError) throw error;
+      if (isRedisConnectionError(error)) throw new QueueUnavailableError(operation, error);
+      throw error;
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
   private queueFor(name: QueueName): Queue {
     let queue = this.queues.get(name);
     if (!queue) {
       queue = new Queue(name, { connection: this.options.connection, prefix: this.prefix });
+      queue.on('error', () => undefined);
       this.queues.set(name, queue);
     }
     return queue;
@@ -114,10 +203,31 @@ export class JobQueue {
   private queueEventsFor(name: QueueName): Promise<QueueEvents> {
     let events = this.queueEvents.get(name);
     if (!events) {
-      const queueEvents = new QueueEvents(name, { connection: this.options.connection, prefix: this.prefix });
+      // Its own blocking connection that waits through an outage: events resume where they stopped.
+      const queueEvents = new QueueEvents(name, { connection: blockingOptionsOf(this.options.connection), prefix: this.prefix });
+      // Connection errors during an outage are expected and reported by /health, not thrown.
+      queueEvents.on('error', () => undefined);
+      queueEvents.on('completed', ({ jobId, returnvalue }) => this.waiters.get(jobId)?.resolve(returnvalue));
+      queueEvents.on('failed', ({ jobId, failedReason }) => this.waiters.get(jobId)?.reject(new Error(failedReason)));
       events = queueEvents.waitUntilReady().then(() => queueEvents);
+      // A failed first subscription (Redis down) is retried by the next caller.
+      events.catch(() => {
+        this.queueEvents.delete(name);
+        void queueEvents.close().catch(() => undefined);
+      });
       this.queueEvents.set(name, events);
     }
     return events;
   }
+}
+
+const TIMED_OUT = Symbol('timed-out');
+
+/** ioredis' errors for a closed, unwritable or timed-out connection; a Lua or data error is not one of them. */
+export function isRedisConnectionError(error: unknown): boolean {
+  if (!(error instanceof Error)) return false;
+  return (
+    error.name === 'MaxRetriesPerRequestError' ||
+    /Stream isn't writeable|Connection is closed|Command timed out|ECONNREFUSED|ECONNRESET|ETIMEDOUT|EPIPE|enableOfflineQueue/i.test(error.message)
+  );
 }

@@ -3,6 +3,7 @@ import type { Redis } from 'ioredis';
 import type { JobDefinition, QueueName } from '@sift/queue-contracts';
 import { buildHandlerRegistry } from './handler-registry';
 import { InvalidJobPayloadError } from './invalid-job-payload.error';
+import { JobExpiredError, splitDeadline } from './job-deadline';
 import { DEFAULT_QUEUE_PREFIX } from './queue-prefix';
 import type { JobHandler } from './job-handler';
 import { WorkerMetrics } from './worker-metrics';
@@ -16,7 +17,27 @@ export interface StartWorkerOptions {
   /** The jobs the worker must cover; defaults to every job of `queue` in the contracts catalogue. */
   definitions?: readonly JobDefinition<unknown, unknown>[];
   onError?: (error: Error) => void;
+  /** Reports a job taken back from a worker that stopped renewing its lock (crashed or blocked). */
+  onStalled?: (jobId: string) => void;
+  /** Crash recovery timing; see STALL_RECOVERY. */
+  stallRecovery?: Partial<StallRecovery>;
 }
+
+export interface StallRecovery {
+  /** How long a worker's lock on a running job lasts; it is renewed every half of it while the worker is alive. */
+  lockDurationMs: number;
+  /** How often each worker looks for jobs whose lock expired (their worker died) and takes them back. */
+  stalledIntervalMs: number;
+}
+
+/**
+ * A killed worker's job is back in the queue within lockDuration + stalledInterval (≈ 15 s, was 30–65 s). The
+ * lock stays long enough that a busy but live event loop (parsing runs off the main thread) renews it in time.
+ * A job may be taken back once: one that stalls twice (it kills or blocks every worker it reaches: a poison
+ * job) is failed, never re-delivered forever (maxStalledCount 1).
+ */
+export const STALL_RECOVERY: StallRecovery = { lockDurationMs: 10_000, stalledIntervalMs: 5_000 };
+export const MAX_STALLED_COUNT = 1;
 
 export interface RunningWorker {
   readonly queue: QueueName;
@@ -45,9 +66,15 @@ export async function startWorker(options: StartWorkerOptions): Promise<RunningW
       if (!handler) {
         throw new UnrecoverableError(`No handler for job "${job.name}" on queue "${options.queue}"`);
       }
+      const { payload, deadlineAt } = splitDeadline(job.data);
+      // A job its caller gave up on (queued too long, or taken back from a dead worker late) is not worth running.
+      if (deadlineAt !== undefined && Date.now() >= deadlineAt) {
+        metrics.expired.inc(labels);
+        throw new UnrecoverableError(new JobExpiredError(job.name, job.id ?? '', deadlineAt).message);
+      }
       let result: unknown;
       try {
-        result = await handler.run(job.data, { jobId: job.id ?? '', attempt: job.attemptsMade + 1 });
+        result = await handler.run(payload, { jobId: job.id ?? '', attempt: job.attemptsMade + 1, deadlineAt });
       } catch (error) {
         // A producer on another version sent a payload this worker cannot read; retrying cannot fix that.
         if (error instanceof InvalidJobPayloadError) throw new UnrecoverableError(error.message);
@@ -68,8 +95,15 @@ export async function startWorker(options: StartWorkerOptions): Promise<RunningW
     prefix: options.prefix ?? DEFAULT_QUEUE_PREFIX,
     concurrency: options.concurrency,
     autorun: false,
+    lockDuration: options.stallRecovery?.lockDurationMs ?? STALL_RECOVERY.lockDurationMs,
+    stalledInterval: options.stallRecovery?.stalledIntervalMs ?? STALL_RECOVERY.stalledIntervalMs,
+    maxStalledCount: MAX_STALLED_COUNT,
   });
   worker.on('error', options.onError ?? reportToStandardError);
+  worker.on('stalled', (jobId) => {
+    metrics.stalled.inc({ queue: options.queue });
+    options.onStalled?.(jobId);
+  });
   await worker.waitUntilReady();
   // run() resolves only when the worker closes; errors inside it are reported through the 'error' event.
   void worker.run().catch(options.onError ?? reportToStandardError);

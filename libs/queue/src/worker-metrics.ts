@@ -15,6 +15,18 @@ export class WorkerMetrics {
     labelNames: ['queue', 'job'] as const,
     registers: [this.registry],
   });
+  readonly expired = new Counter({
+    name: 'sift_jobs_expired_total',
+    help: 'Jobs failed without running because their caller had stopped waiting (deadline passed).',
+    labelNames: ['queue', 'job'] as const,
+    registers: [this.registry],
+  });
+  readonly stalled = new Counter({
+    name: 'sift_jobs_stalled_total',
+    help: 'Jobs this worker took back from a worker that stopped renewing its lock (crashed or blocked).',
+    labelNames: ['queue'] as const,
+    registers: [this.registry],
+  });
   readonly duration = new Histogram({
     name: 'sift_job_duration_seconds',
     help: 'Time from a worker picking a job up to its handler settling.',

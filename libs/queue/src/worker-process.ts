@@ -2,7 +2,8 @@ import type { QueueName } from '@sift/queue-contracts';
 import type { JobHandler } from './job-handler';
 import { createRedisConnection } from './redis-connection';
 import { checkRedis } from './redis-health';
-import { startWorker } from './start-worker';
+import { type StallRecovery, startWorker } from './start-worker';
+import type { JobDefinition } from '@sift/queue-contracts';
 import { startWorkerHealthServer } from './worker-health-server';
 
 export type WorkerLog = (level: 'info' | 'error', message: string, details?: Record<string, unknown>) => void;
@@ -23,6 +24,10 @@ export interface WorkerProcessOptions {
   healthPort: number;
   /** Releases what the handlers hold (browser, database) after running jobs have finished. */
   release?: () => Promise<unknown>;
+  /** Crash recovery timing (lock duration, stalled-job check interval). */
+  stallRecovery?: Partial<StallRecovery>;
+  /** The jobs the worker must cover; defaults to every job of `queue` in the contracts catalogue. */
+  definitions?: readonly JobDefinition<unknown, unknown>[];
   /** Extra facts for the "worker started" log line. */
   startedDetails?: Record<string, unknown>;
 }
@@ -40,7 +45,10 @@ export async function runWorkerProcess(options: WorkerProcessOptions): Promise<v
     concurrency: options.concurrency,
     connection,
     prefix: options.queuePrefix,
+    definitions: options.definitions,
+    stallRecovery: options.stallRecovery,
     onError: (error) => log('error', 'worker error', { error: error.message }),
+    onStalled: (jobId) => log('error', 'took back a stalled job (its worker crashed or was blocked)', { jobId }),
   });
   const health = await startWorkerHealthServer({
     port: options.healthPort,
@@ -54,8 +62,10 @@ export async function runWorkerProcess(options: WorkerProcessOptions): Promise<v
   const shutdown = async (signal: string): Promise<void> => {
     if (stopping) return;
     stopping = true;
-    log('info', 'shutting down', { signal });
+    // Running jobs finish (worker.close waits for them); queued jobs stay in Redis for the next start.
+    log('info', 'shutting down: finishing running jobs', { signal });
     await worker.close();
+    log('info', 'running jobs finished; stopped', { signal });
     await Promise.allSettled([health.close(), options.release?.()]);
     await connection.quit();
     process.exit(0);

@@ -9,7 +9,9 @@ import {
   RateLimitTable,
   RedisRateLimiter,
 } from '@sift/auth';
+import { isRedisConnectionError } from '@sift/queue';
 import type { Caller, KeyedCaller } from './request-context';
+import { ServiceUnavailableError } from '../http/api-error';
 import { GATEWAY_CONFIG, GatewayAppConfig } from '../core/core.module';
 
 /**
@@ -115,7 +117,11 @@ export class CallerAuthentication {
   private async consumeAll(buckets: RateLimitBucket[]): Promise<BudgetVerdict> {
     let retryAfterSeconds = 0;
     for (const bucket of buckets) {
-      const decision = await this.limiter.consume(bucket.bucketKey, bucket.limit, bucket.windowSeconds);
+      const decision = await this.limiter.consume(bucket.bucketKey, bucket.limit, bucket.windowSeconds).catch((error: unknown) => {
+        // The counters live in Redis (fail-fast connection): without them no request is admitted, and none hangs.
+        if (isRedisConnectionError(error)) throw new ServiceUnavailableError('rate limits cannot be checked');
+        throw error;
+      });
       if (!decision.allowed) retryAfterSeconds = Math.max(retryAfterSeconds, Math.max(1, decision.retryAfterSeconds));
     }
     return { allowed: retryAfterSeconds === 0, retryAfterSeconds };

@@ -1,7 +1,7 @@
 import { Global, Inject, Module, OnApplicationShutdown } from '@nestjs/common';
 import { coreEnv, fetchEnv, gatewayEnv, llmEnv, loadConfig, searchEnv } from '@sift/config';
 import { createPrismaClient, PrismaClient } from '@sift/persistence';
-import { createRedisConnection, JobQueue } from '@sift/queue';
+import { createRedisConnection, JobQueue, waitForRedis } from '@sift/queue';
 import type { Redis } from 'ioredis';
 
 export const GATEWAY_CONFIG = Symbol('GATEWAY_CONFIG');
@@ -13,6 +13,8 @@ export type GatewayAppConfig = ReturnType<typeof gatewayConfigSchema.parse>;
 export function loadGatewayConfig(env: NodeJS.ProcessEnv = process.env): GatewayAppConfig {
   return loadConfig(gatewayConfigSchema, env);
 }
+
+const REDIS_START_WAIT_MS = 5_000;
 
 /** The gateway's infrastructure handles: one Prisma client, one Redis connection, one job queue producer. */
 @Global()
@@ -27,7 +29,15 @@ export function loadGatewayConfig(env: NodeJS.ProcessEnv = process.env): Gateway
     {
       provide: REDIS,
       inject: [GATEWAY_CONFIG],
-      useFactory: (config: GatewayAppConfig) => createRedisConnection(config.REDIS_URL),
+      // Fail fast: while Redis is down, requests that need it answer 503 at once instead of hanging until it returns.
+      // Start-up waits briefly for the first connection, then goes on (/health reports Redis until it is back).
+      useFactory: async (config: GatewayAppConfig) => {
+        const redis = createRedisConnection(config.REDIS_URL, { failFast: true });
+        // Reconnection errors are expected during an outage; /health and the 503s report it.
+        redis.on('error', () => undefined);
+        await waitForRedis(redis, REDIS_START_WAIT_MS);
+        return redis;
+      },
     },
     {
       provide: JobQueue,

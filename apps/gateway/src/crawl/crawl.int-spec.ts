@@ -210,17 +210,21 @@ describe('POST /crawl and POST /map', () => {
     expect(await ledgerOf(key)).toEqual({ credits: 3, rows: 2, reservations: 0 });
   });
 
-  it('a crawl that fails after reserving keeps no charge and holds no credits', async () => {
-    // A gateway whose queue no worker consumes: the crawl job never answers and the request fails.
+  it('a crawl that gets no answer after reserving returns an empty partial result, keeps no charge and holds no credits', async () => {
+    // A gateway whose queue no worker consumes: the crawl job never answers; the caller gets what was crawled
+    // (nothing), never a 500 (issue 16 item 8).
     const stranded = await startTestGateway({ QUEUE_PREFIX: `${worker.queuePrefix}-nobody`, FETCH_ALLOW_CIDRS: '127.0.0.1/32' });
     try {
       const key = await newLimitedKey(4);
-      const response = await callGateway<ErrorBody>(stranded.baseUrl, 'POST', '/crawl', {
+      const response = await callGateway<CrawlBody>(stranded.baseUrl, 'POST', '/crawl', {
         apiKey: key.apiKey,
-        body: { url: `${site.origin}/index.html`, limit: 10, timeout: 10 },
+        body: { url: `${site.origin}/index.html`, limit: 10, timeout: 10, include_usage: true },
       });
-      expect(response.status).toBeGreaterThanOrEqual(500);
-      expect(await ledgerOf(key)).toEqual({ credits: 0, rows: 0, reservations: 0 });
+      expect(response.status).toBe(200);
+      expect(response.body.results).toEqual([]);
+      expect(response.body.usage).toEqual({ credits: 0 });
+      // Settled like a crawl whose pages all failed: zero-credit rows, nothing charged, nothing held.
+      expect(await ledgerOf(key)).toMatchObject({ credits: 0, reservations: 0 });
     } finally {
       await stranded.close();
     }

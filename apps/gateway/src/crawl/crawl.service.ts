@@ -47,7 +47,7 @@ export class CrawlService {
       format: body.format,
       includeFavicon: body.include_favicon,
       chunksPerSource: body.chunks_per_source,
-    });
+    }, { baseUrl: url, results: [], successfulPages: 0, failedPages: 0, partial: true });
     // Crawl = mapping (per 10 pages) + extraction (per 5 pages) of the pages that succeeded, in one settlement
     // (both or neither); failures are free.
     const charged = await this.metering.settle(context, reservation, [

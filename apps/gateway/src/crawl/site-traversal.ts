@@ -1,10 +1,10 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { MapRequestDto } from '@sift/api-contracts';
-import { JobQueue } from '@sift/queue';
+import { JobFailedError, JobQueue, JobTimeoutError } from '@sift/queue';
 import type { CrawlPayload, JobDefinition } from '@sift/queue-contracts';
 import { assertPublicDestination, EgressPolicy, egressPolicyFromConfig, FetchError } from '@sift/safe-fetch';
 import { RE2JS } from 're2js';
-import { ApiError } from '../http/api-error';
+import { ApiError, ServiceUnavailableError } from '../http/api-error';
 import type { RequestContext } from '../caller/request-context';
 import { GATEWAY_CONFIG, GatewayAppConfig } from '../core/core.module';
 
@@ -33,16 +33,28 @@ export class SiteTraversal {
     return validateTraversal(body, this.policy);
   }
 
-  /** Enqueues the traversal and waits for the worker's answer: its own deadline plus a margin. */
-  run<Result>(
+  /**
+   * Enqueues the traversal and waits for the worker's answer: its own deadline plus a margin. The worker stops
+   * at its deadline and answers with the pages it has; when no answer comes in time (the job waited behind
+   * others, or its worker died), the caller gets `timedOut` (no pages, marked partial), never a 500. A job that
+   * failed (it crashed its worker twice) answers 503.
+   */
+  async run<Result>(
     job: JobDefinition<CrawlPayload, Result>,
     context: RequestContext,
     url: string,
     body: MapRequestDto,
     extraction: TraversalExtraction,
+    timedOut: Result,
   ): Promise<Result> {
     const payload = traversalPayload(context, url, body, extraction);
-    return this.jobQueue.enqueueAndWait(job, payload, { timeoutMs: payload.timeoutMs + TRAVERSAL_REPLY_MARGIN_MS });
+    try {
+      return await this.jobQueue.enqueueAndWait(job, payload, { timeoutMs: payload.timeoutMs + TRAVERSAL_REPLY_MARGIN_MS });
+    } catch (error) {
+      if (error instanceof JobTimeoutError) return timedOut;
+      if (error instanceof JobFailedError) throw new ServiceUnavailableError(`the ${job.name} could not be completed`);
+      throw error;
+    }
   }
 }
 

@@ -1,7 +1,7 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { ExtractRequestDto, ExtractResponseDto } from '@sift/api-contracts';
 import { BillingMeterName, extractMeter, meteredCreditsBound, Reservation } from '@sift/billing';
-import { JobQueue, JobTimeoutError } from '@sift/queue';
+import { JobQueue, JobTimeoutError, QueueUnavailableError } from '@sift/queue';
 import { ExtractUrlJob, ExtractUrlResult } from '@sift/queue-contracts';
 import { MeteringService } from '../billing/metering.service';
 import { RequestContext, responseTimeSeconds } from '../caller/request-context';
@@ -98,6 +98,8 @@ export class ExtractService {
       );
     } catch (error) {
       if (error instanceof JobTimeoutError) return { ok: false, url, error: `Timed out after ${deadlineMs / 1000} seconds.` };
+      // Redis is down: the whole request answers 503 (and releases its reservation) rather than "all URLs failed".
+      if (error instanceof QueueUnavailableError) throw error;
       this.logger.error(`extract of ${url} failed: ${(error as Error).message}`);
       return { ok: false, url, error: 'Internal error while extracting this URL.' };
     }

@@ -10,6 +10,13 @@ export class ApiError extends HttpException {
   readonly headers: Record<string, string>;
 }
 
+/** A dependency (Redis: queues and rate limits) is down: fail fast and say when to retry. */
+export class ServiceUnavailableError extends ApiError {
+  constructor(what: string, retryAfterSeconds = 5) {
+    super(503, `Service temporarily unavailable: ${what}. Retry after ${retryAfterSeconds} seconds.`, { 'Retry-After': String(retryAfterSeconds) });
+  }
+}
+
 /** Keyless budget exhausted: the keyless envelope tells the caller, in plain language, how to continue. */
 export class KeylessLimitError extends HttpException {
   constructor(readonly retryAfterSeconds: number) {

@@ -1,6 +1,7 @@
 import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Logger } from '@nestjs/common';
 import type { Response } from 'express';
-import { ApiError, KeylessLimitError } from './api-error';
+import { QueueUnavailableError } from '@sift/queue';
+import { ApiError, KeylessLimitError, ServiceUnavailableError } from './api-error';
 import type { RequestWithContext } from '../caller/request-context';
 import { failureCause } from '../request-log/request-outcome';
 import { ValidationFailedError } from './validation-failed.error';
@@ -21,7 +22,9 @@ export class ApiExceptionFilter implements ExceptionFilter {
     const response = host.switchToHttp().getResponse<Response>();
     const error = failureCause(exception);
     const { status, body, headers } = describeError(error, request.path);
-    if (status >= 500) this.logger.error(`${request.method} ${request.path}: ${(error as Error)?.stack ?? error}`);
+    // A 503 is a known outage (Redis down), reported once per request without a stack; other 5xx are bugs.
+    if (status === 503) this.logger.warn(`${request.method} ${request.path}: 503 ${(error as Error)?.message ?? error}`);
+    else if (status >= 500) this.logger.error(`${request.method} ${request.path}: ${(error as Error)?.stack ?? error}`);
     for (const [name, value] of Object.entries(headers)) response.setHeader(name, value);
     if (request.sift?.requestId) response.setHeader('X-Request-Id', request.sift.requestId);
     response.status(status).json(body);
@@ -34,6 +37,10 @@ export function describeError(failure: unknown, path: string): { status: number;
   const isFeedback = path === '/feedback';
   if (exception instanceof KeylessLimitError) {
     return { status: 429, body: exception.getResponse(), headers: { 'Retry-After': String(exception.retryAfterSeconds) } };
+  }
+  if (exception instanceof QueueUnavailableError) {
+    const unavailable = new ServiceUnavailableError('the job queue cannot be reached', exception.retryAfterSeconds);
+    return { status: 503, body: unavailable.getResponse(), headers: unavailable.headers };
   }
   if (exception instanceof ApiError) {
     return { status: exception.getStatus(), body: exception.getResponse(), headers: exception.headers };

@@ -30,7 +30,7 @@ export class MapService {
       format: 'text',
       includeFavicon: false,
       chunksPerSource: 3,
-    });
+    }, { baseUrl: url, urls: [], successfulPages: 0, failedPages: 0, partial: true });
     const charged = await this.metering.settle(context, reservation, [{ kind: `map:${meter}`, meter, units: outcome.successfulPages }]);
     const response: MapResponseDto = {
       base_url: outcome.baseUrl,

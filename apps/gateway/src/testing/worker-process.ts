@@ -8,6 +8,8 @@ export interface WorkerProcess {
   queuePrefix: string;
   output(): string;
   stop(): Promise<void>;
+  /** SIGKILL: the crash a fault test simulates (no draining, the job's lock is left to expire). */
+  kill(): Promise<void>;
 }
 
 /**
@@ -42,8 +44,14 @@ export async function startWorkerProcess(app: 'extractor-worker' | 'crawler-work
   return {
     queuePrefix,
     output: () => output,
+    kill: async () => {
+      if (child.exitCode !== null || child.signalCode !== null) return;
+      const exited = new Promise((done) => child.once('exit', done));
+      child.kill('SIGKILL');
+      await exited;
+    },
     stop: async () => {
-      if (child.exitCode !== null) return;
+      if (child.exitCode !== null || child.signalCode !== null) return;
       const exited = new Promise((done) => child.once('exit', done));
       child.kill('SIGTERM');
       const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
