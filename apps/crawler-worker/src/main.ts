@@ -1,10 +1,11 @@
-import { BrowserPool } from '@sift/browser';
+import { BrowserPool, browserPoolOptionsOf } from '@sift/browser';
 import { loadConfig } from '@sift/config';
 import { createPrismaClient } from '@sift/persistence';
 import { runWorkerProcess, workerLogger } from '@sift/queue';
 import { QueueName } from '@sift/queue-contracts';
 import { egressPolicyFromConfig } from '@sift/safe-fetch';
 import { pageOwnerOf, PageRepository } from '@sift/search-index';
+import { parsingLimitsOf } from '@sift/task-pool';
 import { createDefaultCrawlDependencies, PageExtractionPool, RobotsCache } from './crawl';
 import { createCrawlHandlers } from './crawl.handler';
 import { crawlerEnv } from './crawler-env';
@@ -18,19 +19,11 @@ async function main(): Promise<void> {
   const pages = new PageRepository(prisma, { sharedIndex: config.SHARED_INDEX });
   // One robots.txt cache and one browser pool (launched on the first advanced crawl) for every crawl of this worker.
   const robotsCache = new RobotsCache();
-  const browser = new BrowserPool({
-    policy,
-    executablePath: config.CHROMIUM_PATH,
-    maxConcurrentPages: config.BROWSER_PAGES,
-    maxPageHeapMb: config.BROWSER_PAGE_HEAP_MB,
-    maxBrowserMemoryBytes: config.BROWSER_MEMORY_MB * 1024 * 1024,
-  });
+  const browser = new BrowserPool(browserPoolOptionsOf(config, policy));
   // Extraction threads are started (and their modules loaded) before the first job, not by it.
   const extraction = await PageExtractionPool.start({
     threads: config.CRAWL_EXTRACTION_THREADS,
-    deadlineMs: config.PARSE_DEADLINE_MS,
-    maxHeapMb: config.PARSE_THREAD_HEAP_MB,
-    maxQueue: config.PARSE_QUEUE_LIMIT,
+    ...parsingLimitsOf(config),
     onThreadError: (error) => log('error', 'an extraction thread failed outside a task', { error: error.message }),
   });
   await runWorkerProcess({

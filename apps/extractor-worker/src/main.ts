@@ -1,10 +1,11 @@
-import { BrowserPool } from '@sift/browser';
+import { BrowserPool, browserPoolOptionsOf } from '@sift/browser';
 import { loadConfig } from '@sift/config';
 import { createPrismaClient } from '@sift/persistence';
 import { runWorkerProcess, workerLogger } from '@sift/queue';
 import { QueueName } from '@sift/queue-contracts';
 import { egressPolicyFromConfig } from '@sift/safe-fetch';
 import { PageRepository } from '@sift/search-index';
+import { parsingLimitsOf } from '@sift/task-pool';
 import { createExtractUrlHandler } from './extract-url.handler';
 import { ExtractionService } from './extraction.service';
 import { extractorEnv } from './extractor-env';
@@ -16,19 +17,11 @@ async function main(): Promise<void> {
   const config = loadConfig(extractorEnv);
   const policy = egressPolicyFromConfig(config);
   const prisma = createPrismaClient(config.DATABASE_URL);
-  const browser = new BrowserPool({
-    policy,
-    executablePath: config.CHROMIUM_PATH,
-    maxConcurrentPages: config.BROWSER_PAGES,
-    maxPageHeapMb: config.BROWSER_PAGE_HEAP_MB,
-    maxBrowserMemoryBytes: config.BROWSER_MEMORY_MB * 1024 * 1024,
-  });
+  const browser = new BrowserPool(browserPoolOptionsOf(config, policy));
   // Parsing threads are started (and their modules loaded) before the first job, not by it.
   const parser = await ContentParser.start({
     threads: config.EXTRACT_PARSE_THREADS,
-    deadlineMs: config.PARSE_DEADLINE_MS,
-    maxHeapMb: config.PARSE_THREAD_HEAP_MB,
-    maxQueue: config.PARSE_QUEUE_LIMIT,
+    ...parsingLimitsOf(config),
     maxPdfPages: config.PDF_MAX_PAGES,
     onThreadError: (error) => log('error', 'a parsing thread failed outside a task', { error: error.message }),
   });

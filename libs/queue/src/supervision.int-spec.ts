@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
@@ -25,9 +26,10 @@ interface SupervisorModule {
   restartDelayMs(consecutiveCrashes: number, backoff?: { initialMs: number; maxMs: number; resetAfterMs: number }): number;
 }
 
-// The supervisor of `npm start` is plain JavaScript in scripts/; these tests run it against tiny children.
+// The supervisor of `npm start` is plain JavaScript in scripts/ (no Nx project, so no import path of its own);
+// these tests run it against tiny children.
 // eslint-disable-next-line @typescript-eslint/no-require-imports
-const { supervise, restartDelayMs } = require('../../../scripts/supervisor.js') as SupervisorModule;
+const { supervise, restartDelayMs } = require(join(repositoryRoot, 'scripts', 'supervisor.js')) as SupervisorModule;
 
 jest.setTimeout(60_000);
 

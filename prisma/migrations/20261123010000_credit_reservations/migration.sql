@@ -30,6 +30,21 @@ CREATE UNLOGGED TABLE "credit_reservations" (
 -- account's reservations are left to expire; they count for nobody.
 CREATE INDEX "credit_reservations_account_id_expires_at_idx" ON "credit_reservations"("account_id", "expires_at");
 
+-- Takes the account's billing lock and reads its plan (no row when the account does not exist). Reserves and
+-- settles of one account run one after another: the lock is held to the end of the caller's transaction, and every
+-- later statement of the caller sees each one committed before the lock was granted (READ COMMITTED takes a
+-- snapshot per statement).
+CREATE FUNCTION sift_lock_account(p_account_id UUID)
+RETURNS TABLE (locked_plan_id TEXT, locked_monthly_credits INTEGER, locked_paygo_limit INTEGER)
+LANGUAGE plpgsql AS $$
+BEGIN
+    PERFORM pg_advisory_xact_lock(1936287346, hashtext(p_account_id::text));
+    RETURN QUERY SELECT a.plan_id, p.monthly_credits, a.paygo_limit
+    FROM accounts a JOIN plans p ON p.id = a.plan_id
+    WHERE a.id = p_account_id;
+END;
+$$;
+
 -- What the limits still allow, counting the period's ledger and the live reservations. Called by the two
 -- functions below while they hold the account's lock. NULL = no limit. The key limit is reported apart because it
 -- is checked first (its refusal is the key's 432). The account's room is the plan allowance left plus the
@@ -103,12 +118,8 @@ DECLARE
     v_account_refusal TEXT;
     v_granted INTEGER;
 BEGIN
-    -- Reserves and settles of the account run one after another; each later statement of this function sees
-    -- every one committed before the lock was granted (READ COMMITTED takes a snapshot per statement).
-    PERFORM pg_advisory_xact_lock(1936287346, hashtext(p_account_id::text));
-    SELECT a.plan_id, p.monthly_credits, a.paygo_limit INTO v_plan_id, v_monthly, v_paygo_limit
-    FROM accounts a JOIN plans p ON p.id = a.plan_id
-    WHERE a.id = p_account_id;
+    SELECT l.locked_plan_id, l.locked_monthly_credits, l.locked_paygo_limit INTO v_plan_id, v_monthly, v_paygo_limit
+    FROM sift_lock_account(p_account_id) l;
     IF NOT FOUND THEN
         RETURN QUERY SELECT 'account_missing'::TEXT, 0, FALSE;
         RETURN;
@@ -198,10 +209,8 @@ DECLARE
     v_plan INTEGER;
     v_paygo INTEGER;
 BEGIN
-    PERFORM pg_advisory_xact_lock(1936287346, hashtext(p_account_id::text));
-    SELECT a.plan_id, p.monthly_credits, a.paygo_limit INTO v_plan_id, v_monthly, v_paygo_limit
-    FROM accounts a JOIN plans p ON p.id = a.plan_id
-    WHERE a.id = p_account_id;
+    SELECT l.locked_plan_id, l.locked_monthly_credits, l.locked_paygo_limit INTO v_plan_id, v_monthly, v_paygo_limit
+    FROM sift_lock_account(p_account_id) l;
     IF NOT FOUND THEN
         RETURN QUERY SELECT 'account_missing'::TEXT, NULL::TEXT, 0, 0;
         RETURN;

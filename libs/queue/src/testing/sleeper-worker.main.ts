@@ -1,6 +1,6 @@
 // A worker process for the fault tests (started through scripts/run-ts.js): consumes SleeperJob on the queue
 // prefix given in QUEUE_PREFIX, logs each job it starts, and drains on SIGTERM like the real workers.
-import { defineJobHandler, runWorkerProcess, workerLogger } from '@sift/queue';
+import { defineJobHandler, runWorkerProcess, workerLogger } from '../index';
 import { QueueName } from '@sift/queue-contracts';
 import { SleeperJob } from './sleeper-job';
 
