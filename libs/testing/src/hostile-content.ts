@@ -45,3 +45,12 @@ export function pdfBomb({ pages, streamBytes }: PdfBombOptions): Buffer {
 export function binaryNoise(bytes: number): Buffer {
   return randomBytes(bytes);
 }
+
+/**
+ * A page that is nothing but `links` links to distinct pages of its own site, in one paragraph (issue #16: link
+ * handling quadratic in their number turned 20k links into a crawl with no result). About 43 bytes per link.
+ */
+export function linkHeavyHtml(links: number): string {
+  const anchors = Array.from({ length: links }, (_, index) => `<a href="/page/${index}">link number ${index}</a>`).join(' ');
+  return `<!doctype html><html><head><title>Links</title></head><body><main><h1>Links</h1><p>${anchors}</p></main></body></html>`;
+}

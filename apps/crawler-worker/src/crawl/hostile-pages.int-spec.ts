@@ -1,6 +1,6 @@
 import type { ServerResponse } from 'node:http';
 import { type FixtureServer, startFixtureServer } from '@sift/safe-fetch';
-import { binaryNoise } from '@sift/testing';
+import { binaryNoise, linkHeavyHtml } from '@sift/testing';
 import { runCrawl } from './crawl-engine';
 import type { CrawlRequest } from './crawl-request';
 import { createDefaultCrawlDependencies } from './default-crawl-dependencies';
@@ -13,7 +13,7 @@ jest.setTimeout(60_000);
 const policy = { allowCidrs: ['127.0.0.1/32'] };
 const EXTRACTION_DEADLINE_MS = 3_000;
 // For the binary page: a deadline it would surely hit if it were parsed, far above a crawl's time on a busy machine.
-const GENEROUS_DEADLINE_MS = 10_000;
+const GENEROUS_DEADLINE_MS = 25_000;
 
 const html = (body: string) => (_request: unknown, response: ServerResponse) => {
   response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
@@ -41,6 +41,8 @@ describe('a crawl over hostile pages', () => {
       },
       // Markup that takes the HTML extractor far longer than its deadline.
       '/crafted.html': html(`<html><body>${'<script>'.repeat(100_000)}`),
+      '/links-20k.html': html(linkHeavyHtml(20_000)),
+      '/links-100k.html': html(linkHeavyHtml(100_000)),
     });
     extraction = await PageExtractionPool.start({ threads: 1, deadlineMs: EXTRACTION_DEADLINE_MS, maxHeapMb: 256, maxQueue: 16 });
     generousExtraction = await PageExtractionPool.start({ threads: 1, deadlineMs: GENEROUS_DEADLINE_MS, maxHeapMb: 256, maxQueue: 16 });
@@ -50,7 +52,7 @@ describe('a crawl over hostile pages', () => {
     await Promise.allSettled([extraction?.close(), generousExtraction?.close(), site?.close()]);
   });
 
-  const crawlOf = (path: string): CrawlRequest => ({
+  const crawlOf = (path: string, overrides: Partial<CrawlRequest> = {}): CrawlRequest => ({
     url: `${site.url}${path}`,
     chunksPerSource: 3,
     maxDepth: 1,
@@ -63,15 +65,16 @@ describe('a crawl over hostile pages', () => {
     includeFavicon: false,
     timeoutMs: 30_000,
     mode: 'crawl',
+    ...overrides,
   });
 
   /** Runs a crawl while a 10 ms timer ticks; resolves how long it took and how often the timer fired. */
-  async function timedCrawl(path: string, pool: PageExtractionPool = extraction) {
+  async function timedCrawl(path: string, pool: PageExtractionPool = extraction, overrides: Partial<CrawlRequest> = {}) {
     let timerTurns = 0;
     const ticker = setInterval(() => (timerTurns += 1), 10);
     const startedAt = performance.now();
     try {
-      const outcome = await runCrawl(crawlOf(path), createDefaultCrawlDependencies({ policy, extraction: pool }));
+      const outcome = await runCrawl(crawlOf(path, overrides), createDefaultCrawlDependencies({ policy, extraction: pool }));
       return { outcome, elapsedMs: performance.now() - startedAt, timerTurns };
     } finally {
       clearInterval(ticker);
@@ -94,5 +97,51 @@ describe('a crawl over hostile pages', () => {
     expect(outcome.failedPages).toBe(1);
     // Well inside the extraction deadline: the noise never reached a parser (which would spend it all).
     expect(elapsedMs).toBeLessThan(GENEROUS_DEADLINE_MS);
+  });
+
+  // Issue #16: conversion and link handling quadratic in the number of links left a map or crawl of a 20k-link page
+  // with no result after its full timeout. Measured here (2 busy cores): links of 20k in ~1 s, of 100k in ~3 s in a
+  // thread; a map of 100k ~6 s; the whole page of 20k ~3.6 s, of 100k 15-22 s (over 256 MB of heap: Readability's
+  // passes, linear but heavy). Quadratic work would make 100k cost ~25 times 20k instead of ~5 times.
+  describe('pages made of links', () => {
+    it.each([
+      [20_000, 5_000],
+      [100_000, 15_000],
+    ])('maps a page of %i links whole, in under %i ms of a 20 s timeout', async (links, boundMs) => {
+      const { outcome, elapsedMs, timerTurns } = await timedCrawl(`/links-${links / 1000}k.html`, generousExtraction, {
+        mode: 'map',
+        maxDepth: 1,
+        maxBreadth: 500,
+        limit: 501,
+        timeoutMs: 20_000,
+      });
+      expect(outcome.partial).toBe(false);
+      expect(outcome.failedPages).toBe(0);
+      expect(outcome.urls).toHaveLength(501);
+      expect(outcome.urls).toEqual(expect.arrayContaining([`${site.url}/links-${links / 1000}k.html`, `${site.url}/page/0`, `${site.url}/page/498`]));
+      expect(elapsedMs).toBeLessThan(boundMs);
+      expect(timerTurns).toBeGreaterThan(elapsedMs / 10 / 3);
+    });
+
+    it('crawls a page of 20k links whole, well inside its timeout', async () => {
+      const { outcome, elapsedMs, timerTurns } = await timedCrawl('/links-20k.html', generousExtraction, { maxDepth: 0, limit: 1, timeoutMs: 20_000 });
+      expect(outcome.partial).toBe(false);
+      expect(outcome.pages.map(({ page }) => page.title)).toEqual(['Links']);
+      expect(elapsedMs).toBeLessThan(12_000);
+      expect(timerTurns).toBeGreaterThan(elapsedMs / 10 / 3);
+    });
+
+    it('answers a crawl of a page of 100k links at its timeout and frees the thread for the next crawl', async () => {
+      const CRAWL_TIMEOUT_MS = 4_000;
+      const { outcome, elapsedMs } = await timedCrawl('/links-100k.html', generousExtraction, { maxDepth: 0, limit: 1, timeoutMs: CRAWL_TIMEOUT_MS });
+      expect(outcome.partial).toBe(true);
+      expect(outcome.pages).toEqual([]);
+      expect(elapsedMs).toBeLessThan(CRAWL_TIMEOUT_MS + 1_000);
+      // The same single thread extracts the next page at once: the abandoned extraction ended with the crawl's
+      // deadline, not at the pool's 25 s one.
+      const next = await timedCrawl('/tides.html', generousExtraction, { maxDepth: 0, limit: 1, timeoutMs: 10_000 });
+      expect(next.outcome.pages.map(({ page }) => page.title)).toEqual(['Tides']);
+      expect(next.elapsedMs).toBeLessThan(3_000);
+    });
   });
 });
