@@ -45,3 +45,13 @@ export function pdfBomb({ pages, streamBytes }: PdfBombOptions): Buffer {
 export function binaryNoise(bytes: number): Buffer {
   return randomBytes(bytes);
 }
+
+/**
+ * A page of `links` links to distinct pages of its own site, each in a few words of prose in one paragraph, so they
+ * stay in the page's content (bare link lists are dropped as navigation) and reach the markdown conversion. Issue
+ * #16: link handling quadratic in their number turned 20k links into a crawl with no result. ~63 bytes per link.
+ */
+export function linkHeavyHtml(links: number): string {
+  const entries = Array.from({ length: links }, (_, index) => `Berth ${index}, on the tide: <a href="/page/${index}">berth ${index}</a>.`).join(' ');
+  return `<!doctype html><html><head><title>Links</title></head><body><main><h1>Links</h1><p>${entries}</p></main></body></html>`;
+}

@@ -5,5 +5,5 @@ export { addTestMember, createTestAccount, createTestKey } from './account-facto
 export type { TestAccountOptions, TestKey, TestKeyOptions, TestMemberOptions } from './account-factories';
 export { callGateway } from './gateway-http-client';
 export type { GatewayAnswer, GatewayCallOptions } from './gateway-http-client';
-export { binaryNoise, pdfBomb } from './hostile-content';
+export { binaryNoise, linkHeavyHtml, pdfBomb } from './hostile-content';
 export type { PdfBombOptions } from './hostile-content';

@@ -30,6 +30,14 @@ export interface RenderedResource {
   html: string;
 }
 
+export interface ExtractionRunOptions {
+  /**
+   * What is left of the crawl's own deadline: extraction stops there (its thread freed for the next crawl) rather
+   * than at the extraction deadline, long after the crawl has answered without the page.
+   */
+  deadlineMs?: number;
+}
+
 export interface CrawlEngineSettings {
   /** Pages fetched at the same time over all hosts. */
   concurrency: number;
@@ -66,8 +74,8 @@ export interface CrawlDependencies {
    * Content and links of a page from one parse (crawl mode); map mode needs only the links. Asynchronous so the
    * CPU-bound work can run off the crawler's event loop (see PageExtractionPool).
    */
-  extractPageWithLinks(html: string, options: PageExtractionOptions): Promise<PageWithLinks>;
-  extractLinks(html: string, baseUrl: string): Promise<ExtractedLinks>;
+  extractPageWithLinks(html: string, options: PageExtractionOptions, run?: ExtractionRunOptions): Promise<PageWithLinks>;
+  extractLinks(html: string, baseUrl: string, run?: ExtractionRunOptions): Promise<ExtractedLinks>;
   /**
    * Renders a page in a browser (JavaScript run, `extract_depth: advanced`); without it advanced crawls fetch like
    * basic ones. Throws like fetchResource when no page was obtained.

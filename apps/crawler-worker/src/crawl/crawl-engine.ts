@@ -201,15 +201,16 @@ class CrawlRun {
 
     let links: ExtractedLinks | undefined;
     let extracted: WebPage | undefined;
+    const run = { deadlineMs: Math.max(1, this.deadline - Date.now()) };
     if (isHtml && this.request.mode === 'crawl') {
       ({ page: extracted, links } = await this.dependencies.extractPageWithLinks(response.text, {
         baseUrl: finalUrl.href,
         url: entry.url.href,
         includeImages: this.request.includeImages,
         format: this.request.format,
-      }));
+      }, run));
     } else if (isHtml) {
-      links = await this.dependencies.extractLinks(response.text, finalUrl.href);
+      links = await this.dependencies.extractLinks(response.text, finalUrl.href, run);
     }
     // The crawl may have answered while the page was being extracted; it no longer counts.
     if (this.stopped) return;

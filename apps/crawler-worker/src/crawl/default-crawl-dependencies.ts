@@ -58,14 +58,14 @@ export function createDefaultCrawlDependencies(options: DefaultCrawlDependencyOp
       };
     },
     extractPageWithLinks: extraction
-      ? (html, extractionOptions) => extraction.extractPageWithLinks(html, extractionOptions)
+      ? (html, extractionOptions, run) => extraction.extractPageWithLinks(html, extractionOptions, run)
       : async (html, extractionOptions) => {
           const result = runTask({ kind: 'page', html, options: extractionOptions });
           if (result.kind !== 'page') throw new Error('page extraction answered with links only');
           return { page: result.page, links: result.links };
         },
     extractLinks: extraction
-      ? (html, baseUrl) => extraction.extractLinks(html, baseUrl)
+      ? (html, baseUrl, run) => extraction.extractLinks(html, baseUrl, run)
       : async (html, baseUrl) => {
           const result = runTask({ kind: 'links', html, baseUrl });
           if (result.kind !== 'links') throw new Error('link extraction answered with a page');

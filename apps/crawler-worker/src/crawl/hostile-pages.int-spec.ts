@@ -1,6 +1,6 @@
 import type { ServerResponse } from 'node:http';
 import { type FixtureServer, startFixtureServer } from '@sift/safe-fetch';
-import { binaryNoise } from '@sift/testing';
+import { binaryNoise, linkHeavyHtml } from '@sift/testing';
 import { runCrawl } from './crawl-engine';
 import type { CrawlRequest } from './crawl-request';
 import { createDefaultCrawlDependencies } from './default-crawl-dependencies';
@@ -41,6 +41,8 @@ describe('a crawl over hostile pages', () => {
       },
       // Markup that takes the HTML extractor far longer than its deadline.
       '/crafted.html': html(`<html><body>${'<script>'.repeat(100_000)}`),
+      '/links-20k.html': html(linkHeavyHtml(20_000)),
+      '/links-100k.html': html(linkHeavyHtml(100_000)),
     });
     extraction = await PageExtractionPool.start({ threads: 1, deadlineMs: EXTRACTION_DEADLINE_MS, maxHeapMb: 256, maxQueue: 16 });
     generousExtraction = await PageExtractionPool.start({ threads: 1, deadlineMs: GENEROUS_DEADLINE_MS, maxHeapMb: 256, maxQueue: 16 });
@@ -50,7 +52,7 @@ describe('a crawl over hostile pages', () => {
     await Promise.allSettled([extraction?.close(), generousExtraction?.close(), site?.close()]);
   });
 
-  const crawlOf = (path: string): CrawlRequest => ({
+  const crawlOf = (path: string, overrides: Partial<CrawlRequest> = {}): CrawlRequest => ({
     url: `${site.url}${path}`,
     chunksPerSource: 3,
     maxDepth: 1,
@@ -63,15 +65,16 @@ describe('a crawl over hostile pages', () => {
     includeFavicon: false,
     timeoutMs: 30_000,
     mode: 'crawl',
+    ...overrides,
   });
 
   /** Runs a crawl while a 10 ms timer ticks; resolves how long it took and how often the timer fired. */
-  async function timedCrawl(path: string, pool: PageExtractionPool = extraction) {
+  async function timedCrawl(path: string, pool: PageExtractionPool = extraction, overrides: Partial<CrawlRequest> = {}) {
     let timerTurns = 0;
     const ticker = setInterval(() => (timerTurns += 1), 10);
     const startedAt = performance.now();
     try {
-      const outcome = await runCrawl(crawlOf(path), createDefaultCrawlDependencies({ policy, extraction: pool }));
+      const outcome = await runCrawl(crawlOf(path, overrides), createDefaultCrawlDependencies({ policy, extraction: pool }));
       return { outcome, elapsedMs: performance.now() - startedAt, timerTurns };
     } finally {
       clearInterval(ticker);
@@ -94,5 +97,52 @@ describe('a crawl over hostile pages', () => {
     expect(outcome.failedPages).toBe(1);
     // Well inside the extraction deadline: the noise never reached a parser (which would spend it all).
     expect(elapsedMs).toBeLessThan(GENEROUS_DEADLINE_MS);
+  });
+
+  // Issue #16: markdown conversion and link contexts quadratic in the number of links left a map or crawl of a
+  // 20k-link page with no result after its full timeout. Measured on 2 busy cores: a map of 20k links ~0.7 s, of 100k
+  // ~4 s; a crawl of the 20k page ~2.6 s; the whole 100k page ~9 s of extraction. With the quadratic code back, the
+  // map of 20k took 4.2 s and of 100k ran out its 20 s, and the crawl of 20k ran out its 20 s.
+  describe('pages made of links', () => {
+    it.each([
+      [20_000, 3_000],
+      [100_000, 15_000],
+    ])('maps a page of %i links whole, in under %i ms of a 20 s timeout', async (links, boundMs) => {
+      const { outcome, elapsedMs, timerTurns } = await timedCrawl(`/links-${links / 1000}k.html`, generousExtraction, {
+        mode: 'map',
+        maxDepth: 1,
+        maxBreadth: 500,
+        limit: 501,
+        timeoutMs: 20_000,
+      });
+      expect(outcome.partial).toBe(false);
+      expect(outcome.failedPages).toBe(0);
+      expect(outcome.urls).toHaveLength(501);
+      expect(outcome.urls).toEqual(expect.arrayContaining([`${site.url}/links-${links / 1000}k.html`, `${site.url}/page/0`, `${site.url}/page/498`]));
+      expect(elapsedMs).toBeLessThan(boundMs);
+      expect(timerTurns).toBeGreaterThan(elapsedMs / 10 / 3);
+    });
+
+    it('crawls a page of 20k links whole, well inside its timeout', async () => {
+      const { outcome, elapsedMs, timerTurns } = await timedCrawl('/links-20k.html', generousExtraction, { maxDepth: 0, limit: 1, timeoutMs: 20_000 });
+      expect(outcome.partial).toBe(false);
+      expect(outcome.pages.map(({ page }) => page.title)).toEqual(['Links']);
+      expect(outcome.pages[0].content).toContain(`[berth 19999](${site.url}/page/19999)`);
+      expect(elapsedMs).toBeLessThan(8_000);
+      expect(timerTurns).toBeGreaterThan(elapsedMs / 10 / 3);
+    });
+
+    it('answers a crawl of a page of 100k links at its timeout and frees the thread for the next crawl at once', async () => {
+      const CRAWL_TIMEOUT_MS = 3_000;
+      const { outcome, elapsedMs } = await timedCrawl('/links-100k.html', generousExtraction, { maxDepth: 0, limit: 1, timeoutMs: CRAWL_TIMEOUT_MS });
+      expect(outcome.partial).toBe(true);
+      expect(outcome.pages).toEqual([]);
+      expect(elapsedMs).toBeLessThan(CRAWL_TIMEOUT_MS + 1_000);
+      // The same single thread extracts the next page at once: the abandoned extraction ended with the crawl's
+      // deadline, not at the pool's 10 s one.
+      const next = await timedCrawl('/tides.html', generousExtraction, { maxDepth: 0, limit: 1, timeoutMs: 10_000 });
+      expect(next.outcome.pages.map(({ page }) => page.title)).toEqual(['Tides']);
+      expect(next.elapsedMs).toBeLessThan(2_500);
+    });
   });
 });

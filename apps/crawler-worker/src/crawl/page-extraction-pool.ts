@@ -1,7 +1,7 @@
 import { resolve } from 'node:path';
 import type { ExtractedLinks, PageWithLinks } from '@sift/content-extraction';
 import { TaskPool } from '@sift/task-pool';
-import type { PageExtractionOptions } from './crawl-dependencies';
+import type { ExtractionRunOptions, PageExtractionOptions } from './crawl-dependencies';
 import type { PageExtractionResult, PageExtractionTask } from './page-extraction.task';
 
 const TASK_MODULE = resolve(__dirname, 'page-extraction.task.ts');
@@ -39,14 +39,14 @@ export class PageExtractionPool {
     return this.pool.threads;
   }
 
-  async extractPageWithLinks(html: string, options: PageExtractionOptions): Promise<PageWithLinks> {
-    const result = await this.pool.run({ kind: 'page', html, options });
+  async extractPageWithLinks(html: string, options: PageExtractionOptions, run: ExtractionRunOptions = {}): Promise<PageWithLinks> {
+    const result = await this.pool.run({ kind: 'page', html, options }, run);
     if (result.kind !== 'page') throw new Error('page extraction answered with links only');
     return { page: result.page, links: result.links };
   }
 
-  async extractLinks(html: string, baseUrl: string): Promise<ExtractedLinks> {
-    const result = await this.pool.run({ kind: 'links', html, baseUrl });
+  async extractLinks(html: string, baseUrl: string, run: ExtractionRunOptions = {}): Promise<ExtractedLinks> {
+    const result = await this.pool.run({ kind: 'links', html, baseUrl }, run);
     if (result.kind !== 'links') throw new Error('link extraction answered with a page');
     return result.links;
   }
