@@ -13,6 +13,10 @@ export interface AuthenticatedKey {
   creditLimit: number | null;
   planId: string;
   planPaid: boolean;
+  /** The plan's monthly allowance; null = no monthly figure (enterprise). */
+  planMonthlyCredits: number | null;
+  /** The account's pay-as-you-go ceiling; null = none (off, or uncapped on the paygo plan). */
+  paygoLimit: number | null;
   zeroDataRetention: boolean;
   /** The project the key was created for, if any (X-Project-ID can still name another one per request). */
   projectId: string | null;
@@ -42,6 +46,8 @@ export class ApiKeyAuthenticator {
       creditLimit: key.creditLimit,
       planId: key.account.planId,
       planPaid: key.account.plan.paid,
+      planMonthlyCredits: key.account.plan.monthlyCredits,
+      paygoLimit: key.account.paygoLimit,
       zeroDataRetention: key.account.zeroDataRetention,
       projectId: key.projectId,
     };

@@ -177,6 +177,24 @@ describe('BillingService: reserve → settle / release (real Postgres)', () => {
     expect(await ledgerSum(account.id)).toEqual({ plan: 3, paygo: 0 });
   });
 
+  it('grants an unlimited caller its maximum without a row, and a stale "unlimited" still never oversells', async () => {
+    const unlimited = { keyCreditLimit: null, planId: 'enterprise', planMonthlyCredits: null, paygoLimit: null };
+    const enterprise = await givenAccount('enterprise');
+    const granted = await enterprise.reserve(7, 7, { knownLimits: unlimited });
+    expect(granted).toMatchObject({ credits: 7, held: false });
+    expect(await prisma.creditReservation.count({ where: { accountId: enterprise.account.id } })).toBe(0);
+    expect(await billing.settle(granted, [{ kind: 'search', credits: 7 }])).toMatchObject({ charged: 7 });
+    // The key got a 2-credit limit after the gateway cached it as unlimited: the settlement still stops at the limit.
+    const limited = await givenAccount('growth', { keyLimit: 2 });
+    const stale = await limited.reserve(5, 5, { knownLimits: unlimited });
+    expect(stale).toMatchObject({ credits: 5, held: false });
+    expect(await billing.settle(stale, [{ kind: 'search', credits: 5 }])).toMatchObject({ charged: 2 });
+    expect(await ledgerSum(limited.account.id)).toEqual({ plan: 2, paygo: 0 });
+    // Known limits that do limit something go to the database as usual.
+    const known = { keyCreditLimit: 2, planId: 'growth', planMonthlyCredits: 1000, paygoLimit: null };
+    await expect(limited.reserve(1, 1, { knownLimits: known })).rejects.toBeInstanceOf(CreditLimitError);
+  });
+
   it('never charges more than the reservation granted', async () => {
     const { account, reserve } = await givenAccount('growth', { keyLimit: 2 });
     const reservation = await reserve(5, 1);

@@ -32,6 +32,27 @@ export interface ReserveInput {
   minimumCredits: number;
   /** How long the credits stay held if the request neither settles nor releases (its deadline plus a margin). */
   holdMilliseconds: number;
+  /**
+   * The limits the caller's key had when it was authenticated (the gateway caches them with the key for seconds).
+   * When none of them limits anything, the reservation is granted without a database round trip: the database
+   * would grant the maximum and hold nothing (see sift_reserve_credits). A limit set meanwhile is still enforced
+   * by the settlement, which never charges past what the limits allow once no live reservation bounds it.
+   */
+  knownLimits?: CreditLimits;
+}
+
+/** The limits a charge is checked against: the key's, the plan's monthly allowance, the pay-as-you-go ceiling. */
+export interface CreditLimits {
+  keyCreditLimit: number | null;
+  planId: string;
+  planMonthlyCredits: number | null;
+  paygoLimit: number | null;
+}
+
+/** True when no charge of any size can be refused: no key limit, and no plan allowance or an uncapped paygo plan. */
+export function limitsNothing(limits: CreditLimits): boolean {
+  if (limits.keyCreditLimit !== null) return false;
+  return limits.planMonthlyCredits === null || (limits.planId === PAYGO_PLAN_ID && limits.paygoLimit === null);
 }
 
 /** Credits granted to one request, to be settled after the work or released on failure. */
@@ -96,13 +117,17 @@ export class BillingService {
     // Outside the lock: a project named by X-Project-ID is created on first use whether or not the request is
     // granted (the request log creates it too).
     const projectId = input.projectExternalId ? (await projects.findOrCreate(input.accountId, input.projectExternalId)).id : null;
+    const maximumCredits = Math.min(input.maximumCredits, MAXIMUM_RESERVATION);
+    if (input.knownLimits && limitsNothing(input.knownLimits)) {
+      return { accountId: input.accountId, apiKeyId: input.apiKeyId, projectId, requestId: input.requestId, endpoint: input.endpoint, credits: maximumCredits, held: false };
+    }
     const result = await ledger.reserve({
       accountId: input.accountId,
       apiKeyId: input.apiKeyId,
       requestId: input.requestId,
       // A crawl's worst case grows with its `limit`, which has no upper bound; no account holds more credits than
       // a database integer anyway.
-      maximumCredits: Math.min(input.maximumCredits, MAXIMUM_RESERVATION),
+      maximumCredits,
       minimumCredits: input.minimumCredits,
       holdMilliseconds: input.holdMilliseconds,
       since: startOfUtcMonth(this.now()),

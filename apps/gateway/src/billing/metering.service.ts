@@ -41,6 +41,7 @@ export class MeteringService {
         maximumCredits: bounds.maximumCredits,
         minimumCredits: bounds.minimumCredits,
         holdMilliseconds: (bounds.deadlineMs ?? DEFAULT_WORK_MS) + RESERVATION_MARGIN_MS,
+        knownLimits: { keyCreditLimit: caller.creditLimit, planId: caller.planId, planMonthlyCredits: caller.planMonthlyCredits, paygoLimit: caller.paygoLimit },
       }),
     );
   }

@@ -94,6 +94,8 @@ export class CallerAuthentication {
       environment: key.environment,
       planId: key.planId,
       planPaid: key.planPaid,
+      planMonthlyCredits: key.planMonthlyCredits,
+      paygoLimit: key.paygoLimit,
       zeroDataRetention: key.zeroDataRetention,
       creditLimit: key.creditLimit,
     };

@@ -12,6 +12,8 @@ export interface KeyedCaller {
   environment: string;
   planId: string;
   planPaid: boolean;
+  planMonthlyCredits: number | null;
+  paygoLimit: number | null;
   zeroDataRetention: boolean;
   creditLimit: number | null;
 }

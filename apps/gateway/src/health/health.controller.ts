@@ -3,7 +3,7 @@ import { ApiExtraModels, ApiOkResponse, ApiOperation, ApiServiceUnavailableRespo
 import type { Response } from 'express';
 import type { Redis } from 'ioredis';
 import { DependencyStatus, HealthResponseDto, HealthStatus, QueueHealthDto } from '@sift/api-contracts';
-import { PrismaClient } from '@sift/persistence';
+import { DatabaseProbe } from '@sift/persistence';
 import { checkRedis, JobQueue } from '@sift/queue';
 import { QueueName } from '@sift/queue-contracts';
 import { Public } from '../caller/route-access.decorator';
@@ -17,7 +17,7 @@ const CHECK_TIMEOUT_MS = 1_000;
 @Controller()
 export class HealthController {
   constructor(
-    private readonly prisma: PrismaClient,
+    private readonly database: DatabaseProbe,
     @Inject(REDIS) private readonly redis: Redis,
     private readonly jobQueue: JobQueue,
   ) {}
@@ -38,14 +38,7 @@ export class HealthController {
   }
 
   private async postgres(): Promise<DependencyStatus> {
-    let timer: NodeJS.Timeout | undefined;
-    const timedOut = new Promise<DependencyStatus>((resolve) => (timer = setTimeout(() => resolve('unreachable'), CHECK_TIMEOUT_MS)));
-    const answered = this.prisma.$queryRaw`SELECT 1`.then((): DependencyStatus => 'ok', (): DependencyStatus => 'unreachable');
-    try {
-      return await Promise.race([answered, timedOut]);
-    } finally {
-      clearTimeout(timer);
-    }
+    return (await this.database.answers(CHECK_TIMEOUT_MS)) ? 'ok' : 'unreachable';
   }
 
   private async queues(): Promise<Record<string, QueueHealthDto> | null> {

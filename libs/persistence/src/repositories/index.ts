@@ -5,3 +5,4 @@ export * from './feedback.repository';
 export * from './member.repository';
 export * from './project.repository';
 export * from './request-log.repository';
+export * from './database-probe';
