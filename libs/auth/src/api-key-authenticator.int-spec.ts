@@ -40,6 +40,8 @@ describe('ApiKeyAuthenticator (real Postgres)', () => {
       creditLimit: 42,
       planId: 'startup',
       planPaid: true,
+      planMonthlyCredits: 38_000,
+      paygoLimit: null,
       zeroDataRetention: true,
       projectId: null,
     });
