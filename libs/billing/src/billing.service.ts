@@ -1,4 +1,4 @@
-import type { UsageResponseDto } from '@sift/api-contracts';
+import { DATABASE_INTEGER_MAX, type UsageResponseDto } from '@sift/api-contracts';
 import type {
   AccountRepository,
   ApiKeyRepository,
@@ -13,7 +13,7 @@ import { CREDIT_COSTS, type BilledEndpoint, type BillingMeterName } from './cred
 import { startOfUtcMonth } from './utc-month';
 
 /** The largest grant, Postgres' integer. */
-const MAXIMUM_RESERVATION = 2 ** 31 - 1;
+const MAXIMUM_RESERVATION = DATABASE_INTEGER_MAX;
 
 /** The plan whose pay-as-you-go has no ceiling unless one is set (the SQL rule names it too). */
 const PAYGO_PLAN_ID = 'paygo';

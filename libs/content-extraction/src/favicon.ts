@@ -1,9 +1,10 @@
 import { documentBaseUrl, parseDocument, resolveUrl, stripNonContent } from './parse-document';
+import { conventionalFavicon } from './web-page';
 
 // Most specific first: an explicit icon (also "shortcut icon"), then the Apple touch icons browsers also accept.
 const ICON_RELS = [['icon'], ['apple-touch-icon', 'apple-touch-icon-precomposed']];
 
-export function faviconFromDocument(document: Document, pageUrl: string): string {
+export function faviconFromDocument(document: Document, pageUrl: string): string | undefined {
   const { baseUrl } = documentBaseUrl(document, pageUrl);
   const links = Array.from(document.querySelectorAll('link[rel][href]')).map((link) => ({
     rels: (link.getAttribute('rel') ?? '').toLowerCase().split(/\s+/),
@@ -16,10 +17,10 @@ export function faviconFromDocument(document: Document, pageUrl: string): string
       if (url) return url;
     }
   }
-  return `${new URL(pageUrl).origin}/favicon.ico`;
+  return conventionalFavicon(pageUrl);
 }
 
 /** The page's icon: `<link rel=icon>`, else the Apple touch icon, else `${origin}/favicon.ico`. */
-export function faviconFor(html: string, baseUrl: string): string {
+export function faviconFor(html: string, baseUrl: string): string | undefined {
   return faviconFromDocument(parseDocument(stripNonContent(html)), baseUrl);
 }
