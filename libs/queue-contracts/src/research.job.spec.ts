@@ -1,21 +1,15 @@
-import { ResearchJob } from './research.job';
+import { ResearchJob, researchEventSchema } from './research.job';
 
 describe('ResearchJob', () => {
-  const payload = {
-    requestId: 'req-1',
-    accountId: 'acc-1',
-    input: 'What changed in Node 20?',
-    model: 'auto',
-    outputLength: 'standard',
-    includeDomains: [],
-    excludeDomains: ['example.com'],
-    citationFormat: 'numbered',
-  };
+  it('names its task and nothing else', () => {
+    expect(ResearchJob.payloadSchema.safeParse({ requestId: 'req-1', accountId: 'acc-1' }).success).toBe(true);
+    expect(ResearchJob.payloadSchema.safeParse({ requestId: '', accountId: 'acc-1' }).success).toBe(false);
+  });
 
-  it('accepts a research payload and enforces the 20-domain limit', () => {
-    expect(ResearchJob.payloadSchema.safeParse(payload).success).toBe(true);
-    const tooMany = Array.from({ length: 21 }, (_, index) => `d${index}.example`);
-    expect(ResearchJob.payloadSchema.safeParse({ ...payload, excludeDomains: tooMany }).success).toBe(false);
-    expect(ResearchJob.payloadSchema.safeParse({ ...payload, outputLength: 'huge' }).success).toBe(false);
+  it('accepts the stream events in their documented shapes and refuses others', () => {
+    expect(researchEventSchema.safeParse({ type: 'tool_call', name: 'WebSearch', id: 'c1', arguments: 'q', queries: ['q'] }).success).toBe(true);
+    expect(researchEventSchema.safeParse({ type: 'content', content: { summary: 'x' } }).success).toBe(true);
+    expect(researchEventSchema.safeParse({ type: 'tool_call', name: 'Browsing', id: 'c1', arguments: '' }).success).toBe(false);
+    expect(researchEventSchema.safeParse({ type: 'finished' }).success).toBe(false);
   });
 });

@@ -1,0 +1,87 @@
+import type { ResearchEvent, ResearchSource } from '@sift/queue-contracts';
+import type { LlmClient } from '@sift/llm';
+
+/** What the caller asked for (POST /research, validated by the gateway). */
+export interface ResearchRequest {
+  input: string;
+  /** As requested; `auto` is resolved by the pipeline (see ResearchOutcome.resolvedModel). */
+  model: 'mini' | 'pro' | 'auto';
+  outputLength: 'short' | 'standard' | 'long';
+  citationFormat: 'numbered' | 'mla' | 'apa' | 'chicago';
+  /** Soft preference: pages of these domains (and their subdomains) rank first; others may still appear. */
+  includeDomains: string[];
+  /** Hard blocklist, downward only: a listed domain blocks its subdomains, never its parent. */
+  excludeDomains: string[];
+  /** A JSON Schema object (`properties`, optional `required`): the report is then an object that validates. */
+  outputSchema?: Record<string, unknown>;
+}
+
+/** How much work the task may do: derived from the credits reserved for it (see RESEARCH_CEILINGS in @sift/billing). */
+export interface ResearchBudget {
+  searches: number;
+  /** Pages read through the extraction pipeline (pages whose full text the search already held are free). */
+  extractions: number;
+}
+
+/** A search result as the pipeline sees it. */
+export interface ResearchHit {
+  url: string;
+  title: string;
+  /** The page's full text when the index holds it, else an upstream snippet (contentIsSnippet). */
+  content: string;
+  contentIsSnippet: boolean;
+  score: number;
+  favicon?: string | null;
+}
+
+/** A page read in full (through the extractor worker and its cache, SSRF-safe egress). */
+export interface ResearchPage {
+  url: string;
+  title: string;
+  /** Markdown or text of the page's main content. */
+  content: string;
+  favicon?: string | null;
+}
+
+/** The outside world of the pipeline; the research worker provides the real ones, tests loopback ones. */
+export interface ResearchDependencies {
+  /** The same providers as POST /search (local index, SearXNG when configured). exclude_domains is applied again by the pipeline. */
+  search(query: string, options: { maxResults: number; includeDomains: string[]; excludeDomains: string[]; deadlineMs: number }): Promise<ResearchHit[]>;
+  /** Reads pages in full; a page that cannot be read is left out (never an exception for one page). */
+  read(urls: string[], options: { deadlineMs: number }): Promise<ResearchPage[]>;
+  /** Set when LLM_* is configured: the LLM plans and writes; unset: deterministic plan, extractive report. */
+  llm?: LlmClient;
+}
+
+/** Progress saved after each step, so a task retried after a worker crash resumes instead of starting over. */
+export interface ResearchCheckpoint {
+  resolvedModel?: 'mini' | 'pro';
+  plan?: string[];
+  /** Searches done (query → hits), in order. */
+  searches: { query: string; hits: ResearchHit[] }[];
+  /** Pages read in full, by URL. */
+  pages: ResearchPage[];
+  /** Work done so far, for billing: counted once, whatever retries happen. */
+  work: { searches: number; extractions: number };
+}
+
+export interface ResearchProgress {
+  /** Publishes one stream event (also when nobody streams: a later stream replays them). */
+  emit(event: ResearchEvent): Promise<void>;
+  /** Saves progress in the task's row. */
+  checkpoint(state: ResearchCheckpoint): Promise<void>;
+  /** Aborted at the task's deadline: the pipeline stops at its next step. */
+  signal: AbortSignal;
+}
+
+export interface ResearchOutcome {
+  /** The report: text with citations and its source list, or an object validating against output_schema. */
+  content: string | Record<string, unknown>;
+  /** The sources the report cites, in citation order (numbered: source n is [n]). */
+  sources: ResearchSource[];
+  /** Which writer produced the report: the configured model, or the sources' own sentences. */
+  mode: 'llm' | 'extractive';
+  resolvedModel: 'mini' | 'pro';
+  /** What to charge: searches at the search rate, extractions per 5 successes. */
+  work: { searches: number; extractions: number };
+}
