@@ -8,3 +8,4 @@ export type {
   ResearchProgress,
   ResearchRequest,
 } from './pipeline/research-pipeline';
+export { compileOutputSchema, type OutputSchema, type OutputSchemaValidator } from './output-schema';
