@@ -1,0 +1,9 @@
+import type { ResearchSource } from '@sift/queue-contracts';
+
+/** A page the report may draw on, in the order the pipeline ranked it. */
+export interface SourcePage {
+  source: ResearchSource;
+  content: string;
+  /** The plan's queries that found it. */
+  queries: string[];
+}
