@@ -1,6 +1,6 @@
 import type { OutputSchemaValidator } from '../output-schema';
 import { CitationOrder } from './citation-style';
-import type { SentencePicker } from './extractive-report';
+import type { QuotedSentence, SentencePicker } from './extractive-report';
 
 type JsonSchema = Record<string, unknown>;
 
@@ -24,8 +24,14 @@ class ObjectFiller {
     private readonly question: string,
   ) {}
 
-  private sentences(query: string, count: number): string[] {
-    return this.picker.pick(`${query} ${this.question}`, count).map((sentence) => {
+  /** Sentences for a field: by its own words first (the question's would outweigh them), else within the question. */
+  private evidence(query: string, count: number, evidenceOnly: boolean): QuotedSentence[] {
+    const own = query.trim() === '' ? [] : this.picker.pick(query, count, [], evidenceOnly);
+    return own.length > 0 ? own : this.picker.pick(`${query} ${this.question}`, count, [], evidenceOnly);
+  }
+
+  private sentences(query: string, count: number, evidenceOnly = false): string[] {
+    return this.evidence(query, count, evidenceOnly).map((sentence) => {
       this.order.numberOf(sentence.page.source);
       return sentence.text;
     });
@@ -45,7 +51,7 @@ class ObjectFiller {
       case 'integer':
         return this.number(described, type === 'integer');
       case 'boolean': {
-        const [evidence] = this.sentences(described, 1);
+        const [evidence] = this.sentences(described, 1, true);
         return evidence === undefined ? undefined : !NEGATION.test(evidence);
       }
       case 'array':
@@ -71,7 +77,7 @@ class ObjectFiller {
   }
 
   private number(query: string, integer: boolean): number | undefined {
-    for (const sentence of this.picker.pick(`${query} ${this.question}`, 5)) {
+    for (const sentence of this.evidence(query, 5, true)) {
       const match = NUMBER.exec(sentence.text);
       if (!match) continue;
       const value = Number(match[0].replace(/,/g, ''));
@@ -98,7 +104,7 @@ class ObjectFiller {
   }
 
   private choice(options: unknown[], query: string): unknown {
-    const [evidence] = this.picker.pick(`${query} ${options.join(' ')}`, 1);
+    const [evidence] = this.picker.pick(`${query} ${options.join(' ')}`, 1, [], true);
     const text = evidence?.text.toLowerCase() ?? '';
     return options.find((option) => text.includes(String(option).toLowerCase())) ?? options[0];
   }

@@ -1,6 +1,7 @@
 import { quotableSentences, SentenceRanker, tokenOverlap } from '@sift/llm';
 import { CitationOrder, sourceList } from './citation-style';
 import type { CitationFormat } from './citation-style';
+import { keywordsOf } from './research-plan';
 import type { ResearchSection } from './research-plan';
 import type { ResearchRequest } from './research-pipeline';
 import type { SourcePage } from './source-page';
@@ -9,6 +10,8 @@ import type { SourcePage } from './source-page';
 export const SENTENCES_PER_SECTION: Record<ResearchRequest['outputLength'], number> = { short: 2, standard: 4, long: 7 };
 // Pages found by a section's own searches speak to it first.
 const OWN_SEARCH_WEIGHT = 1.5;
+// include_domains: their pages' sentences are quoted first when about as relevant as the others.
+const PREFERRED_WEIGHT = 1.5;
 // Above this token overlap two sentences say the same thing (a page quoting another).
 const NEAR_COPY = 0.6;
 
@@ -40,15 +43,22 @@ export class SentencePicker {
     this.ranker = new SentenceRanker(sentences.map((sentence) => sentence.text));
   }
 
-  pick(query: string, count: number, ownQueries: string[] = []): QuotedSentence[] {
+  /** The best `count` sentences for the query not quoted yet, unless `evidenceOnly` (a number or a yes/no may share its evidence). */
+  pick(query: string, count: number, ownQueries: string[] = [], evidenceOnly = false): QuotedSentence[] {
     const weightOf = (position: number) => {
       const page = this.sentences[position].page;
       const own = page.queries.some((query) => ownQueries.includes(query)) ? OWN_SEARCH_WEIGHT : 1;
-      return own * (1 + 1 / (2 + this.pages.indexOf(page)));
+      const preferred = page.preferred ? PREFERRED_WEIGHT : 1;
+      return own * preferred * (1 + 1 / (2 + this.pages.indexOf(page)));
     };
     const picked: QuotedSentence[] = [];
-    for (const entry of this.ranker.rank(query, weightOf)) {
+    // Question words ("what", "how") are rare in prose, so they would weigh most and match least.
+    for (const entry of this.ranker.rank(keywordsOf(query).join(' '), weightOf)) {
       if (picked.length >= count) break;
+      if (evidenceOnly) {
+        picked.push(this.sentences[entry.position]);
+        continue;
+      }
       if (this.usedPositions.has(entry.position) || this.used.some((tokens) => tokenOverlap(tokens, entry.tokens) > NEAR_COPY)) continue;
       this.usedPositions.add(entry.position);
       this.used.push(entry.tokens);

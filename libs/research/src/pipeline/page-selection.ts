@@ -13,6 +13,8 @@ export interface FoundPage {
   score: number;
   /** The queries whose results contained it. */
   queries: string[];
+  /** On one of include_domains. */
+  preferred: boolean;
 }
 
 // Reciprocal rank fusion's usual constant: a page's rank matters, but being found by several queries matters more.
@@ -44,7 +46,7 @@ export function fusePages(searches: SearchStep[], includeDomains: string[]): Fou
   for (const search of searches) {
     search.hits.forEach((hit, rank) => {
       const key = canonicalUrlKey(hit.url);
-      const found = pages.get(key) ?? { hit, score: 0, queries: [] };
+      const found = pages.get(key) ?? { hit, score: 0, queries: [], preferred: false };
       // The same page may come back once with its full text and once as a snippet: keep the full text.
       if (found.hit.contentIsSnippet && !hit.contentIsSnippet) found.hit = hit;
       found.score += 1 / (FUSION_CONSTANT + rank + 1);
@@ -52,7 +54,9 @@ export function fusePages(searches: SearchStep[], includeDomains: string[]): Fou
       pages.set(key, found);
     });
   }
-  const boosted = [...pages.values()].map((page) => (matchesAny(page.hit.url, includeDomains) ? { ...page, score: page.score * INCLUDED_DOMAIN_BOOST } : page));
+  const boosted = [...pages.values()].map((page) =>
+    matchesAny(page.hit.url, includeDomains) ? { ...page, preferred: true, score: page.score * INCLUDED_DOMAIN_BOOST } : page,
+  );
   return boosted.sort((left, right) => right.score - left.score);
 }
 

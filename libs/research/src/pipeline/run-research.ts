@@ -141,7 +141,7 @@ async function read(run: ResearchRun, model: ResearchModel): Promise<SourcePage[
   return chosen.flatMap((found): SourcePage[] => {
     const page = found.hit.contentIsSnippet ? run.state.pages.find((read) => read.url === found.hit.url) : found.hit;
     if (!page || page.content.trim() === '') return [];
-    return [{ source: sourceOf({ ...found.hit, ...page, favicon: page.favicon ?? found.hit.favicon }), content: page.content, queries: found.queries }];
+    return [{ source: sourceOf({ ...found.hit, ...page, favicon: page.favicon ?? found.hit.favicon }), content: page.content, queries: found.queries, preferred: found.preferred }];
   });
 }
 

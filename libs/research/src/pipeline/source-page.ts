@@ -6,4 +6,6 @@ export interface SourcePage {
   content: string;
   /** The plan's queries that found it. */
   queries: string[];
+  /** On one of include_domains. */
+  preferred: boolean;
 }
