@@ -20,7 +20,6 @@ const STOPWORDS = new Set(
     'tell explain describe give list show please know want need like use using used make work works compare compared comparison versus vs'
   ).split(' '),
 );
-const QUESTION_WORDS = /^(?:what|which|who|when|where|why|how|is|are|does|do|did|can|could|should|would|will)\b/i;
 // Asks for several angles at once: a comparison, a history, a weighing of sides.
 const BROAD_QUESTION =
   /\b(?:compare[sd]?|comparison|comparing|versus|vs\.?|pros and cons|advantages and disadvantages|differences? between|history of|evolution of|trade-?offs?|overview of)\b/i;
