@@ -5,6 +5,7 @@ import { Ctx, RequestContext } from '../caller/request-context';
 import type { RequestOutcome } from '../request-log/request-outcome';
 import { ExplicitFields } from './explicit-fields.decorator';
 import { SearchService } from './search.service';
+import { asksForAdvancedDepth, PayPerRequest } from '../payments/pay-per-request.decorator';
 
 @Controller()
 export class SearchController {
@@ -22,6 +23,7 @@ export class SearchController {
     billed: true,
     requestLog: 'search',
   })
+  @PayPerRequest(asksForAdvancedDepth)
   search(@Ctx() context: RequestContext, @Body() body: SearchRequestDto, @ExplicitFields() explicitFields: ReadonlySet<string>): Promise<RequestOutcome<SearchResponseDto>> {
     return this.searchService.search(context, body, explicitFields);
   }

@@ -1,0 +1,32 @@
+import { applyDecorators, SetMetadata, UseInterceptors } from '@nestjs/common';
+import { ApiResponse } from '@nestjs/swagger';
+import { ErrorResponseDto } from '@sift/api-contracts';
+import { PaymentSettlementInterceptor } from './payment-settlement.interceptor';
+
+export const PAY_PER_REQUEST = 'sift:pay-per-request';
+
+/** Which requests of a route may be paid per request, decided on the body as received (before validation). */
+export type PayableRequest = (body: unknown) => boolean;
+
+/** x402 pays for advanced search only (spec Authentication 6): a search asking for the advanced depth. */
+export const asksForAdvancedDepth: PayableRequest = (body) => (body as { search_depth?: unknown } | undefined)?.search_depth === 'advanced';
+
+/**
+ * The route's requests that `isPayable` accepts may be paid over x402 instead of with a key (docs/x402.md): without
+ * a key and without the keyless header they are answered 402 with the payment requirements, or run once the
+ * facilitator verified the payment, which is settled only when the route succeeded.
+ */
+export function PayPerRequest(isPayable: PayableRequest): MethodDecorator {
+  return applyDecorators(
+    SetMetadata(PAY_PER_REQUEST, isPayable),
+    UseInterceptors(PaymentSettlementInterceptor),
+    ApiResponse({
+      status: 402,
+      type: ErrorResponseDto,
+      description:
+        'Payment required (only when x402 is on, X402_PAY_TO): an advanced search without API key and without the keyless header. ' +
+        'The PAYMENT-REQUIRED header (x402 v2, base64 JSON) lists scheme "exact", network, asset (USDC), amount and payTo; resend ' +
+        'with PAYMENT-SIGNATURE. A paid answer carries PAYMENT-RESPONSE; a failed search settles nothing.',
+    }),
+  );
+}
