@@ -1,15 +1,8 @@
 import { applyDecorators, SetMetadata, UseInterceptors } from '@nestjs/common';
 import { ApiResponse } from '@nestjs/swagger';
 import { ErrorResponseDto } from '@sift/api-contracts';
+import { PAY_PER_REQUEST, type PayableRequest } from './payable-request';
 import { PaymentSettlementInterceptor } from './payment-settlement.interceptor';
-
-export const PAY_PER_REQUEST = 'sift:pay-per-request';
-
-/** Which requests of a route may be paid per request, decided on the body as received (before validation). */
-export type PayableRequest = (body: unknown) => boolean;
-
-/** x402 pays for advanced search only (spec Authentication 6): a search asking for the advanced depth. */
-export const asksForAdvancedDepth: PayableRequest = (body) => (body as { search_depth?: unknown } | undefined)?.search_depth === 'advanced';
 
 /**
  * The route's requests that `isPayable` accepts may be paid over x402 instead of with a key (docs/x402.md): without

@@ -10,15 +10,14 @@ import {
   x402HTTPResourceServer,
   x402ResourceServer,
 } from '@x402/core/server';
-import type { PaymentPayload } from '@x402/core/types';
+import type { Network, PaymentPayload } from '@x402/core/types';
 import { ExactEvmScheme } from '@x402/evm/exact/server';
 import { ExpressAdapter } from '@x402/express';
-import type { Network } from '@x402/core/types';
 import type { KeylessCaller, RequestWithContext } from '../caller/request-context';
 import { GATEWAY_CONFIG, GatewayAppConfig } from '../core/core.module';
 import { ApiError, type KeylessNextAction, ServiceUnavailableError } from '../http/api-error';
 import type { PaidRequest } from './paid-request';
-import { PAY_PER_REQUEST, type PayableRequest } from './pay-per-request.decorator';
+import { PAY_PER_REQUEST, type PayableRequest } from './payable-request';
 import { x402Metrics } from './x402-metrics';
 
 /** The operator's account that holds the request log of paid requests (payers have no account). */

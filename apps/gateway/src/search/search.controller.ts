@@ -5,7 +5,8 @@ import { Ctx, RequestContext } from '../caller/request-context';
 import type { RequestOutcome } from '../request-log/request-outcome';
 import { ExplicitFields } from './explicit-fields.decorator';
 import { SearchService } from './search.service';
-import { asksForAdvancedDepth, PayPerRequest } from '../payments/pay-per-request.decorator';
+import { PayPerRequest } from '../payments/pay-per-request.decorator';
+import { asksForAdvancedDepth } from '../payments/payable-request';
 
 @Controller()
 export class SearchController {
