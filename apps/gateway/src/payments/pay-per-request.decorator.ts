@@ -1,5 +1,5 @@
 import { applyDecorators, SetMetadata, UseInterceptors } from '@nestjs/common';
-import { ApiResponse } from '@nestjs/swagger';
+import { ApiHeader, ApiResponse } from '@nestjs/swagger';
 import { ErrorResponseDto } from '@sift/api-contracts';
 import { PAY_PER_REQUEST, type PayableRequest } from './payable-request';
 import { PaymentSettlementInterceptor } from './payment-settlement.interceptor';
@@ -13,6 +13,11 @@ export function PayPerRequest(isPayable: PayableRequest): MethodDecorator {
   return applyDecorators(
     SetMetadata(PAY_PER_REQUEST, isPayable),
     UseInterceptors(PaymentSettlementInterceptor),
+    ApiHeader({
+      name: 'PAYMENT-SIGNATURE',
+      required: false,
+      description: 'x402 v2 payment (base64 JSON) for an advanced search without API key, signed for the requirements of the 402 answer.',
+    }),
     ApiResponse({
       status: 402,
       type: ErrorResponseDto,
