@@ -2,7 +2,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { webPageOf } from '@sift/content-extraction';
 import { AccountRepository, RequestLogRepository, type RequestLogRecord } from '@sift/persistence';
 import { PageRepository } from '@sift/search-index';
-import { callGateway } from '@sift/testing';
+import { callGateway, createTestKey } from '@sift/testing';
 import { decodePaymentRequiredHeader, decodePaymentResponseHeader, encodePaymentSignatureHeader } from '@x402/core/http';
 import type { PaymentRequired, PaymentRequirements } from '@x402/core/types';
 import { ExactEvmScheme } from '@x402/evm/exact/client';
@@ -131,6 +131,11 @@ describe('x402 pay-per-request for advanced search (official client, loopback fa
         payment: { payer: PAYER.address, amount: '16000', asset: BASE_SEPOLIA_USDC, network: NETWORK, transaction: settlement.result.transaction },
       }),
     });
+    // The operator reads paid requests with a key of the payments account.
+    const account = await gateway.app.get(AccountRepository).findByName(PAYMENTS_LOG_ACCOUNT);
+    const { apiKey } = await createTestKey(gateway.prisma, account?.id as string);
+    const logs = await callGateway<{ logs: Array<{ request_id: string; endpoint: string }> }>(gateway.baseUrl, 'POST', '/logs', { apiKey, body: {} });
+    expect(logs.body.logs).toContainEqual(expect.objectContaining({ request_id: response.headers.get('x-request-id'), endpoint: 'search' }));
     const metrics = await callGateway<string>(gateway.baseUrl, 'GET', '/metrics');
     expect(metrics.body).toMatch(/sift_x402_payments_total\{outcome="settled"\} [1-9]/);
     expect(metrics.body).toMatch(new RegExp(`sift_x402_settled_amount_total\\{network="${NETWORK}",asset="${BASE_SEPOLIA_USDC}"\\} [1-9][0-9]*000`));
@@ -174,6 +179,21 @@ describe('x402 pay-per-request for advanced search (official client, loopback fa
     expect(row).toMatchObject({ endpoint: 'search', statusCode: 400, detail: expect.objectContaining({ payment: expect.objectContaining({ payer: PAYER.address, transaction: null }) }) });
     const metrics = await callGateway<string>(gateway.baseUrl, 'GET', '/metrics');
     expect(metrics.body).toMatch(/sift_x402_payments_total\{outcome="unsettled"\} [1-9]/);
+  });
+
+  it('withholds the answer with 402 when the facilitator refuses the settlement', async () => {
+    facilitator.settlementRefusal = 'invalid_exact_evm_insufficient_balance';
+    try {
+      const response = await paidFetch(`${gateway.baseUrl}/search`, searchRequest(advancedSearch()));
+      expect(response.status).toBe(402);
+      const body = await response.json();
+      expect(body).toEqual({ detail: { error: expect.stringContaining('invalid_exact_evm_insufficient_balance') } });
+      expect(body).not.toHaveProperty('results');
+      const row = await loggedPaidRequest(response.headers.get('x-request-id') as string);
+      expect(row).toMatchObject({ statusCode: 402, detail: expect.objectContaining({ payment: expect.objectContaining({ transaction: null }) }) });
+    } finally {
+      facilitator.settlementRefusal = null;
+    }
   });
 
   it('keeps everything else without a key at 401: basic search, extract, crawl', async () => {

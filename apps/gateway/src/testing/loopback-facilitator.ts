@@ -38,6 +38,8 @@ export interface LoopbackFacilitator {
   verified: FacilitatorCall[];
   /** Every /settle body received, in order, with the facilitator's answer. */
   settled: Array<FacilitatorCall & { result: SettleResponse }>;
+  /** Set to a reason to refuse every settlement with it (as when the payer's balance is gone by then). */
+  settlementRefusal: string | null;
   close(): Promise<void>;
 }
 
@@ -56,6 +58,7 @@ export async function startLoopbackFacilitator(network: string): Promise<Loopbac
   const verified: FacilitatorCall[] = [];
   const settled: LoopbackFacilitator['settled'] = [];
   const chainId = Number(network.split(':')[1]);
+  const facilitator: LoopbackFacilitator = { url: '', verified, settled, settlementRefusal: null, close: async () => undefined };
 
   async function judge({ paymentPayload, paymentRequirements }: FacilitatorCall): Promise<VerifyResponse> {
     const { authorization, signature } = paymentPayload.payload as { authorization: TransferAuthorization; signature: Hex };
@@ -90,6 +93,7 @@ export async function startLoopbackFacilitator(network: string): Promise<Loopbac
 
   async function settle(call: FacilitatorCall): Promise<SettleResponse> {
     const verdict = await judge(call);
+    if (facilitator.settlementRefusal) return { success: false, errorReason: facilitator.settlementRefusal, payer: verdict.payer, transaction: '', network: call.paymentRequirements.network };
     if (!verdict.isValid) return { success: false, errorReason: verdict.invalidReason, payer: verdict.payer, transaction: '', network: call.paymentRequirements.network };
     const { authorization } = call.paymentPayload.payload as { authorization: TransferAuthorization };
     spentNonces.add(authorization.nonce.toLowerCase());
@@ -126,10 +130,7 @@ export async function startLoopbackFacilitator(network: string): Promise<Loopbac
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${port}`,
-    verified,
-    settled,
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
-  };
+  facilitator.url = `http://127.0.0.1:${port}`;
+  facilitator.close = () => new Promise<void>((resolve) => server.close(() => resolve()));
+  return facilitator;
 }
