@@ -132,17 +132,20 @@ export class X402Payments implements OnModuleInit {
   /** Runs a call that reaches the facilitator; an unreachable or broken facilitator is a 503, never a 500. */
   private async facilitated<T>(call: (server: x402HTTPResourceServer) => Promise<T>): Promise<T> {
     const server = this.server as x402HTTPResourceServer;
+    this.initialized ??= server.initialize().catch((error: unknown) => {
+      this.initialized = null;
+      throw error;
+    });
     try {
-      this.initialized ??= server.initialize().catch((error: unknown) => {
-        this.initialized = null;
-        throw error;
-      });
       await this.initialized;
+    } catch (error) {
+      throw facilitatorUnavailable(error);
+    }
+    try {
       return await call(server);
     } catch (error) {
-      if (error instanceof ApiError) throw error;
-      const facilitatorError = getFacilitatorResponseError(error);
-      throw new ServiceUnavailableError(`the payment facilitator cannot be reached (${(facilitatorError ?? (error as Error)).message})`);
+      if (getFacilitatorResponseError(error)) throw facilitatorUnavailable(error);
+      throw error;
     }
   }
 
@@ -186,6 +189,11 @@ function paymentRefusal(instructions: HTTPResponseInstructions): ApiError {
   // The package answers browsers with a paywall page; this API answers everyone in JSON.
   const headers = Object.fromEntries(Object.entries(instructions.headers).filter(([name]) => name.toLowerCase() !== 'content-type'));
   return new ApiError(instructions.status, message, headers);
+}
+
+function facilitatorUnavailable(error: unknown): ServiceUnavailableError {
+  const cause = getFacilitatorResponseError(error) ?? (error as Error);
+  return new ServiceUnavailableError(`the payment facilitator cannot be used (${cause.message})`);
 }
 
 /** The exact scheme's EIP-3009 authorization names the paying wallet. */

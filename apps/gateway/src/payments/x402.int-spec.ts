@@ -221,6 +221,28 @@ describe('x402 pay-per-request for advanced search (official client, loopback fa
     expect(refused.body.error.next_actions).toContainEqual({ type: 'agentic_payment', details: expect.stringMatching(/x402.*PAYMENT-SIGNATURE/) });
   });
 
+  describe('with a facilitator that cannot be reached', () => {
+    let stranded: TestGateway;
+    let closed: LoopbackFacilitator;
+
+    beforeAll(async () => {
+      closed = await startLoopbackFacilitator(NETWORK);
+      await closed.close();
+      stranded = await startTestGateway({ X402_PAY_TO: PAY_TO, X402_NETWORK: NETWORK, X402_FACILITATOR_URL: closed.url });
+    });
+
+    afterAll(async () => {
+      await stranded.close();
+    });
+
+    it('starts, and answers a payable search 503 with Retry-After instead of running it or failing with 500', async () => {
+      const response = await fetch(`${stranded.baseUrl}/search`, searchRequest(advancedSearch()));
+      expect(response.status).toBe(503);
+      expect(response.headers.get('retry-after')).toBeTruthy();
+      expect(await response.json()).toEqual({ detail: { error: expect.stringMatching(/payment facilitator/) } });
+    });
+  });
+
   describe('with x402 off (no X402_PAY_TO)', () => {
     let plain: TestGateway;
 
