@@ -13,7 +13,6 @@ import { PagesModule } from './pages/pages.module';
 import { SearchController } from './search/search.controller';
 import { SearchService } from './search/search.service';
 import { SearchAnswerService } from './search/search-answer.service';
-import { SearchProvidersService } from './search/search-providers.service';
 import { SourceContentService } from './search/source-content.service';
 
 /** Search, extract, crawl, map and the MCP tool server over them: validate, meter, enqueue to the workers, wait, answer. */
@@ -23,7 +22,6 @@ import { SourceContentService } from './search/source-content.service';
   providers: [
     MeteringService,
     SearchService,
-    SearchProvidersService,
     SourceContentService,
     SearchAnswerService,
     ExtractService,
