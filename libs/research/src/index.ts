@@ -9,3 +9,9 @@ export type {
   ResearchRequest,
 } from './pipeline/research-pipeline';
 export { compileOutputSchema, type OutputSchema, type OutputSchemaValidator } from './output-schema';
+export type { NewResearchTask, ResearchReport, ResearchTask, ResearchTaskStatus, ResearchWork } from './task/research-task';
+export { isFinished } from './task/research-task';
+export { OVERDUE_REASON, ResearchTaskRepository } from './task/research-task.repository';
+export { ResearchEvents, type FollowedEvent } from './task/research-events';
+export { ResearchTaskFinisher, type FinisherLog } from './task/research-task-finisher';
+export { researchDeadlineEnv, researchDeadlineMs, type ResearchDeadlineConfig } from './task/research-deadlines';
