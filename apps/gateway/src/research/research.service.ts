@@ -126,11 +126,19 @@ export class ResearchService {
     }
   }
 
-  /** The caller's task, failed first when its deadline has passed; 404 for an unknown id or another account's. */
+  /**
+   * The caller's task, failed first when its deadline has passed, charged first when it is stored but not yet
+   * charged (the worker is between the two, or died there); 404 for an unknown id or another account's.
+   */
   async findTask(context: RequestContext, requestId: string): Promise<ResearchTask> {
     const caller = keyedCaller(context);
     const task = await this.tasks.findForAccount(caller.accountId, requestId);
     if (!task) throw new ApiError(404, TASK_NOT_FOUND);
+    if (task.status === 'completed' && task.credits === null) {
+      // The settle is idempotent per task: racing the worker's own, one charges and the other replays it.
+      await this.finisher.settleCompleted(task);
+      return (await this.tasks.findForAccount(caller.accountId, requestId)) ?? task;
+    }
     if ((task.status === 'pending' || task.status === 'in_progress') && task.deadlineAt.getTime() <= Date.now()) {
       const [failed] = await this.finisher.failOverdue({ requestId });
       // Not failed here: a worker finished it meanwhile; read what it stored.
