@@ -110,6 +110,13 @@ describe('MCP endpoint /mcp', () => {
       for (const [tool, dto] of [['tavily_search', 'SearchRequestDto'], ['tavily_extract', 'ExtractRequestDto'], ['tavily_crawl', 'CrawlRequestDto'], ['tavily_map', 'MapRequestDto'], ['tavily_feedback', 'FeedbackRequestDto']]) {
         expect(Object.keys(schemaOf(tool).properties).sort()).toEqual(Object.keys(openApi.body.components.schemas[dto].properties).sort());
       }
+      // A model picks arguments by their descriptions: every argument has one, nested ones included.
+      const undescribed = (properties: Record<string, Record<string, unknown>>, path: string): string[] =>
+        Object.entries(properties).flatMap(([name, property]) => {
+          const items = property.items as { properties?: Record<string, Record<string, unknown>> } | undefined;
+          return [...(property.description ? [] : [`${path}.${name}`]), ...(items?.properties ? undescribed(items.properties, `${path}.${name}[]`) : [])];
+        });
+      expect(tools.flatMap((tool) => undescribed(schemaOf(tool.name).properties, tool.name))).toEqual([]);
       expect(schemaOf('tavily_search').required).toEqual(['query']);
       expect(schemaOf('tavily_search').properties.max_results).toMatchObject({ type: 'integer', minimum: 0, maximum: 20, default: 10 });
       expect(schemaOf('tavily_search').properties.search_depth).toMatchObject({ enum: ['basic', 'advanced', 'fast', 'ultra-fast'], description: expect.stringContaining('2 credits') });
