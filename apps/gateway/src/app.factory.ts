@@ -1,4 +1,4 @@
-import { INestApplication, Logger, LogLevel, ValidationPipe } from '@nestjs/common';
+import { INestApplication, Logger, LogLevel } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import type { Server } from 'node:http';
@@ -8,7 +8,7 @@ import { AppModule } from './app.module';
 import { ApiExceptionFilter } from './http/api-exception.filter';
 import { DEFAULT_MAX_BODY_BYTES, FEEDBACK_MAX_BODY_BYTES, refuseUnsafeRequestInput } from './http/body-limits';
 import { collapseSlashesMiddleware, requestContextMiddleware } from './caller/request-context.middleware';
-import { ValidationFailedError } from './http/validation-failed.error';
+import { createRequestValidationPipe } from './http/request-validation.pipe';
 import { loadGatewayConfig } from './core/core.module';
 import { setupOpenApi } from './openapi';
 
@@ -30,15 +30,7 @@ export async function createGatewayApp(): Promise<INestApplication> {
   app.use(json({ limit: DEFAULT_MAX_BODY_BYTES, type: ['application/json', 'application/*+json', 'text/plain'] }));
   app.use(refuseUnsafeRequestInput);
   app.useGlobalFilters(new ApiExceptionFilter());
-  app.useGlobalPipes(
-    new ValidationPipe({
-      transform: true,
-      // Unknown fields (real clients send extras such as api_key) are dropped, never passed on.
-      whitelist: true,
-      forbidNonWhitelisted: false,
-      exceptionFactory: (errors) => ValidationFailedError.fromErrors(errors),
-    }),
-  );
+  app.useGlobalPipes(createRequestValidationPipe());
   answerClientErrorsInSpecShape(app.getHttpServer() as Server);
   app.enableShutdownHooks();
   setupOpenApi(app);

@@ -1,14 +1,16 @@
-import { Module } from '@nestjs/common';
+import { MiddlewareConsumer, Module, NestModule } from '@nestjs/common';
 import { MeteringService } from './billing/metering.service';
 import { CrawlController } from './crawl/crawl.controller';
 import { CrawlService } from './crawl/crawl.service';
 import { SiteTraversal } from './crawl/site-traversal';
 import { ExtractController } from './extract/extract.controller';
 import { ExtractService } from './extract/extract.service';
+import { FeedbackService } from './feedback/feedback.service';
 import { MapController } from './map/map.controller';
 import { MapService } from './map/map.service';
 import { McpController } from './mcp/mcp.controller';
 import { McpService } from './mcp/mcp.service';
+import { urlApiKeyMiddleware } from './mcp/url-api-key.middleware';
 import { PagesModule } from './pages/pages.module';
 import { ResearchModule } from './research/research.module';
 import { SearchController } from './search/search.controller';
@@ -16,7 +18,7 @@ import { SearchService } from './search/search.service';
 import { SearchAnswerService } from './search/search-answer.service';
 import { SourceContentService } from './search/source-content.service';
 
-/** Search, extract, crawl, map, research and the MCP tool server over them: validate, meter, enqueue to the workers, wait, answer. */
+/** Search, extract, crawl, map, research and the MCP tool server over them (and feedback): validate, meter, enqueue to the workers, wait, answer. */
 @Module({
   imports: [PagesModule, ResearchModule],
   controllers: [SearchController, ExtractController, CrawlController, MapController, McpController],
@@ -30,6 +32,12 @@ import { SourceContentService } from './search/source-content.service';
     CrawlService,
     MapService,
     McpService,
+    // The MCP feedback tool's twin; stateless, so this second instance beside the account plane's is harmless.
+    FeedbackService,
   ],
 })
-export class DataPlaneModule {}
+export class DataPlaneModule implements NestModule {
+  configure(consumer: MiddlewareConsumer): void {
+    consumer.apply(urlApiKeyMiddleware).forRoutes('mcp');
+  }
+}

@@ -2,9 +2,9 @@ import { CanActivate, ExecutionContext, Inject, Injectable } from '@nestjs/commo
 import { Reflector } from '@nestjs/core';
 import type { LogEndpoint } from '@sift/api-contracts';
 import { RequestRecorder } from '../request-log/request-recorder.service';
-import { ApiError, UNAUTHORIZED_MESSAGE } from '../http/api-error';
+import { ApiError, KEYLESS_NOT_ALLOWED_MESSAGE, UNAUTHORIZED_MESSAGE } from '../http/api-error';
 import { rateLimitRefusal } from './rate-limit-refusal';
-import { RATE_LIMIT_CATEGORY, ROUTE_ACCESS, RouteAccess } from './route-access.decorator';
+import { RATE_LIMIT_CATEGORY, RATE_LIMITED_PER_TOOL_CALL, ROUTE_ACCESS, RouteAccess } from './route-access.decorator';
 import type { RequestWithContext } from './request-context';
 import { CallerAuthentication } from './caller-authentication.service';
 import { REQUEST_LOG_ENDPOINT } from '../http/endpoint.decorator';
@@ -33,11 +33,13 @@ export class CallerGuard implements CanActivate {
     const context = request.sift;
     const rawKey = bearerToken(request.headers.authorization) ?? bodyApiKey(request.body);
     const wantsKeyless = KEYLESS_HEADERS.some((name) => String(request.headers[name] ?? '').toLowerCase() === 'keyless');
+    const perToolCall = this.reflector.get<boolean | undefined>(RATE_LIMITED_PER_TOOL_CALL, host.getHandler()) === true;
 
     if (rawKey) {
       const caller = await this.authentication.authenticate(rawKey);
       if (!caller) throw new ApiError(401, UNAUTHORIZED_MESSAGE);
       context.caller = caller;
+      if (perToolCall) return true;
       const category = this.reflector.getAllAndOverride<string | undefined>(RATE_LIMIT_CATEGORY, [host.getHandler(), host.getClass()]);
       const verdict = await this.authentication.consumeKeyBudget(caller, category ?? 'default');
       if (!verdict.allowed) {
@@ -50,15 +52,13 @@ export class CallerGuard implements CanActivate {
     }
 
     if (wantsKeyless && access === 'keyless-allowed') {
-      const verdict = await this.authentication.consumeKeylessBudget(context.clientIp);
       const caller = { keyless: true as const, clientIp: context.clientIp };
+      const verdict = perToolCall ? { allowed: true, retryAfterSeconds: 0 } : await this.authentication.consumeKeylessBudget(context.clientIp);
       if (!verdict.allowed) throw rateLimitRefusal(caller, verdict.retryAfterSeconds, this.payments.keylessNextActions());
       context.caller = caller;
       return true;
     }
-    if (wantsKeyless) {
-      throw new ApiError(401, 'Unauthorized: this endpoint requires an API key; keyless mode covers only /search and /extract.');
-    }
+    if (wantsKeyless) throw new ApiError(401, KEYLESS_NOT_ALLOWED_MESSAGE);
     // Advanced search may be paid per request over x402 instead (402 until a verified payment comes with it).
     const payer = await this.payments.admit(host);
     if (payer) {

@@ -56,3 +56,5 @@ export class KeylessLimitError extends HttpException {
 }
 
 export const UNAUTHORIZED_MESSAGE = 'Unauthorized: missing or invalid API key.';
+
+export const KEYLESS_NOT_ALLOWED_MESSAGE = 'Unauthorized: this endpoint requires an API key; keyless mode covers only /search and /extract.';

@@ -1,45 +1,95 @@
-import { ExtractRequestDto, SearchRequestDto } from '@sift/api-contracts';
-import { plainToInstance } from 'class-transformer';
-import { validate } from 'class-validator';
-import { z } from 'zod';
+import type { Type } from '@nestjs/common';
+import { CrawlRequestDto, ExtractRequestDto, FeedbackRequestDto, LogEndpoint, MapRequestDto, SearchRequestDto } from '@sift/api-contracts';
 
-/**
- * The tools' argument schemas as MCP clients see them (a subset of the HTTP bodies, same snake_case names). The
- * arguments are then validated again with the HTTP DTOs, so a tool call obeys exactly the same rules as POST /search
- * and POST /extract.
- */
-export const searchToolArguments = {
-  query: z.string().min(1).describe('What to search for'),
-  search_depth: z.enum(['basic', 'advanced', 'fast', 'ultra-fast']).optional().describe('basic (default), advanced (2 credits), fast, ultra-fast'),
-  topic: z.enum(['general', 'news', 'finance']).optional(),
-  time_range: z.enum(['day', 'week', 'month', 'year', 'd', 'w', 'm', 'y']).optional(),
-  max_results: z.number().int().min(0).max(20).optional(),
-  include_domains: z.array(z.string()).max(300).optional(),
-  exclude_domains: z.array(z.string()).max(150).optional(),
-  include_answer: z.union([z.boolean(), z.enum(['basic', 'advanced'])]).optional(),
-  include_raw_content: z.union([z.boolean(), z.enum(['markdown', 'text'])]).optional(),
-  chunks_per_source: z.number().int().min(1).max(5).optional(),
-  safe_search: z.boolean().optional().describe('Drop adult and unsafe content (not with fast or ultra-fast)'),
-};
+/** The tools, named as Tavily's MCP server names them, so agents and prompts written for it work unchanged. */
+export const TOOL_NAMES = ['tavily_search', 'tavily_extract', 'tavily_crawl', 'tavily_map', 'tavily_feedback'] as const;
+export type ToolName = (typeof TOOL_NAMES)[number];
 
-export const extractToolArguments = {
-  urls: z.array(z.string()).min(1).max(20).describe('URLs to extract (at most 20)'),
-  extract_depth: z.enum(['basic', 'advanced']).optional(),
-  format: z.enum(['markdown', 'text']).optional(),
-  query: z.string().optional().describe('Rerank content chunks by this intent'),
-  chunks_per_source: z.number().int().min(1).max(5).optional(),
-};
-
-export class ToolArgumentError extends Error {}
-
-export async function toDto<Dto extends object>(type: new () => Dto, input: Record<string, unknown>): Promise<Dto> {
-  const dto = plainToInstance(type, input);
-  const errors = await validate(dto, { whitelist: true });
-  if (errors.length) {
-    throw new ToolArgumentError(errors.flatMap((error) => Object.values(error.constraints ?? {})).join('; '));
-  }
-  return dto;
+/** What a tool is beside its REST twin: the twin's body, route, log name, keyless access and rate-limit budget. */
+export interface ToolDefinition {
+  name: ToolName;
+  title: string;
+  /** Written for the model choosing the tool: when to use it, what it costs, what it returns. */
+  description: string;
+  /** The REST body the arguments are validated as; the input schema is this DTO's schema. */
+  body: Type<object>;
+  /** The REST route, whose error answers the tool's errors repeat. */
+  path: `/${string}`;
+  /** The name the call is logged under in POST /logs, as its REST twin is; null for an unlogged twin (feedback). */
+  logEndpoint: LogEndpoint | null;
+  keyless: boolean;
+  rateLimitCategory: 'default' | 'crawl' | 'research';
+  /**
+   * Fields the tool marks required although the REST DTO does not: the DTO leaves `url` optional only so that a
+   * missing one gets the spec's own 400 message, which the tool call still returns.
+   */
+  required?: string[];
 }
 
-export const SEARCH_DTO = SearchRequestDto;
-export const EXTRACT_DTO = ExtractRequestDto;
+export const TOOLS: Record<ToolName, ToolDefinition> = {
+  tavily_search: {
+    name: 'tavily_search',
+    title: 'Web search',
+    description:
+      'Search the web for current information: news, facts, documentation, anything past your knowledge cutoff. Returns ranked ' +
+      'results with title, URL, relevant content chunks and a score, optionally an answer, images and the cleaned page content. ' +
+      '1 credit per call, 2 at search_depth advanced. Also available without an API key (keyless mode).',
+    body: SearchRequestDto,
+    path: '/search',
+    logEndpoint: 'search',
+    keyless: true,
+    rateLimitCategory: 'default',
+  },
+  tavily_extract: {
+    name: 'tavily_extract',
+    title: 'Extract web pages',
+    description:
+      'Get the cleaned content of up to 20 URLs as markdown or text. Use extract_depth advanced for tables, embedded content and ' +
+      'pages that need a browser; give a query to keep only the most relevant chunks of each page. Pages that fail are listed in ' +
+      'failed_results and not charged. 1 credit per 5 pages extracted (2 at advanced). Also available without an API key.',
+    body: ExtractRequestDto,
+    path: '/extract',
+    logEndpoint: 'extract',
+    keyless: true,
+    rateLimitCategory: 'default',
+  },
+  tavily_crawl: {
+    name: 'tavily_crawl',
+    title: 'Crawl a website',
+    description:
+      'Crawl a site breadth-first from a root URL and extract the content of the pages reached, bounded by max_depth, max_breadth ' +
+      'and limit. Steer it with natural-language instructions and with path or domain regular expressions. Use it to read a ' +
+      'documentation site or a section of one. Charged per page mapped and extracted. Needs an API key.',
+    body: CrawlRequestDto,
+    path: '/crawl',
+    logEndpoint: 'crawl',
+    keyless: false,
+    rateLimitCategory: 'crawl',
+    required: ['url'],
+  },
+  tavily_map: {
+    name: 'tavily_map',
+    title: 'Map a website',
+    description:
+      "List a site's URLs from a root URL (links, sitemaps) without extracting their content: the quick way to see a site's " +
+      'structure before extracting or crawling part of it. Charged per 10 pages mapped. Needs an API key.',
+    body: MapRequestDto,
+    path: '/map',
+    logEndpoint: 'map',
+    keyless: false,
+    rateLimitCategory: 'crawl',
+    required: ['url'],
+  },
+  tavily_feedback: {
+    name: 'tavily_feedback',
+    title: 'Rate results',
+    description:
+      'Tell the service how useful the results of an earlier call were: give its request_id (or the session id), an overall ' +
+      'agent_score, and optionally per-URL scores, the URLs or ids you used and the answer you delivered. Free; beta. Needs an API key.',
+    body: FeedbackRequestDto,
+    path: '/feedback',
+    logEndpoint: null,
+    keyless: false,
+    rateLimitCategory: 'default',
+  },
+};

@@ -3,10 +3,13 @@ import { ApiExcludeController } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { ApiError } from '../http/api-error';
 import { Ctx, RequestContext } from '../caller/request-context';
-import { KeylessAllowed } from '../caller/route-access.decorator';
+import { KeylessAllowed, RateLimitedPerToolCall } from '../caller/route-access.decorator';
 import { McpService } from './mcp.service';
 
-/** MCP (streamable HTTP) at /mcp: JSON-RPC over POST; a stateless server keeps no sessions or event streams. */
+/**
+ * MCP (streamable HTTP) at /mcp: JSON-RPC over POST; a stateless server keeps no sessions or event streams. The
+ * guard authenticates (Bearer header, `?tavilyApiKey=`, or the keyless header); the service rate-limits per tool call.
+ */
 @ApiExcludeController()
 @Controller('mcp')
 export class McpController {
@@ -14,6 +17,7 @@ export class McpController {
 
   @Post()
   @KeylessAllowed()
+  @RateLimitedPerToolCall()
   handle(@Ctx() context: RequestContext, @Req() request: Request, @Res() response: Response): Promise<void> {
     return this.mcpService.handle(context, request, response);
   }

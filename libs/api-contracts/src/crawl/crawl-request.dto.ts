@@ -22,22 +22,22 @@ export class CrawlRequestDto extends MapRequestDto {
   @Max(CHUNKS_PER_SOURCE.max)
   chunks_per_source: number = CHUNKS_PER_SOURCE.default;
 
-  @ApiPropertyOptional({ default: false })
+  @ApiPropertyOptional({ description: 'Add the images found on each page.', default: false })
   @NullAsDefault(false)
   @IsBoolean()
   include_images: boolean = false;
 
-  @ApiPropertyOptional({ enum: EXTRACT_DEPTHS, default: 'basic' })
+  @ApiPropertyOptional({ description: 'advanced gets tables and embedded content, with more latency (charged at the advanced extract rate).', enum: EXTRACT_DEPTHS, default: 'basic' })
   @NullAsDefault('basic')
   @IsIn(EXTRACT_DEPTHS)
   extract_depth: ExtractDepth = 'basic';
 
-  @ApiPropertyOptional({ enum: CONTENT_FORMATS, default: 'markdown' })
+  @ApiPropertyOptional({ description: 'Format of raw_content: markdown, or plain text (may add latency).', enum: CONTENT_FORMATS, default: 'markdown' })
   @NullAsDefault('markdown')
   @IsIn(CONTENT_FORMATS)
   format: ContentFormat = 'markdown';
 
-  @ApiPropertyOptional({ default: false })
+  @ApiPropertyOptional({ description: "Add each page's favicon URL.", default: false })
   @NullAsDefault(false)
   @IsBoolean()
   include_favicon: boolean = false;

@@ -20,7 +20,7 @@ export class ExtractRequestDto {
   @IsString({ each: true })
   urls!: string[];
 
-  @ApiPropertyOptional({ default: false })
+  @ApiPropertyOptional({ description: "Add the images found on each page.", default: false })
   @NullAsDefault(false)
   @IsBoolean()
   include_images: boolean = false;
@@ -30,7 +30,7 @@ export class ExtractRequestDto {
   @IsIn(EXTRACT_DEPTHS)
   extract_depth: ExtractDepth = 'basic';
 
-  @ApiPropertyOptional({ enum: CONTENT_FORMATS, default: 'markdown' })
+  @ApiPropertyOptional({ description: 'Format of raw_content: markdown, or plain text (may add latency).', enum: CONTENT_FORMATS, default: 'markdown' })
   @NullAsDefault('markdown')
   @IsIn(CONTENT_FORMATS)
   format: ContentFormat = 'markdown';
@@ -47,7 +47,7 @@ export class ExtractRequestDto {
   @Max(EXTRACT_LIMITS.timeout.max)
   timeout?: number;
 
-  @ApiPropertyOptional({ default: false })
+  @ApiPropertyOptional({ description: "Add each page's favicon URL.", default: false })
   @NullAsDefault(false)
   @IsBoolean()
   include_favicon: boolean = false;

@@ -9,12 +9,12 @@ const SCORE_VALUE_SCHEMA: ApiPropertyOptions = {
 };
 
 export class LabeledScoreDto {
-  @ApiProperty({ maxLength: FEEDBACK_LIMITS.labelCharacters, example: 'relevance' })
+  @ApiProperty({ description: 'What the score measures.', maxLength: FEEDBACK_LIMITS.labelCharacters, example: 'relevance' })
   @IsString()
   @MaxLength(FEEDBACK_LIMITS.labelCharacters)
   label!: string;
 
-  @ApiProperty({ ...SCORE_VALUE_SCHEMA, example: 4 })
+  @ApiProperty({ ...SCORE_VALUE_SCHEMA, description: 'The score: a number or a short label.', example: 4 })
   @IsDefined()
   @IsScoreValue()
   value!: number | string;
@@ -28,18 +28,18 @@ export class UrlScoreDto {
   @MaxLength(FEEDBACK_LIMITS.idCharacters)
   id?: string;
 
-  @ApiPropertyOptional({ maxLength: FEEDBACK_LIMITS.urlCharacters })
+  @ApiPropertyOptional({ description: 'A result URL; alternative to id.', maxLength: FEEDBACK_LIMITS.urlCharacters })
   @IsOptional()
   @IsString()
   @MaxLength(FEEDBACK_LIMITS.urlCharacters)
   url?: string;
 
-  @ApiPropertyOptional({ ...SCORE_VALUE_SCHEMA })
+  @ApiPropertyOptional({ ...SCORE_VALUE_SCHEMA, description: "This result's usefulness for the task." })
   @IsOptional()
   @IsScoreValue()
   agent_score?: number | string;
 
-  @ApiPropertyOptional({ type: [LabeledScoreDto], maxItems: FEEDBACK_LIMITS.urlScoreScores })
+  @ApiPropertyOptional({ type: [LabeledScoreDto], description: 'Further scores of this result, each with a label.', maxItems: FEEDBACK_LIMITS.urlScoreScores })
   @IsOptional()
   @IsArray()
   @ArrayMaxSize(FEEDBACK_LIMITS.urlScoreScores)
@@ -47,7 +47,7 @@ export class UrlScoreDto {
   @Type(() => LabeledScoreDto)
   scores?: LabeledScoreDto[];
 
-  @ApiPropertyOptional({ maxLength: FEEDBACK_LIMITS.urlScoreCommentCharacters })
+  @ApiPropertyOptional({ description: 'Free text about this result.', maxLength: FEEDBACK_LIMITS.urlScoreCommentCharacters })
   @IsOptional()
   @IsString()
   @MaxLength(FEEDBACK_LIMITS.urlScoreCommentCharacters)
@@ -82,7 +82,7 @@ export class FeedbackRequestDto {
   @IsScoreValue()
   human_score?: number | string;
 
-  @ApiPropertyOptional({ type: [LabeledScoreDto], maxItems: FEEDBACK_LIMITS.extraScores })
+  @ApiPropertyOptional({ type: [LabeledScoreDto], description: 'Further overall scores, each with a label.', maxItems: FEEDBACK_LIMITS.extraScores })
   @IsOptional()
   @IsArray()
   @ArrayMaxSize(FEEDBACK_LIMITS.extraScores)
@@ -90,7 +90,7 @@ export class FeedbackRequestDto {
   @Type(() => LabeledScoreDto)
   extra_scores?: LabeledScoreDto[];
 
-  @ApiPropertyOptional({ maxLength: FEEDBACK_LIMITS.commentCharacters })
+  @ApiPropertyOptional({ description: 'Free text about the results.', maxLength: FEEDBACK_LIMITS.commentCharacters })
   @IsOptional()
   @IsString()
   @MaxLength(FEEDBACK_LIMITS.commentCharacters)
@@ -126,7 +126,7 @@ export class FeedbackRequestDto {
   @MaxLength(FEEDBACK_LIMITS.citationCharacters, { each: true })
   used_citations?: string[];
 
-  @ApiPropertyOptional({ type: [UrlScoreDto], maxItems: FEEDBACK_LIMITS.urlsScores })
+  @ApiPropertyOptional({ type: [UrlScoreDto], description: 'Feedback per result, each naming it by id or url.', maxItems: FEEDBACK_LIMITS.urlsScores })
   @IsOptional()
   @IsArray()
   @ArrayMaxSize(FEEDBACK_LIMITS.urlsScores)

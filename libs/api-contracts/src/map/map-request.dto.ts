@@ -19,7 +19,7 @@ export class MapRequestDto {
   @IsString()
   instructions?: string;
 
-  @ApiPropertyOptional({ type: 'integer', minimum: SITE_TRAVERSAL_LIMITS.maxDepth.min, maximum: SITE_TRAVERSAL_LIMITS.maxDepth.max, default: SITE_TRAVERSAL_LIMITS.maxDepth.default })
+  @ApiPropertyOptional({ type: 'integer', description: 'How many links away from the root URL to go.', minimum: SITE_TRAVERSAL_LIMITS.maxDepth.min, maximum: SITE_TRAVERSAL_LIMITS.maxDepth.max, default: SITE_TRAVERSAL_LIMITS.maxDepth.default })
   @NullAsDefault(SITE_TRAVERSAL_LIMITS.maxDepth.default)
   @IsInt()
   @Min(SITE_TRAVERSAL_LIMITS.maxDepth.min)
@@ -98,7 +98,7 @@ export class MapRequestDto {
   @Max(SITE_TRAVERSAL_LIMITS.timeout.max)
   timeout: number = SITE_TRAVERSAL_LIMITS.timeout.default;
 
-  @ApiPropertyOptional({ default: false })
+  @ApiPropertyOptional({ description: 'Add the credits the request cost.', default: false })
   @NullAsDefault(false)
   @IsBoolean()
   include_usage: boolean = false;

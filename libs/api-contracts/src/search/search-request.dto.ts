@@ -44,7 +44,7 @@ export class SearchRequestDto {
   @IsIn(SEARCH_DEPTHS)
   search_depth: SearchDepth = 'basic';
 
-  @ApiPropertyOptional({ enum: SEARCH_TOPICS, default: 'general' })
+  @ApiPropertyOptional({ description: 'Search category: news for current events, finance for markets and companies.', enum: SEARCH_TOPICS, default: 'general' })
   @NullAsDefault('general')
   @IsIn(SEARCH_TOPICS)
   topic: SearchTopic = 'general';
@@ -64,7 +64,7 @@ export class SearchRequestDto {
   @IsCalendarDate()
   end_date?: string;
 
-  @ApiPropertyOptional({ type: 'integer', minimum: SEARCH_LIMITS.maxResults.min, maximum: SEARCH_LIMITS.maxResults.max, default: SEARCH_LIMITS.maxResults.default })
+  @ApiPropertyOptional({ type: 'integer', description: 'How many results to return.', minimum: SEARCH_LIMITS.maxResults.min, maximum: SEARCH_LIMITS.maxResults.max, default: SEARCH_LIMITS.maxResults.default })
   @NullAsDefault(SEARCH_LIMITS.maxResults.default)
   @IsInt()
   @Min(SEARCH_LIMITS.maxResults.min)
@@ -113,14 +113,14 @@ export class SearchRequestDto {
   @IsIn(INCLUDE_RAW_CONTENT_VALUES)
   include_raw_content: IncludeRawContent = false;
 
-  @ApiPropertyOptional({ type: [String], maxItems: SEARCH_LIMITS.includeDomains, default: [], example: ['wikipedia.org'] })
+  @ApiPropertyOptional({ type: [String], description: 'Only (or, with include_domains_mode boost, preferably) results from these domains.', maxItems: SEARCH_LIMITS.includeDomains, default: [], example: ['wikipedia.org'] })
   @NullAsDefault([])
   @IsArray()
   @ArrayMaxSize(SEARCH_LIMITS.includeDomains)
   @IsString({ each: true })
   include_domains: string[] = [];
 
-  @ApiPropertyOptional({ type: [String], maxItems: SEARCH_LIMITS.excludeDomains, default: [] })
+  @ApiPropertyOptional({ type: [String], description: 'No results from these domains.', maxItems: SEARCH_LIMITS.excludeDomains, default: [] })
   @NullAsDefault([])
   @IsArray()
   @ArrayMaxSize(SEARCH_LIMITS.excludeDomains)
@@ -162,12 +162,12 @@ export class SearchRequestDto {
   @IsBoolean()
   safe_search: boolean = false;
 
-  @ApiPropertyOptional({ default: false })
+  @ApiPropertyOptional({ description: "Add each result's favicon URL.", default: false })
   @NullAsDefault(false)
   @IsBoolean()
   include_favicon: boolean = false;
 
-  @ApiPropertyOptional({ default: false })
+  @ApiPropertyOptional({ description: 'Add the credits the request cost.', default: false })
   @NullAsDefault(false)
   @IsBoolean()
   include_usage: boolean = false;
