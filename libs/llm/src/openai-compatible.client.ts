@@ -1,5 +1,5 @@
-import { operatorEndpointPolicy, safeRequest } from '@sift/safe-fetch';
-import type { EgressPolicy } from '@sift/safe-fetch';
+import { OperatorEndpoint, safeRequest } from '@sift/safe-fetch';
+import type { EgressPolicy, OperatorEndpointOptions } from '@sift/safe-fetch';
 import { LlmError } from './llm-client';
 import type { ChatMessage, CompletionOptions, LlmClient } from './llm-client';
 
@@ -14,6 +14,8 @@ export interface OpenAiCompatibleOptions {
   policy: EgressPolicy;
   /** Used when a call carries no deadline. */
   timeoutMs?: number;
+  /** How the model host is re-resolved (default: the system resolver, every few seconds). */
+  endpoint?: OperatorEndpointOptions;
 }
 
 /** The part of the chat.completion object we read. */
@@ -24,15 +26,15 @@ interface ChatCompletionResponse {
 
 /** The chat-completions API spoken by OpenAI, vLLM, llama.cpp server and Ollama (POST {base}/chat/completions). */
 export class OpenAiCompatibleClient implements LlmClient {
-  private policy?: Promise<EgressPolicy>;
   private readonly endpoint: string;
+  private readonly modelServer: OperatorEndpoint;
 
   constructor(private readonly options: OpenAiCompatibleOptions) {
     this.endpoint = new URL('chat/completions', options.baseUrl.endsWith('/') ? options.baseUrl : `${options.baseUrl}/`).toString();
+    this.modelServer = new OperatorEndpoint(this.endpoint, options.policy, options.endpoint);
   }
 
   async complete(messages: ChatMessage[], options: CompletionOptions = {}): Promise<string> {
-    this.policy ??= operatorEndpointPolicy(this.endpoint, this.options.policy);
     const body: Record<string, unknown> = { model: this.options.model, messages, temperature: options.temperature ?? 0.2 };
     if (options.maxTokens !== undefined) body.max_tokens = options.maxTokens;
     const headers: Record<string, string> = this.options.apiKey ? { authorization: `Bearer ${this.options.apiKey}` } : {};
@@ -41,7 +43,7 @@ export class OpenAiCompatibleClient implements LlmClient {
       body,
       headers,
       deadlineMs: options.deadlineMs ?? this.options.timeoutMs ?? 30_000,
-      policy: await this.policy,
+      policy: await this.modelServer.policy(),
     });
     let parsed: ChatCompletionResponse;
     try {
