@@ -25,7 +25,7 @@ const common = {
   moduleNameMapper,
   transform: { '^.+\\.(t|j|mj)s$': swc },
   // ESM-only dependencies are compiled to CommonJS for Jest.
-  transformIgnorePatterns: ['/node_modules/(?!(linkedom|htmlparser2|entities|domhandler|domutils|dom-serializer|@tavily|@langchain|p-retry|p-queue|p-timeout|eventemitter3|uuid|ky|re2js|css-select|css-what|nth-check|boolbase|domelementtype|cssomnom|html-escaper|uhyphen|pdfjs-dist)/)'],
+  transformIgnorePatterns: ['/node_modules/(?!(kubernetes-models|@kubernetes-models|is-cidr|cidr-regex|ip-regex|linkedom|htmlparser2|entities|domhandler|domutils|dom-serializer|@tavily|@langchain|p-retry|p-queue|p-timeout|eventemitter3|uuid|ky|re2js|css-select|css-what|nth-check|boolbase|domelementtype|cssomnom|html-escaper|uhyphen|pdfjs-dist)/)'],
   modulePathIgnorePatterns: ['<rootDir>/tmp/', '<rootDir>/dist/'],
 };
 
@@ -34,6 +34,22 @@ module.exports = {
   testTimeout: 60000,
   projects: [
     { ...common, displayName: 'unit', testMatch: ['<rootDir>/{apps,libs,prisma,bench}/**/*.spec.ts'] },
+    {
+      ...common,
+      // The compose file, the image and the Kubernetes manifests against their schemas. kubernetes-models is
+      // published as ES modules with "import"-only exports, which Jest's require cannot resolve: mapped to files.
+      displayName: 'deploy',
+      testMatch: ['<rootDir>/deploy/**/*.spec.ts'],
+      moduleNameMapper: {
+        ...moduleNameMapper,
+        '^kubernetes-models/_schemas/(.*)$': '<rootDir>/node_modules/kubernetes-models/_schemas/$1.js',
+        '^kubernetes-models/(.*)$': '<rootDir>/node_modules/kubernetes-models/$1/index.js',
+        '^@kubernetes-models/keda/(.*)$': '<rootDir>/node_modules/@kubernetes-models/keda/$1/index.js',
+        '^@kubernetes-models/(base|validate)$': '<rootDir>/node_modules/@kubernetes-models/$1/dist/index.js',
+        '^@kubernetes-models/validate/runtime/(.*)$': '<rootDir>/node_modules/@kubernetes-models/validate/dist/runtime/$1.js',
+        '^@kubernetes-models/apimachinery/_schemas/(.*)$': '<rootDir>/node_modules/@kubernetes-models/apimachinery/_schemas/$1.js',
+      },
+    },
     {
       ...common,
       displayName: 'int',

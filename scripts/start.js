@@ -3,6 +3,10 @@
 // restarting a crashed one (scripts/supervisor.js); SIGTERM/SIGINT drain them and leave no process behind.
 const { execFileSync } = require('node:child_process');
 const path = require('node:path');
+const { loadEnvFileIfPresent } = require('./load-env');
+
+// Before the prerequisites check reads DATABASE_URL and REDIS_URL; the children inherit what it loaded.
+loadEnvFileIfPresent();
 const { checkPrerequisites, root } = require('./prerequisites');
 const { supervise, DEFAULT_STOP_TIMEOUT_MS } = require('./supervisor');
 
@@ -13,22 +17,23 @@ const processes = [
   { name: 'research', entry: 'apps/research-worker/src/main.ts' },
 ];
 
-function runTs(entry, args = [], options = {}) {
-  return execFileSync(process.execPath, [path.join(__dirname, 'run-ts.js'), entry, ...args], { cwd: root, stdio: 'inherit', ...options });
+/** An entry point through scripts/run.js: compiled when `npm run build` is up to date, TypeScript otherwise. */
+function runEntry(entry, args = [], options = {}) {
+  return execFileSync(process.execPath, [path.join(__dirname, 'run.js'), entry, ...args], { cwd: root, stdio: 'inherit', ...options });
 }
 
 async function main() {
   await checkPrerequisites({ requireChromium: false });
   require('./prisma-generate-if-needed').generateIfNeeded();
   try {
-    runTs('prisma/migrate.ts');
+    runEntry('prisma/migrate.ts');
   } catch {
     process.exit(1);
   }
   const port = process.env.PORT || '3000';
   const stopTimeoutMs = Number(process.env.SIFT_STOP_TIMEOUT_MS) || DEFAULT_STOP_TIMEOUT_MS;
   const stack = supervise({
-    children: processes.map(({ name, entry }) => ({ name, command: process.execPath, args: [path.join(__dirname, 'run-ts.js'), entry], cwd: root, env: process.env })),
+    children: processes.map(({ name, entry }) => ({ name, command: process.execPath, args: [path.join(__dirname, 'run.js'), entry], cwd: root, env: process.env })),
     stopTimeoutMs,
   });
   const stop = (signal) => stack.stop(signal).then(() => process.exit(0));
@@ -40,7 +45,7 @@ async function main() {
       `Sift is starting on http://127.0.0.1:${port}`,
       `  Swagger UI:  http://127.0.0.1:${port}/docs`,
       `  Health:      http://127.0.0.1:${port}/health`,
-      '  Get an API key:  npm run admin -- keys create --account my-team --plan researcher',
+      '  Get an API key:  npm run admin -- keys create --account my-team',
       '',
     ].join('\n'),
   );

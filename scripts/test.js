@@ -22,7 +22,7 @@ async function main() {
   const typecheck = step('typecheck', bin('tsc'), ['-p', 'tsconfig.json']);
   // The module-boundary rule reads Nx's project graph; without a computed graph it silently checks nothing.
   step('project graph', bin('nx'), ['show', 'projects']);
-  const lint = step('lint', bin('eslint'), ['--max-warnings=0', 'apps', 'libs', 'prisma', 'bench']);
+  const lint = step('lint', bin('eslint'), ['--max-warnings=0', 'apps', 'libs', 'prisma', 'bench', 'deploy']);
   fs.mkdirSync(path.join(root, 'tmp'), { recursive: true });
   const resultsFile = path.join(root, 'tmp', 'jest-results.json');
   fs.rmSync(resultsFile, { force: true });

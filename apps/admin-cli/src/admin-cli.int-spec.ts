@@ -55,11 +55,21 @@ describe('admin command line (child process, real Postgres)', () => {
     expect(await authenticator.authenticate(second.api_key as string)).not.toBeNull();
   }, CHILD_PROCESS_TEST_TIMEOUT);
 
+  it("puts a new account on the self-hosted plan unless told otherwise: no monthly cap, request logs readable", async () => {
+    const output = lastLineJson(await adminOk('keys', 'create', '--account', `cli-${randomUUID()}`, '--json'));
+    expect(output).toMatchObject({ account_created: true, plan: 'self-hosted' });
+    expect(await authenticator.authenticate(output.api_key as string)).toMatchObject({
+      planId: 'self-hosted',
+      planMonthlyCredits: null,
+      planPaid: true,
+    });
+  }, CHILD_PROCESS_TEST_TIMEOUT);
+
   it('lists plans and accounts, sets zero data retention and adds members, refusing bad input with exit code 1', async () => {
     const name = `cli-${randomUUID()}`;
     const plans = JSON.parse((await adminOk('plans', 'list', '--json')).trim().split('\n').at(-1) as string);
     expect((plans as { id: string }[]).map((plan) => plan.id).sort()).toEqual(
-      ['bootstrap', 'enterprise', 'growth', 'paygo', 'project', 'researcher', 'startup'],
+      ['bootstrap', 'enterprise', 'growth', 'paygo', 'project', 'researcher', 'self-hosted', 'startup'],
     );
 
     const refused = await admin('keys', 'create', '--account', name, '--plan', 'platinum');

@@ -18,7 +18,8 @@ interface CreateKeyOptions {
   json?: boolean;
 }
 
-const DEFAULT_PLAN = 'researcher';
+// The operator's own keys are not capped: hosted plans (researcher, growth, …) are for operators who resell.
+const DEFAULT_PLAN = 'self-hosted';
 
 export function registerKeysCommands(program: Command): void {
   const keys = program.command('keys').description('Create, list and deactivate API keys');

@@ -1,6 +1,6 @@
 import { availableParallelism } from 'node:os';
 import { z } from 'zod';
-import { browserEnv, ConfigError, fetchEnv, loadConfig, parsingEnv, threadCount, x402Env } from './env';
+import { browserEnv, ConfigError, DEFAULT_THREAD_CAP, fetchEnv, gatewayEnv, loadConfig, parsingEnv, threadCount, x402Env } from './env';
 
 describe('parsing and browser limits', () => {
   it('default to bounded values', () => {
@@ -18,9 +18,11 @@ describe('parsing and browser limits', () => {
 describe('threadCount', () => {
   const schema = z.object({ THREADS: threadCount() });
 
-  it('is the CPU count when unset or empty, at least 1 when set', () => {
-    expect(loadConfig(schema, {}).THREADS).toBe(availableParallelism());
-    expect(loadConfig(schema, { THREADS: '' }).THREADS).toBe(availableParallelism());
+  it('is the CPU count up to a cap when unset or empty, at least 1 when set', () => {
+    const expected = Math.min(availableParallelism(), DEFAULT_THREAD_CAP);
+    expect(DEFAULT_THREAD_CAP).toBe(4);
+    expect(loadConfig(schema, {}).THREADS).toBe(expected);
+    expect(loadConfig(schema, { THREADS: '' }).THREADS).toBe(expected);
     expect(loadConfig(schema, { THREADS: '3' }).THREADS).toBe(3);
     expect(() => loadConfig(schema, { THREADS: '0' })).toThrow(ConfigError);
   });
@@ -46,5 +48,24 @@ describe('x402 settings', () => {
     expect(() => loadConfig(x402Env, { X402_NETWORK: 'base' })).toThrow(/X402_NETWORK/);
     expect(() => loadConfig(x402Env, { X402_PRICE_USD: '0' })).toThrow(/X402_PRICE_USD/);
     expect(loadConfig(x402Env, { X402_PAY_TO: `0x${'ab'.repeat(20)}` }).X402_PAY_TO).toBe(`0x${'ab'.repeat(20)}`);
+  });
+});
+
+describe('TRUST_PROXY', () => {
+  const trust = (value?: string) => loadConfig(gatewayEnv, value === undefined ? {} : { TRUST_PROXY: value }).TRUST_PROXY;
+
+  it('trusts no proxy unless told, then a hop count or the proxies addresses and CIDRs', () => {
+    expect(trust()).toBe(false);
+    expect(trust('false')).toBe(false);
+    expect(trust('0')).toBe(false);
+    expect(trust('2')).toBe(2);
+    expect(trust('10.0.0.0/8, fd00::/8,loopback,192.0.2.7')).toEqual(['10.0.0.0/8', 'fd00::/8', 'loopback', '192.0.2.7']);
+  });
+
+  it('refuses "true", which would let a client choose its own address, and anything that is not an address', () => {
+    expect(() => trust('true')).toThrow(/TRUST_PROXY: give the number of proxies/);
+    expect(() => trust('yes')).toThrow(ConfigError);
+    expect(() => trust('10.0.0.0/33')).toThrow(ConfigError);
+    expect(() => trust('proxy.internal')).toThrow(ConfigError);
   });
 });

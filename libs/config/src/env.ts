@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import { availableParallelism } from 'node:os';
 import { z } from 'zod';
 
@@ -9,9 +10,19 @@ const integer = (fallback: number) => z.coerce.number().int().nonnegative().defa
 const flag = (fallback: boolean) =>
   z.enum(['true', 'false', '1', '0', 'yes', 'no']).default(fallback ? 'true' : 'false').transform((value) => ['true', '1', 'yes'].includes(value));
 
-/** A thread count: at least 1, the machine's CPU count when unset or left empty (as in `.env.example`). */
+/**
+ * Default thread counts stop here: each parsing thread may hold PARSE_THREAD_HEAP_MB (512 MB) of heap, so a large
+ * machine (or a container that sees the node's cores) must not multiply that by its core count. Kubernetes sets the
+ * count from the pod's CPU limit instead (k8s/base).
+ */
+export const DEFAULT_THREAD_CAP = 4;
+
+/** A thread count: at least 1; when unset or left empty (as in `.env.example`), the usable CPUs up to the cap. */
 export const threadCount = () =>
-  z.preprocess((value) => (value === '' ? undefined : value), z.coerce.number().int().min(1).default(availableParallelism()));
+  z.preprocess(
+    (value) => (value === '' ? undefined : value),
+    z.coerce.number().int().min(1).default(Math.min(availableParallelism(), DEFAULT_THREAD_CAP)),
+  );
 
 export const coreEnv = z.object({
   /** Postgres connection; the database is created on start if it does not exist. */
@@ -28,11 +39,46 @@ export const coreEnv = z.object({
   SIFT_LOG_LEVEL: z.enum(['error', 'warn', 'log', 'debug', 'verbose']).default('log'),
 });
 
+/** Express's names for address ranges, accepted beside addresses and CIDRs. */
+const NAMED_PROXY_RANGES = ['loopback', 'linklocal', 'uniquelocal'];
+
+function isProxyAddressOrRange(entry: string): boolean {
+  if (NAMED_PROXY_RANGES.includes(entry)) return true;
+  const [address, prefix, ...rest] = entry.split('/');
+  const family = isIP(address);
+  if (family === 0 || rest.length > 0) return false;
+  return prefix === undefined || (/^\d+$/.test(prefix) && Number(prefix) <= (family === 4 ? 32 : 128));
+}
+
+/**
+ * Express's `trust proxy` from TRUST_PROXY: `false` (no proxy), a hop count (the client address is the one the
+ * nearest N proxies vouch for), or the proxies' addresses and CIDRs. `true` is refused: it takes the left-most
+ * X-Forwarded-For entry, which the client writes itself, so anyone could pick their keyless budget's address.
+ */
+export const trustProxy = () =>
+  z
+    .string()
+    .default('false')
+    .transform((value, context): false | number | string[] => {
+      const text = value.trim();
+      if (['', 'false', '0', 'no'].includes(text)) return false;
+      if (/^\d+$/.test(text)) return Number(text);
+      const entries = text.split(',').map((entry) => entry.trim()).filter((entry) => entry.length > 0);
+      if (entries.length === 0 || entries.some((entry) => !isProxyAddressOrRange(entry))) {
+        context.addIssue({
+          code: z.ZodIssueCode.custom,
+          message: 'give the number of proxies in front of the gateway (e.g. 1) or their addresses/CIDRs (e.g. 10.0.0.0/8,loopback); "true" would trust a client-written X-Forwarded-For',
+        });
+        return z.NEVER;
+      }
+      return entries;
+    });
+
 export const gatewayEnv = z.object({
   /** HTTP port of the gateway. */
   PORT: integer(3000),
-  /** Trust X-Forwarded-For for the client address (set behind a reverse proxy; keyless budgets are per client IP). */
-  TRUST_PROXY: flag(false),
+  /** Proxies whose X-Forwarded-For names the client (keyless budgets are per client IP): false, a hop count, or CIDRs. */
+  TRUST_PROXY: trustProxy(),
   /** Keyless budget per client IP: requests per minute. */
   KEYLESS_REQUESTS_PER_MINUTE: integer(20),
   /** Per-key requests per minute for development keys (sift-dev-…). */

@@ -1,5 +1,5 @@
-import { operatorEndpointPolicy, safeRequest, safeRequestStream } from '@sift/safe-fetch';
-import type { EgressPolicy, SafeRequestOptions } from '@sift/safe-fetch';
+import { OperatorEndpoint, safeRequest, safeRequestStream } from '@sift/safe-fetch';
+import type { EgressPolicy, OperatorEndpointOptions, SafeRequestOptions } from '@sift/safe-fetch';
 import { LlmError } from './llm-client';
 import type { ChatMessage, CompletionOptions, LlmClient } from './llm-client';
 import { chatCompletionDeltas } from './server-sent-events';
@@ -15,6 +15,8 @@ export interface OpenAiCompatibleOptions {
   policy: EgressPolicy;
   /** Used when a call carries no deadline. */
   timeoutMs?: number;
+  /** How the model host is re-resolved (default: the system resolver, every few seconds). */
+  endpoint?: OperatorEndpointOptions;
 }
 
 /** The part of the chat.completion object we read. */
@@ -25,11 +27,12 @@ interface ChatCompletionResponse {
 
 /** The chat-completions API spoken by OpenAI, vLLM, llama.cpp server and Ollama (POST {base}/chat/completions). */
 export class OpenAiCompatibleClient implements LlmClient {
-  private policy?: Promise<EgressPolicy>;
   private readonly endpoint: string;
+  private readonly modelServer: OperatorEndpoint;
 
   constructor(private readonly options: OpenAiCompatibleOptions) {
     this.endpoint = new URL('chat/completions', options.baseUrl.endsWith('/') ? options.baseUrl : `${options.baseUrl}/`).toString();
+    this.modelServer = new OperatorEndpoint(this.endpoint, options.policy, options.endpoint);
   }
 
   async complete(messages: ChatMessage[], options: CompletionOptions = {}): Promise<string> {
@@ -66,7 +69,6 @@ export class OpenAiCompatibleClient implements LlmClient {
   }
 
   private async requestOptions(messages: ChatMessage[], options: CompletionOptions, stream: boolean): Promise<SafeRequestOptions> {
-    this.policy ??= operatorEndpointPolicy(this.endpoint, this.options.policy);
     const body: Record<string, unknown> = { model: this.options.model, messages, temperature: options.temperature ?? 0.2 };
     if (options.maxTokens !== undefined) body.max_tokens = options.maxTokens;
     if (stream) body.stream = true;
@@ -75,7 +77,7 @@ export class OpenAiCompatibleClient implements LlmClient {
       body,
       headers: this.options.apiKey ? { authorization: `Bearer ${this.options.apiKey}` } : {},
       deadlineMs: options.deadlineMs ?? this.options.timeoutMs ?? 30_000,
-      policy: await this.policy,
+      policy: await this.modelServer.policy(),
     };
   }
 }

@@ -4,7 +4,7 @@ export { egressPolicyFromConfig, isAddressAllowed, type EgressPolicy } from './e
 export { createEgressProxy, egressRefusalHeader, type EgressProxy } from './egress-proxy';
 export { FetchError, type FetchErrorCode } from './fetch-error';
 export { allContentKinds, type ContentKind } from './content-kind';
-export { operatorEndpointPolicy } from './operator-endpoint-policy';
+export { OperatorEndpoint, type HostResolver, type OperatorEndpointOptions } from './operator-endpoint';
 export { parsePublicUrl } from './public-url';
 export {
   defaultMaxBytes,

@@ -1,5 +1,6 @@
 import { createServer } from 'node:http';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import { lookup } from 'node:dns/promises';
 import type { AddressInfo } from 'node:net';
 import { SearxngProvider } from './searxng.provider';
 
@@ -127,5 +128,21 @@ describe('SearxngProvider (loopback SearXNG speaking its JSON API)', () => {
     status = 429;
     const provider = new SearxngProvider({ baseUrl, policy: { allowCidrs: [] } });
     await expect(provider.search({ query: 'volcano' })).rejects.toThrow(/429/);
+  });
+
+  it('keeps searching after the SearXNG host failed to resolve once, without a restart', async () => {
+    // DNS is outside the project: the stand-in answers like a resolver before the searxng container is up, then
+    // like the real one once it is.
+    let lookups = 0;
+    const resolve = async (host: string) => {
+      lookups += 1;
+      if (lookups === 1) throw Object.assign(new Error(`getaddrinfo ENOTFOUND ${host}`), { code: 'ENOTFOUND' });
+      return (await lookup(host, { all: true, family: 4 })).map((entry) => entry.address);
+    };
+    const byName = baseUrl.replace('127.0.0.1', 'localhost');
+    const provider = new SearxngProvider({ baseUrl: byName, policy: { allowCidrs: [] }, endpoint: { resolve } });
+    await expect(provider.search({ query: 'volcano' })).rejects.toThrow('ENOTFOUND');
+    await expect(provider.search({ query: 'volcano' })).resolves.toHaveLength(3);
+    expect(lookups).toBe(2);
   });
 });

@@ -1,5 +1,5 @@
-import { operatorEndpointPolicy, safeFetch } from '@sift/safe-fetch';
-import type { EgressPolicy } from '@sift/safe-fetch';
+import { OperatorEndpoint, safeFetch } from '@sift/safe-fetch';
+import type { EgressPolicy, OperatorEndpointOptions } from '@sift/safe-fetch';
 import { hostMatchesAny, normalizeDomainEntry } from './domain-match';
 import { languageCodeOf } from './language-code';
 import type { SearchCandidate } from './search-candidate';
@@ -14,6 +14,8 @@ export interface SearxngOptions {
   policy: EgressPolicy;
   /** Used when the query carries no deadline. */
   timeoutMs?: number;
+  /** How the SearXNG host is re-resolved (default: the system resolver, every few seconds). */
+  endpoint?: OperatorEndpointOptions;
 }
 
 /** One element of SearXNG's `results` (format=json). */
@@ -67,14 +69,15 @@ function publishedDateOf(result: SearxngResult): Date | undefined {
  */
 export class SearxngProvider implements SearchProvider {
   readonly name = 'searxng';
-  private policy?: Promise<EgressPolicy>;
+  private readonly endpoint: OperatorEndpoint;
 
-  constructor(private readonly options: SearxngOptions) {}
+  constructor(private readonly options: SearxngOptions) {
+    this.endpoint = new OperatorEndpoint(options.baseUrl, options.policy, options.endpoint);
+  }
 
   async search(query: SearchQuery): Promise<SearchCandidate[]> {
-    this.policy ??= operatorEndpointPolicy(this.options.baseUrl, this.options.policy);
     const response = await safeFetch(searxngSearchUrl(this.options.baseUrl, query), {
-      policy: await this.policy,
+      policy: await this.endpoint.policy(),
       deadlineMs: query.deadlineMs ?? this.options.timeoutMs ?? 5000,
       headers: { accept: 'application/json' },
       accept: ['json'],

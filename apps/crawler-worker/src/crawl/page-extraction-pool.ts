@@ -4,7 +4,8 @@ import { TaskPool } from '@sift/task-pool';
 import type { ExtractionRunOptions, PageExtractionOptions } from './crawl-dependencies';
 import type { PageExtractionResult, PageExtractionTask } from './page-extraction.task';
 
-const TASK_MODULE = resolve(__dirname, 'page-extraction.task.ts');
+// No extension: the .ts source under run-ts and Jest, the compiled .js in dist/.
+const TASK_MODULE = resolve(__dirname, 'page-extraction.task');
 const WARM_UP: PageExtractionTask = {
   kind: 'page',
   html: '<html><head><title>Warm-up</title></head><body><main><h1>Warm-up</h1><p>A <a href="/next">link</a>.</p></main></body></html>',

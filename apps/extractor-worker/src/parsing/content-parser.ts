@@ -3,7 +3,8 @@ import type { WebPage } from '@sift/content-extraction';
 import { TaskPool } from '@sift/task-pool';
 import type { ContentParsingResult, ContentParsingTask, HtmlAnalysis, HtmlDocument } from './content-parsing.task';
 
-const TASK_MODULE = resolve(__dirname, 'content-parsing.task.ts');
+// No extension: the .ts source under run-ts and Jest, the compiled .js in dist/.
+const TASK_MODULE = resolve(__dirname, 'content-parsing.task');
 const WARM_UP: ContentParsingTask = {
   kind: 'html',
   html: '<html><head><title>Warm-up</title></head><body><main><h1>Warm-up</h1><p>A <a href="/next">link</a>.</p></main></body></html>',

@@ -155,6 +155,16 @@ describe('CallerGuard over HTTP (real Postgres and Redis)', () => {
       expect(elsewhere.status).toBe(400);
     });
 
+    it('counts a client behind the trusted proxy by the address the proxy saw, whatever X-Forwarded-For it writes itself', async () => {
+      // TRUST_PROXY=1: the proxy (the test) appends the real client address; the client's own entries come before it.
+      const seenByProxy = uniqueClientIp();
+      const spoofing = () => ({ 'X-Service-Access-Mode': 'keyless', 'X-Forwarded-For': `${uniqueClientIp()}, ${seenByProxy}` });
+      for (let request = 0; request < 3; request += 1) {
+        expect((await callGateway(gateway.baseUrl, 'POST', '/extract', { headers: spoofing(), body: {} })).status).toBe(400);
+      }
+      expect((await callGateway(gateway.baseUrl, 'POST', '/extract', { headers: spoofing(), body: {} })).status).toBe(429);
+    });
+
     it('holds a valid key sent with the keyless header to the key, not the exhausted keyless budget', async () => {
       const { apiKey } = await givenKey();
       const keyless = { 'X-Service-Access-Mode': 'keyless', 'X-Forwarded-For': uniqueClientIp() };

@@ -15,11 +15,12 @@ export interface TestGateway {
 }
 
 /**
- * Settings a test gateway starts with: client addresses come from X-Forwarded-For (so each test can be its own
- * keyless caller), and the keyless budget is small enough to exhaust in a few requests.
+ * Settings a test gateway starts with: one trusted proxy hop, played by the test, so the client address is the last
+ * X-Forwarded-For entry (each test can be its own keyless caller), and a keyless budget small enough to exhaust in a
+ * few requests.
  */
 const TEST_ENV: Record<string, string> = {
-  TRUST_PROXY: 'true',
+  TRUST_PROXY: '1',
   KEYLESS_REQUESTS_PER_MINUTE: '3',
   SIFT_LOG_LEVEL: 'error',
 };

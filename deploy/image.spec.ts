@@ -1,0 +1,64 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { repositoryRoot } from './support/kubernetes-manifests';
+import { readYamlDocuments } from './support/yaml-documents';
+
+/** The Dockerfile's stages: each FROM line and the instructions under it (continuation lines joined). */
+function dockerfileStages(text: string): { from: string; instructions: string[] }[] {
+  const instructions = text
+    .replace(/\\\n/g, ' ')
+    .split('\n')
+    .map((line) => line.trim())
+    .filter((line) => line.length > 0 && !line.startsWith('#'));
+  const stages: { from: string; instructions: string[] }[] = [];
+  for (const instruction of instructions) {
+    if (/^FROM\s/i.test(instruction)) stages.push({ from: instruction, instructions: [] });
+    else stages.at(-1)?.instructions.push(instruction);
+  }
+  return stages;
+}
+
+const dockerfile = readFileSync(join(repositoryRoot, 'docker', 'Dockerfile'), 'utf8');
+const stages = dockerfileStages(dockerfile);
+const finalStage = stages.at(-1) as { from: string; instructions: string[] };
+
+describe('docker/Dockerfile', () => {
+  it('builds on a supported Node LTS (22 or 24)', () => {
+    expect(dockerfile).toMatch(/^ARG NODE_IMAGE=node:(22|24)-bookworm-slim$/m);
+    for (const stage of stages) expect(stage.from).toMatch(/^FROM \$\{NODE_IMAGE\}/);
+  });
+
+  it('compiles at build time and starts the compiled code', () => {
+    expect(stages[0].instructions).toContain('RUN node scripts/prisma-generate.js && node scripts/build.js');
+    expect(finalStage.instructions).toContain('COPY --from=build /app/dist ./dist');
+    expect(finalStage.instructions).toContain('CMD ["node", "scripts/run.js", "apps/gateway/src/main.ts"]');
+  });
+
+  it('puts production dependencies only into the final image', () => {
+    const dependencyStage = stages.find((stage) => stage.from.endsWith('AS production-dependencies'));
+    expect(dependencyStage?.instructions.some((instruction) => instruction.startsWith('RUN npm ci --omit=dev'))).toBe(true);
+    expect(finalStage.instructions).toContain('COPY --from=production-dependencies /app/node_modules ./node_modules');
+    // No later install may bring devDependencies back.
+    expect(finalStage.instructions.filter((instruction) => /\bnpm (ci|install|i)\b/.test(instruction))).toEqual([]);
+  });
+
+  it('runs as a numeric non-root user with Debian\'s Chromium', () => {
+    const user = finalStage.instructions.filter((instruction) => instruction.startsWith('USER ')).at(-1);
+    expect(user).toMatch(/^USER [1-9]\d*(:\d+)?$/);
+    expect(finalStage.instructions.some((instruction) => /apt-get install .*\bchromium\b/.test(instruction))).toBe(true);
+  });
+
+  it('keeps node_modules, .git and .env out of the build context', () => {
+    const ignored = readFileSync(join(repositoryRoot, '.dockerignore'), 'utf8').split('\n').map((line) => line.trim());
+    expect(ignored).toEqual(expect.arrayContaining(['node_modules', '.git', '.env']));
+  });
+});
+
+describe('docker/searxng/settings.yml', () => {
+  const [settings] = readYamlDocuments(join(repositoryRoot, 'docker', 'searxng', 'settings.yml')) as { search: { formats: string[] }; server: { limiter: boolean } }[];
+
+  it('answers Sift in JSON and does not rate-limit it', () => {
+    expect(settings.search.formats).toContain('json');
+    expect(settings.server.limiter).toBe(false);
+  });
+});
