@@ -4,12 +4,13 @@ import type { WebPage } from '@sift/queue-contracts';
 export type { WebPage, WebPageImage } from '@sift/queue-contracts';
 
 /** What an extractor knows of a page; the rest has a neutral default. */
-export type WebPageFields = Pick<WebPage, 'finalUrl' | 'text'> & Partial<Omit<WebPage, 'contentHash'>>;
+export type WebPageFields = Pick<WebPage, 'finalUrl' | 'text'> & Partial<WebPage>;
 
 /**
  * The one constructor of a WebPage: url defaults to finalUrl (no redirect), title to empty, markdown to the
  * text, flags to false, lists to empty, and
- * contentHash is the sha256 of the text, as the document store has always keyed its change detection.
+ * contentHash to the sha256 of the text, as the document store has always keyed its change detection (a page
+ * rebuilt from the store passes its stored hash: its text may be only what a search result shows).
  */
 export function webPageOf(fields: WebPageFields): WebPage {
   const page: WebPage = {
@@ -22,7 +23,7 @@ export function webPageOf(fields: WebPageFields): WebPage {
     isUnsafe: fields.isUnsafe ?? false,
     countryHints: fields.countryHints ?? [],
     images: fields.images ?? [],
-    contentHash: contentHashOf(fields.text),
+    contentHash: fields.contentHash ?? contentHashOf(fields.text),
   };
   // Absent optional fields stay absent (not undefined-valued keys): pages cross threads and queues as JSON.
   if (fields.description !== undefined) page.description = fields.description;

@@ -209,6 +209,9 @@ describe('LocalIndexProvider (Postgres full-text search + BM25F)', () => {
     const [best] = (await index.search({ query, chunksPerSource: 1 })).filter((candidate) => candidate.url === url);
     expect(best.chunks).toEqual([`The ${marker} glacier calves icebergs into the fjord every summer.`]);
     expect(best.content).toBe('');
+    // The stored page's hash, not one of the (empty) text the result carries.
+    const [stored] = await prisma.$queryRaw<{ content_hash: string }[]>`SELECT content_hash FROM documents WHERE url = ${url}`;
+    expect(best.contentHash).toBe(stored.content_hash);
     const [two] = (await index.search({ query, chunksPerSource: 2, includeText: true })).filter((candidate) => candidate.url === url);
     expect(two.chunks).toHaveLength(2);
     expect(two.chunks![1]).toContain('glacier');

@@ -59,6 +59,7 @@ interface RankedDocumentRow {
   images: unknown;
   published_date: Date | null;
   language: string | null;
+  content_hash: string;
 }
 
 /**
@@ -156,7 +157,7 @@ const SCORING_SQL = `
   SELECT r.id, r.relevance, d.final_url, d.title, k.chunks,
          CASE WHEN :include_text::boolean OR k.chunks IS NULL THEN d.text ELSE '' END AS text,
          CASE WHEN :include_markdown::boolean THEN d.markdown END AS markdown,
-         d.images, d.published_date, d.language
+         d.images, d.published_date, d.language, d.content_hash
   FROM ranked r
   JOIN documents d ON d.id = r.id
   -- The best :chunks_per_source chunks of each shown page, in page order (none asked or none stored: NULL): ranked
@@ -419,6 +420,7 @@ export class LocalIndexProvider implements SearchProvider {
       provider: this.name,
       images: Array.isArray(row.images) ? (row.images as unknown as ImageReference[]) : [],
       documentId: row.id,
+      contentHash: row.content_hash,
     };
     if (row.chunks !== null) candidate.chunks = row.chunks;
     if (row.markdown !== null) candidate.markdown = row.markdown;

@@ -27,4 +27,6 @@ export interface SearchCandidate {
   chunks?: string[];
   /** The document store id when the page is stored. */
   documentId?: string;
+  /** The stored page's content hash, with documentId: its text may not have been read (chunks instead). */
+  contentHash?: string;
 }

@@ -152,6 +152,7 @@ function candidatePage(candidate: SearchCandidate, markdown?: string): WebPage {
     publishedDate: candidate.publishedDate,
     images: candidateImages(candidate),
     favicon: conventionalFavicon(candidate.url),
+    contentHash: candidate.contentHash,
   });
 }
 

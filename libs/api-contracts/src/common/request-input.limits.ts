@@ -25,27 +25,42 @@ export function isDatabaseSafeText(text: string): boolean {
 /** Why a request input is refused, in words for the caller; the field is a dotted path (`urls_scores.0.comment`). */
 export type UnsafeInput = { problem: 'too-deep'; maxDepth: number } | { problem: 'unsafe-text'; field: string };
 
+/** A value still to check, with the key it was found under; its dotted path is built only when it is refused. */
+interface PendingInput {
+  value: unknown;
+  depth: number;
+  key?: string;
+  parent?: PendingInput;
+}
+
 /**
  * The first reason to refuse a parsed JSON value (or query object): nesting deeper than the limit, or a string,
  * value or key, that is not database-safe. Walks iteratively, so the check itself cannot overflow the stack.
  */
 export function findUnsafeInput(value: unknown, maxDepth: number = REQUEST_INPUT_LIMITS.maxNestingDepth): UnsafeInput | undefined {
-  const pending: Array<{ value: unknown; depth: number; path: string }> = [{ value, depth: 0, path: '' }];
+  const pending: PendingInput[] = [{ value, depth: 0 }];
   while (pending.length > 0) {
-    const item = pending.pop() as { value: unknown; depth: number; path: string };
+    const item = pending.pop() as PendingInput;
     if (typeof item.value === 'string') {
-      if (!isDatabaseSafeText(item.value)) return { problem: 'unsafe-text', field: item.path || 'body' };
+      if (!isDatabaseSafeText(item.value)) return { problem: 'unsafe-text', field: pathOf(item) };
       continue;
     }
     if (item.value === null || typeof item.value !== 'object') continue;
     if (item.depth >= maxDepth) return { problem: 'too-deep', maxDepth };
-    for (const [key, child] of Object.entries(item.value)) {
-      const path = item.path ? `${item.path}.${key}` : key;
-      if (!isDatabaseSafeText(key)) return { problem: 'unsafe-text', field: item.path || 'body' };
-      pending.push({ value: child, depth: item.depth + 1, path });
+    const object = item.value as Record<string, unknown>;
+    for (const key of Object.keys(object)) {
+      if (!isDatabaseSafeText(key)) return { problem: 'unsafe-text', field: pathOf(item) };
+      pending.push({ value: object[key], depth: item.depth + 1, key, parent: item });
     }
   }
   return undefined;
+}
+
+/** `urls_scores.0.comment`; `body` for the body itself. */
+function pathOf(item: PendingInput): string {
+  const keys: string[] = [];
+  for (let at: PendingInput | undefined = item; at?.key !== undefined; at = at.parent) keys.push(at.key);
+  return keys.length > 0 ? keys.reverse().join('.') : 'body';
 }
 
 /** The caller-facing sentence for an UnsafeInput. */
