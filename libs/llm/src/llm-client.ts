@@ -13,6 +13,8 @@ export interface CompletionOptions {
 /** A chat model: OpenAI, vLLM, llama.cpp server, Ollama, … behind one call. */
 export interface LlmClient {
   complete(messages: ChatMessage[], options?: CompletionOptions): Promise<string>;
+  /** The same call, its text given piece by piece as the model writes it. */
+  stream(messages: ChatMessage[], options?: CompletionOptions): AsyncIterable<string>;
 }
 
 /** The model answered with an error, malformed JSON or no text. */

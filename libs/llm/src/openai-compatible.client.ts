@@ -1,7 +1,8 @@
-import { operatorEndpointPolicy, safeRequest } from '@sift/safe-fetch';
-import type { EgressPolicy } from '@sift/safe-fetch';
+import { operatorEndpointPolicy, safeRequest, safeRequestStream } from '@sift/safe-fetch';
+import type { EgressPolicy, SafeRequestOptions } from '@sift/safe-fetch';
 import { LlmError } from './llm-client';
 import type { ChatMessage, CompletionOptions, LlmClient } from './llm-client';
+import { chatCompletionDeltas } from './server-sent-events';
 
 export interface OpenAiCompatibleOptions {
   /** LLM_BASE_URL, up to and including the version: https://api.openai.com/v1, http://localhost:11434/v1 */
@@ -32,17 +33,7 @@ export class OpenAiCompatibleClient implements LlmClient {
   }
 
   async complete(messages: ChatMessage[], options: CompletionOptions = {}): Promise<string> {
-    this.policy ??= operatorEndpointPolicy(this.endpoint, this.options.policy);
-    const body: Record<string, unknown> = { model: this.options.model, messages, temperature: options.temperature ?? 0.2 };
-    if (options.maxTokens !== undefined) body.max_tokens = options.maxTokens;
-    const headers: Record<string, string> = this.options.apiKey ? { authorization: `Bearer ${this.options.apiKey}` } : {};
-    const response = await safeRequest(this.endpoint, {
-      method: 'POST',
-      body,
-      headers,
-      deadlineMs: options.deadlineMs ?? this.options.timeoutMs ?? 30_000,
-      policy: await this.policy,
-    });
+    const response = await safeRequest(this.endpoint, await this.requestOptions(messages, options, false));
     let parsed: ChatCompletionResponse;
     try {
       parsed = JSON.parse(response.text) as ChatCompletionResponse;
@@ -57,5 +48,42 @@ export class OpenAiCompatibleClient implements LlmClient {
       throw new LlmError('the model returned no text', response.status);
     }
     return content.trim();
+  }
+
+  async *stream(messages: ChatMessage[], options: CompletionOptions = {}): AsyncIterable<string> {
+    const response = await safeRequestStream(this.endpoint, await this.requestOptions(messages, options, true));
+    if (response.status < 200 || response.status >= 300) {
+      let body = '';
+      for await (const piece of response.text) body += piece;
+      throw new LlmError(`the model server answered ${response.status}: ${errorMessageOf(body)}`, response.status);
+    }
+    let wrote = false;
+    for await (const delta of chatCompletionDeltas(response.text)) {
+      wrote = true;
+      yield delta;
+    }
+    if (!wrote) throw new LlmError('the model returned no text', response.status);
+  }
+
+  private async requestOptions(messages: ChatMessage[], options: CompletionOptions, stream: boolean): Promise<SafeRequestOptions> {
+    this.policy ??= operatorEndpointPolicy(this.endpoint, this.options.policy);
+    const body: Record<string, unknown> = { model: this.options.model, messages, temperature: options.temperature ?? 0.2 };
+    if (options.maxTokens !== undefined) body.max_tokens = options.maxTokens;
+    if (stream) body.stream = true;
+    return {
+      method: 'POST',
+      body,
+      headers: this.options.apiKey ? { authorization: `Bearer ${this.options.apiKey}` } : {},
+      deadlineMs: options.deadlineMs ?? this.options.timeoutMs ?? 30_000,
+      policy: await this.policy,
+    };
+  }
+}
+
+function errorMessageOf(body: string): string {
+  try {
+    return (JSON.parse(body) as ChatCompletionResponse).error?.message ?? 'no message';
+  } catch {
+    return 'no message';
   }
 }

@@ -15,4 +15,5 @@ export {
   type SafeFetchOptions,
 } from './safe-fetch';
 export { safeRequest, type SafeRequestMethod, type SafeRequestOptions, type SafeResponse } from './safe-request';
+export { safeRequestStream, type SafeStreamingResponse } from './safe-request-stream';
 export { startFixtureServer, type FixtureRoutes, type FixtureServer } from './testing/fixture-server';

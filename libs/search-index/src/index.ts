@@ -13,3 +13,4 @@ export { canonicalUrlKey, normalizeUrl } from './canonical-url';
 export { languageCodeOf } from './language-code';
 export { countryCodeOf } from './country-code';
 export { containsQuotedPhrases, pageLanguageOf } from './content-filters';
+export { hostMatchesDomain, normalizeDomainEntry } from './domain-match';

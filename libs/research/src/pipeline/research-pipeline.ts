@@ -1,5 +1,6 @@
 import type { ResearchEvent, ResearchSource } from '@sift/queue-contracts';
 import type { LlmClient } from '@sift/llm';
+import type { ResearchSection } from './research-plan';
 
 /** What the caller asked for (POST /research, validated by the gateway). */
 export interface ResearchRequest {
@@ -57,6 +58,8 @@ export interface ResearchDependencies {
 export interface ResearchCheckpoint {
   resolvedModel?: 'mini' | 'pro';
   plan?: string[];
+  /** The plan's sections (pro: subtopics), each with its queries; `plan` is their queries in order. */
+  sections?: ResearchSection[];
   /** Searches done (query → hits), in order. */
   searches: { query: string; hits: ResearchHit[] }[];
   /** Pages read in full, by URL. */

@@ -1,0 +1,97 @@
+import { quotableSentences, SentenceRanker, tokenOverlap } from '@sift/llm';
+import { CitationOrder, sourceList } from './citation-style';
+import type { CitationFormat } from './citation-style';
+import { keywordsOf } from './research-plan';
+import type { ResearchSection } from './research-plan';
+import type { ResearchRequest } from './research-pipeline';
+import type { SourcePage } from './source-page';
+
+/** Sentences per section each output_length aims for (a section may have fewer when its sources say less). */
+export const SENTENCES_PER_SECTION: Record<ResearchRequest['outputLength'], number> = { short: 2, standard: 4, long: 7 };
+// Pages found by a section's own searches speak to it first.
+const OWN_SEARCH_WEIGHT = 1.5;
+// include_domains: their pages' sentences are quoted first when about as relevant as the others.
+const PREFERRED_WEIGHT = 1.5;
+// Above this token overlap two sentences say the same thing (a page quoting another).
+const NEAR_COPY = 0.6;
+
+export interface QuotedSentence {
+  text: string;
+  page: SourcePage;
+}
+
+/** Every quotable sentence of the pages once, with the page it comes from, in page rank order. */
+export function sentencePool(pages: SourcePage[]): QuotedSentence[] {
+  const seen = new Set<string>();
+  return pages.flatMap((page) =>
+    quotableSentences(page.content)
+      .filter((text) => !seen.has(text) && seen.add(text))
+      .map((text) => ({ text, page })),
+  );
+}
+
+/** Picks the best-supported sentences for queries, skipping ones already used and near-copies of them. */
+export class SentencePicker {
+  private readonly ranker: SentenceRanker;
+  private readonly used: string[][] = [];
+  private readonly usedPositions = new Set<number>();
+
+  constructor(
+    readonly sentences: QuotedSentence[],
+    private readonly pages: SourcePage[],
+  ) {
+    this.ranker = new SentenceRanker(sentences.map((sentence) => sentence.text));
+  }
+
+  /** The best `count` sentences for the query not quoted yet, unless `evidenceOnly` (a number or a yes/no may share its evidence). */
+  pick(query: string, count: number, ownQueries: string[] = [], evidenceOnly = false): QuotedSentence[] {
+    const weightOf = (position: number) => {
+      const page = this.sentences[position].page;
+      const own = page.queries.some((query) => ownQueries.includes(query)) ? OWN_SEARCH_WEIGHT : 1;
+      const preferred = page.preferred ? PREFERRED_WEIGHT : 1;
+      return own * preferred * (1 + 1 / (2 + this.pages.indexOf(page)));
+    };
+    const picked: QuotedSentence[] = [];
+    // Question words ("what", "how") are rare in prose, so they would weigh most and match least.
+    for (const entry of this.ranker.rank(keywordsOf(query).join(' '), weightOf)) {
+      if (picked.length >= count) break;
+      if (evidenceOnly) {
+        picked.push(this.sentences[entry.position]);
+        continue;
+      }
+      if (this.usedPositions.has(entry.position) || this.used.some((tokens) => tokenOverlap(tokens, entry.tokens) > NEAR_COPY)) continue;
+      this.usedPositions.add(entry.position);
+      this.used.push(entry.tokens);
+      picked.push(this.sentences[entry.position]);
+    }
+    return picked;
+  }
+}
+
+export interface WrittenReport {
+  /** The report in the pieces it is streamed in: title, each section, the source list. */
+  pieces: string[];
+  order: CitationOrder;
+}
+
+/**
+ * The report without a model: a title, one section per part of the plan made of the sentences of the pages that
+ * best support it, each followed by its citation, then the source list. Every sentence is quoted as written.
+ */
+export function extractiveReport(request: ResearchRequest, sections: ResearchSection[], pages: SourcePage[]): WrittenReport {
+  const format: CitationFormat = request.citationFormat;
+  const picker = new SentencePicker(sentencePool(pages), pages);
+  const order = new CitationOrder();
+  const written = sections
+    .map((section, position) => {
+      const query = position === 0 ? request.input : `${section.title} ${section.queries.join(' ')}`;
+      const sentences = picker.pick(query, SENTENCES_PER_SECTION[request.outputLength], section.queries);
+      if (sentences.length === 0) return null;
+      const body = sentences.map((sentence) => `${sentence.text} ${order.cite(format, sentence.page.source)}`).join(' ');
+      return `## ${section.title}\n\n${body}`;
+    })
+    .filter((section): section is string => section !== null);
+  const title = `# ${request.input.replace(/\s+/g, ' ').trim()}`;
+  if (written.length === 0) return { pieces: [`${title}\n\nThe sources found do not answer this question.`], order };
+  return { pieces: [title, ...written, sourceList(format, order.sources)].map((piece, position) => (position === 0 ? piece : `\n\n${piece}`)), order };
+}

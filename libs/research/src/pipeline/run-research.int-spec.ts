@@ -1,0 +1,142 @@
+import { createServer } from 'node:http';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { OpenAiCompatibleClient } from '@sift/llm';
+import type { ResearchEvent } from '@sift/queue-contracts';
+import { corpusDependencies } from './research-corpus.testing';
+import type { ResearchRequest } from './research-pipeline';
+import { runResearch } from './run-research';
+
+interface ChatRequest {
+  messages: { role: string; content: string }[];
+  stream?: boolean;
+}
+
+/** What the loopback model says next: a whole reply, or a reply streamed in the given pieces. */
+type Reply = { text: string } | { pieces: string[] };
+
+function chatCompletion(content: string) {
+  return { id: 'chatcmpl-1', object: 'chat.completion', created: 1_763_800_000, model: 'test-model', choices: [{ index: 0, message: { role: 'assistant', content }, finish_reason: 'stop' }] };
+}
+
+function chunkFrame(delta: Record<string, unknown>, finish: string | null = null) {
+  return `data: ${JSON.stringify({ id: 'chatcmpl-1', object: 'chat.completion.chunk', created: 1_763_800_000, model: 'test-model', choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`;
+}
+
+describe('runResearch with a model (loopback chat-completions server)', () => {
+  let server: Server;
+  let llm: OpenAiCompatibleClient;
+  const received: ChatRequest[] = [];
+  let replies: Reply[] = [];
+
+  beforeAll(async () => {
+    server = createServer((request: IncomingMessage, response: ServerResponse) => {
+      let raw = '';
+      request.setEncoding('utf8');
+      request.on('data', (part: string) => (raw += part));
+      request.on('end', () => {
+        const body = JSON.parse(raw) as ChatRequest;
+        received.push(body);
+        const reply = replies.shift() ?? { text: 'no reply scripted' };
+        if (!body.stream) {
+          response.writeHead(200, { 'content-type': 'application/json' });
+          response.end(JSON.stringify(chatCompletion('text' in reply ? reply.text : reply.pieces.join(''))));
+          return;
+        }
+        response.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
+        response.write(chunkFrame({ role: 'assistant', content: '' }));
+        for (const piece of 'pieces' in reply ? reply.pieces : [reply.text]) response.write(chunkFrame({ content: piece }));
+        response.write(chunkFrame({}, 'stop'));
+        response.end('data: [DONE]\n\n');
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    llm = new OpenAiCompatibleClient({ baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`, model: 'test-model', policy: { allowCidrs: [] } });
+  });
+
+  afterAll(async () => {
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+  });
+
+  beforeEach(() => {
+    received.length = 0;
+    replies = [];
+  });
+
+  const request = (overrides: Partial<ResearchRequest> = {}): ResearchRequest => ({
+    input: 'When should I rebase rather than merge?',
+    model: 'mini',
+    outputLength: 'short',
+    citationFormat: 'numbered',
+    includeDomains: [],
+    excludeDomains: [],
+    ...overrides,
+  });
+  const budget = { searches: 5, extractions: 10 };
+  function recorder() {
+    const events: ResearchEvent[] = [];
+    return { events, progress: { signal: new AbortController().signal, emit: async (event: ResearchEvent) => void events.push(event), checkpoint: async () => undefined } };
+  }
+
+  it('plans with the model, streams its report with citations renumbered in citation order, and drops citations of no source', async () => {
+    replies = [
+      { text: '```json\n{"sections": [{"title": "Rebasing", "queries": ["git rebase"]}, {"title": "Merging", "queries": ["git merge"]}]}\n```' },
+      { pieces: ['# Rebase or merge\n\n## Rebasing\n\nRebasing rewrites history [', '2]. Never rebase public branches [2', '][9].', '\n\n## Merging\n\nA merge keeps both histories [1, 2].'] },
+    ];
+    const { deps, searches } = corpusDependencies();
+    const { events, progress } = recorder();
+
+    const outcome = await runResearch(request(), budget, { ...deps, llm }, progress);
+
+    expect(searches.map((call) => call.query)).toEqual(['git rebase', 'git merge']);
+    expect(received[1].stream).toBe(true);
+    expect(received[1].messages[1].content).toMatch(/Research question: When should I rebase rather than merge\?\n\nSources:\n\n\[1\] /);
+    expect(outcome.mode).toBe('llm');
+    const streamed = events.flatMap((event) => (event.type === 'content' && typeof event.content === 'string' ? [event.content] : []));
+    expect(streamed.length).toBeGreaterThan(2);
+    expect(streamed.join('')).toBe(outcome.content);
+    // Excerpt 2 is cited first, so it is source [1]; [9] names no excerpt and is gone.
+    expect(outcome.content).toContain('Rebasing rewrites history [1]. Never rebase public branches [1].');
+    expect(outcome.content).toContain('A merge keeps both histories [2] [1].');
+    expect(outcome.content).not.toContain('[9]');
+    expect(outcome.content).toContain(`## Sources\n\n[1] ${outcome.sources[0].title}. ${outcome.sources[0].url}\n[2] ${outcome.sources[1].title}.`);
+    expect(outcome.sources).toHaveLength(2);
+    expect(events[events.length - 1]).toEqual({ type: 'sources', sources: outcome.sources });
+  });
+
+  it('falls back to its own plan when the model answers no plan, and cites in APA style', async () => {
+    replies = [{ text: 'Sure! Here is a plan: search for things.' }, { pieces: ['Rebasing keeps history linear [1].'] }];
+    const { deps, searches } = corpusDependencies();
+    const outcome = await runResearch(request({ citationFormat: 'apa' }), budget, { ...deps, llm }, recorder().progress);
+    expect(searches[0].query).toBe('When should I rebase rather than merge');
+    expect(outcome.content).toMatch(/^Rebasing keeps history linear \(.+, n\.d\.\)\.\n\n## Sources\n\n.+\. \(n\.d\.\). [a-z.-]+\. https:\/\//);
+  });
+
+  const schema = { properties: { recommendation: { type: 'string' }, safe_on_public_branches: { type: 'boolean' } }, required: ['recommendation', 'safe_on_public_branches'] };
+
+  it('output_schema: the model repairs an object that does not validate, once', async () => {
+    replies = [
+      { text: '{"sections": [{"title": "Rebase", "queries": ["git rebase"]}]}' },
+      { text: '{"recommendation": "Rebase private branches only."}' },
+      { text: '{"recommendation": "Rebase private branches only.", "safe_on_public_branches": false}' },
+    ];
+    const { events, progress } = recorder();
+    const outcome = await runResearch(request({ outputSchema: schema }), budget, { ...corpusDependencies().deps, llm }, progress);
+    expect(outcome.content).toEqual({ recommendation: 'Rebase private branches only.', safe_on_public_branches: false });
+    expect(received[1].messages[0].content).toContain('"safe_on_public_branches"');
+    expect(received[2].messages[3].content).toMatch(/must have required property 'safe_on_public_branches'/);
+    expect(events.filter((event) => event.type === 'content')).toEqual([{ type: 'content', content: outcome.content }]);
+  });
+
+  it('output_schema: fails with the validator’s complaint after the one repair attempt', async () => {
+    replies = [
+      { text: '{"sections": [{"title": "Rebase", "queries": ["git rebase"]}]}' },
+      { text: '{"recommendation": 42}' },
+      { text: 'I cannot do that.' },
+    ];
+    await expect(runResearch(request({ outputSchema: schema }), budget, { ...corpusDependencies().deps, llm }, recorder().progress)).rejects.toThrow(
+      /did not match output_schema after one repair attempt: the reply is not a JSON object/,
+    );
+    expect(received).toHaveLength(3);
+  });
+});

@@ -1,0 +1,218 @@
+import { randomUUID } from 'node:crypto';
+import type { ResearchEvent, ResearchSource, ResearchToolName } from '@sift/queue-contracts';
+import { compileOutputSchema } from '../output-schema';
+import { CitationOrder } from './citation-style';
+import { extractiveObject } from './extractive-object';
+import { extractiveReport, SentencePicker, sentencePool } from './extractive-report';
+import { llmObject, llmReport } from './llm-report';
+import { llmPlan } from './llm-plan';
+import { choosePages, fusePages, withoutExcluded } from './page-selection';
+import type { SearchStep } from './page-selection';
+import { deterministicPlan, MAXIMUM_QUERIES, resolveModel } from './research-plan';
+import type { ResearchModel, ResearchSection } from './research-plan';
+import type { ResearchBudget, ResearchCheckpoint, ResearchDependencies, ResearchOutcome, ResearchPage, ResearchProgress, ResearchRequest } from './research-pipeline';
+import type { SourcePage } from './source-page';
+
+const RESULTS_PER_SEARCH = 6;
+const SEARCH_DEADLINE_MS = 10_000;
+const READ_DEADLINE_MS = 15_000;
+/** Pages a report draws on, by model and output_length. */
+const PAGES_TO_READ: Record<ResearchModel, Record<ResearchRequest['outputLength'], number>> = {
+  mini: { short: 4, standard: 6, long: 8 },
+  pro: { short: 8, standard: 12, long: 16 },
+};
+
+/** The task's state while it runs: its request, what it may spend, and what it did (the checkpoint). */
+class ResearchRun {
+  readonly state: ResearchCheckpoint;
+
+  constructor(
+    readonly request: ResearchRequest,
+    readonly budget: ResearchBudget,
+    readonly deps: ResearchDependencies,
+    readonly progress: ResearchProgress,
+    saved: ResearchCheckpoint | undefined,
+  ) {
+    this.state = saved ? structuredClone(saved) : { searches: [], pages: [], work: { searches: 0, extractions: 0 } };
+  }
+
+  /** Stops the task at a step boundary once its deadline has passed. */
+  checkDeadline(step: string): void {
+    if (!this.progress.signal.aborted) return;
+    const reason = this.progress.signal.reason instanceof Error ? this.progress.signal.reason.message : 'the task ran out of time';
+    throw new Error(`Research stopped before ${step}: ${reason}`);
+  }
+
+  async tool(name: ResearchToolName, description: string, work: () => Promise<ResearchSource[]>, queries?: string[]): Promise<ResearchSource[]> {
+    const id = `call_${randomUUID().replace(/-/g, '')}`;
+    await this.emit({ type: 'tool_call', name, id, arguments: description, ...(queries ? { queries } : {}) });
+    const sources = await work();
+    await this.emit({ type: 'tool_response', name, id, arguments: description, sources });
+    return sources;
+  }
+
+  emit(event: ResearchEvent): Promise<void> {
+    return this.progress.emit(event);
+  }
+
+  save(): Promise<void> {
+    return this.progress.checkpoint(this.state);
+  }
+}
+
+function sourceOf(page: { url: string; title: string; favicon?: string | null }): ResearchSource {
+  return { title: page.title, url: page.url, favicon: page.favicon ?? null };
+}
+
+async function plan(run: ResearchRun, model: ResearchModel): Promise<ResearchSection[]> {
+  if (run.state.sections) return run.state.sections;
+  run.checkDeadline('planning');
+  const maximum = Math.min(MAXIMUM_QUERIES[model], run.budget.searches);
+  let sections: ResearchSection[] = [];
+  await run.tool('Planning', `Planning the research (${model}): ${run.request.input}`, async () => {
+    const planned = run.deps.llm ? await llmPlan(run.deps.llm, run.request.input, model, maximum) : null;
+    sections = planned ?? deterministicPlan(run.request.input, model);
+    // A budget below the plan keeps the first queries of the first sections.
+    let left = maximum;
+    sections = sections.map((section) => ({ ...section, queries: section.queries.splice(0, Math.max(0, left)) }));
+    sections.forEach((section) => (left -= section.queries.length));
+    sections = sections.filter((section) => section.queries.length > 0);
+    return [];
+  });
+  run.state.sections = sections;
+  run.state.plan = sections.flatMap((section) => section.queries);
+  await run.save();
+  return sections;
+}
+
+async function searchOnce(run: ResearchRun, query: string): Promise<ResearchSource[]> {
+  const done = run.state.searches.find((search) => search.query === query);
+  if (done) return done.hits.map(sourceOf);
+  if (run.state.work.searches >= run.budget.searches) return [];
+  run.checkDeadline('searching');
+  return run.tool(
+    'WebSearch',
+    `Searching the web: ${query}`,
+    async () => {
+      const { includeDomains, excludeDomains } = run.request;
+      const hits = await run.deps.search(query, { maxResults: RESULTS_PER_SEARCH, includeDomains, excludeDomains, deadlineMs: SEARCH_DEADLINE_MS });
+      run.state.searches.push({ query, hits: withoutExcluded(hits, excludeDomains) });
+      run.state.work.searches += 1;
+      await run.save();
+      return run.state.searches[run.state.searches.length - 1].hits.map(sourceOf);
+    },
+    [query],
+  );
+}
+
+async function search(run: ResearchRun, model: ResearchModel, sections: ResearchSection[]): Promise<void> {
+  for (const section of sections) {
+    if (model === 'mini' || section.queries.every((query) => run.state.searches.some((search) => search.query === query))) {
+      for (const query of section.queries) await searchOnce(run, query);
+      continue;
+    }
+    await run.tool(
+      'ResearchSubtopic',
+      `Researching: ${section.title}`,
+      async () => {
+        const found: ResearchSource[] = [];
+        for (const query of section.queries) found.push(...(await searchOnce(run, query)));
+        return found.filter((source, position) => found.findIndex((other) => other.url === source.url) === position);
+      },
+      section.queries,
+    );
+  }
+}
+
+/** The pages to report from: full texts the index already held as they are, the others read within the budget. */
+async function read(run: ResearchRun, model: ResearchModel): Promise<SourcePage[]> {
+  const searches: SearchStep[] = run.state.searches;
+  const chosen = choosePages(fusePages(searches, run.request.includeDomains), searches, PAGES_TO_READ[model][run.request.outputLength]);
+  const unread = chosen.filter((page) => page.hit.contentIsSnippet && !run.state.pages.some((read) => read.url === page.hit.url));
+  const allowed = Math.max(0, run.budget.extractions - run.state.work.extractions);
+  if (run.state.pages.length === 0 && unread.length > 0 && allowed > 0) {
+    run.checkDeadline('reading');
+    const urls = unread.slice(0, allowed).map((page) => page.hit.url);
+    const pages: ResearchPage[] = (await run.deps.read(urls, { deadlineMs: READ_DEADLINE_MS })).filter((page) => urls.includes(page.url)).slice(0, allowed);
+    run.state.pages.push(...pages);
+    run.state.work.extractions += pages.length;
+    await run.save();
+  }
+  return chosen.flatMap((found): SourcePage[] => {
+    const page = found.hit.contentIsSnippet ? run.state.pages.find((read) => read.url === found.hit.url) : found.hit;
+    if (!page || page.content.trim() === '') return [];
+    return [{ source: sourceOf({ ...found.hit, ...page, favicon: page.favicon ?? found.hit.favicon }), content: page.content, queries: found.queries, preferred: found.preferred }];
+  });
+}
+
+interface Synthesis {
+  content: ResearchOutcome['content'];
+  order: CitationOrder;
+  mode: ResearchOutcome['mode'];
+}
+
+async function synthesize(run: ResearchRun, sections: ResearchSection[], pages: SourcePage[]): Promise<Synthesis> {
+  const { request, deps } = run;
+  const validator = request.outputSchema ? compileOutputSchema(request.outputSchema) : null;
+  if (typeof validator === 'string') throw new Error(`Invalid output_schema: ${validator}`);
+  const picker = () => new SentencePicker(sentencePool(pages), pages);
+  if (validator) {
+    if (deps.llm && pages.length > 0) {
+      const content = await llmObject(deps.llm, request, validator, pages);
+      return { content, order: orderOf(pages), mode: 'llm' };
+    }
+    return { ...extractiveObject(validator, picker(), request.input), mode: 'extractive' };
+  }
+  if (deps.llm && pages.length > 0) {
+    let streamed = false;
+    try {
+      const report = await llmReport(deps.llm, request, pages, (text) => {
+        streamed = true;
+        return run.emit({ type: 'content', content: text });
+      });
+      return { ...report, mode: 'llm' };
+    } catch (error) {
+      // Half a report already streamed cannot be taken back; before the first word, the sources' own sentences can stand in.
+      if (streamed) throw error;
+    }
+  }
+  const report = extractiveReport(request, sections, pages);
+  for (const piece of report.pieces) await run.emit({ type: 'content', content: piece });
+  return { content: report.pieces.join(''), order: report.order, mode: 'extractive' };
+}
+
+/** A model's object cites no sources one by one: its sources are the excerpts it was given. */
+function orderOf(pages: SourcePage[]): CitationOrder {
+  const order = new CitationOrder();
+  for (const page of pages) order.numberOf(page.source);
+  return order;
+}
+
+/**
+ * Research: plan → search → read → synthesise, publishing each step as it goes and saving progress after each,
+ * so a retried task resumes from `saved` without repeating (or charging again for) work already done.
+ */
+export async function runResearch(
+  request: ResearchRequest,
+  budget: ResearchBudget,
+  deps: ResearchDependencies,
+  progress: ResearchProgress,
+  saved?: ResearchCheckpoint,
+): Promise<ResearchOutcome> {
+  const run = new ResearchRun(request, budget, deps, progress, saved);
+  const model = run.state.resolvedModel ?? resolveModel(request.model, request.input);
+  run.state.resolvedModel = model;
+  const sections = await plan(run, model);
+  await search(run, model, sections);
+  const pages = await read(run, model);
+  run.checkDeadline('writing the report');
+  let synthesis: Synthesis | undefined;
+  const sources = await run.tool('Generating', `Writing the report from ${pages.length} sources`, async () => {
+    synthesis = await synthesize(run, sections, pages);
+    return synthesis.order.sources;
+  });
+  if (!synthesis) throw new Error('Research produced no report');
+  if (typeof synthesis.content !== 'string') await run.emit({ type: 'content', content: synthesis.content });
+  await run.emit({ type: 'sources', sources });
+  return { content: synthesis.content, sources, mode: synthesis.mode, resolvedModel: model, work: { ...run.state.work } };
+}
