@@ -21,8 +21,8 @@ describe('citedClaimsOf', () => {
     ]);
   });
 
-  it('keeps only the sentence a citation closes, not the uncited sentences before it', () => {
-    expect(citedClaimsOf('An uncited opening. The cited part of the paragraph [4].')).toEqual([{ text: 'The cited part of the paragraph', sources: [4] }]);
+  it('counts an uncited sentence as part of the claim the next citation supports', () => {
+    expect(citedClaimsOf('An uncited opening. The cited part of the paragraph [4].')).toEqual([{ text: 'An uncited opening. The cited part of the paragraph', sources: [4] }]);
   });
 
   it('finds no claims in a report without citations', () => {

@@ -6,25 +6,19 @@ export interface CitedClaim {
 }
 
 const citationGroup = /(?:\s*\[\d+(?:\s*,\s*\d+)*\])+/g;
-const sentenceEnd = /[.!?]["')\]]?\s+(?=[A-Z`*"(])/g;
-
-/** The text after the last sentence end, so a claim is the sentence its citation closes, not the whole paragraph. */
-function lastSentenceOf(text: string): string {
-  let start = 0;
-  for (const match of text.matchAll(sentenceEnd)) start = (match.index ?? 0) + match[0].length;
-  return text.slice(start);
-}
 
 function claimText(raw: string): string {
-  return lastSentenceOf(raw)
+  return raw
     .replace(/^\s*(?:[-*+]|\d+\.)\s+/, '')
     .replace(/^[\s,;:.]+/, '')
     .trim();
 }
 
 /**
- * The cited claims of a numbered-citation report. Headings are not claims, and a line that starts with a citation
- * label (`[2] Title, url`) is an entry of the source list, not a citation.
+ * The cited claims of a numbered-citation report: everything between one citation and the next is the claim the
+ * second one supports, so an uncited sentence in between counts against grounding rather than escaping it.
+ * Headings are not claims, and a line that starts with a citation label (`[2] Title. url`) is an entry of the
+ * source list, not a citation.
  */
 export function citedClaimsOf(report: string): CitedClaim[] {
   const claims: CitedClaim[] = [];
