@@ -9,9 +9,10 @@ import { HealthController } from './health/health.controller';
 import { RequestLogModule } from './request-log/request-log.module';
 import { HttpMetricsMiddleware } from './metrics/http-metrics.middleware';
 import { MetricsController } from './metrics/metrics.controller';
+import { PaymentsModule } from './payments/payments.module';
 
 @Module({
-  imports: [CoreModule, PersistenceModule, RequestLogModule, AuthModule, BillingModule, AccountPlaneModule, DataPlaneModule],
+  imports: [CoreModule, PersistenceModule, RequestLogModule, PaymentsModule, AuthModule, BillingModule, AccountPlaneModule, DataPlaneModule],
   controllers: [HealthController, MetricsController],
 })
 export class AppModule implements NestModule {

@@ -10,20 +10,19 @@ import { MapService } from './map/map.service';
 import { McpController } from './mcp/mcp.controller';
 import { McpService } from './mcp/mcp.service';
 import { PagesModule } from './pages/pages.module';
+import { ResearchModule } from './research/research.module';
 import { SearchController } from './search/search.controller';
 import { SearchService } from './search/search.service';
 import { SearchAnswerService } from './search/search-answer.service';
-import { SearchProvidersService } from './search/search-providers.service';
 import { SourceContentService } from './search/source-content.service';
 
-/** Search, extract, crawl, map and the MCP tool server over them: validate, meter, enqueue to the workers, wait, answer. */
+/** Search, extract, crawl, map, research and the MCP tool server over them: validate, meter, enqueue to the workers, wait, answer. */
 @Module({
-  imports: [PagesModule],
+  imports: [PagesModule, ResearchModule],
   controllers: [SearchController, ExtractController, CrawlController, MapController, McpController],
   providers: [
     MeteringService,
     SearchService,
-    SearchProvidersService,
     SourceContentService,
     SearchAnswerService,
     ExtractService,

@@ -1,29 +1,70 @@
-import { coreEnv, loadConfig } from '@sift/config';
-import { runWorkerProcess, workerLogger } from '@sift/queue';
+import { BillingService } from '@sift/billing';
+import { loadConfig } from '@sift/config';
+import { OpenAiCompatibleClient } from '@sift/llm';
+import { AccountRepository, ApiKeyRepository, createPrismaClient, CreditLedgerRepository, ProjectRepository } from '@sift/persistence';
+import { createRedisConnection, JobQueue, runWorkerProcess, workerLogger } from '@sift/queue';
 import { QueueName } from '@sift/queue-contracts';
-import { z } from 'zod';
+import { ResearchEvents, ResearchTaskFinisher, ResearchTaskRepository, runResearch } from '@sift/research';
+import { egressPolicyFromConfig } from '@sift/safe-fetch';
+import { configuredSearchProviders, LocalIndexProvider, SearchFanOut } from '@sift/search-index';
 import { createResearchHandlers } from './research.handler';
+import { researchDependenciesFor } from './research-dependencies';
+import { researchEnv } from './research-env';
+import { ResearchTaskRunner } from './research-task-runner';
 
-const researchEnv = coreEnv.extend({
-  /** Port of the worker's /health and /metrics endpoints. */
-  RESEARCH_PORT: z.coerce.number().int().min(0).default(3103),
-});
+const log = workerLogger('research-worker');
 
 async function main(): Promise<void> {
   const config = loadConfig(researchEnv);
+  const policy = egressPolicyFromConfig(config);
+  const prisma = createPrismaClient(config.DATABASE_URL);
+  // Publishing events and enqueueing reads wait through a Redis outage, as the worker's own connection does.
+  const redis = createRedisConnection(config.REDIS_URL);
+  const jobQueue = new JobQueue({ connection: redis, prefix: config.QUEUE_PREFIX });
+  const tasks = new ResearchTaskRepository(prisma);
+  const events = new ResearchEvents(redis, config.QUEUE_PREFIX);
+  const billing = new BillingService({
+    ledger: new CreditLedgerRepository(prisma),
+    accounts: new AccountRepository(prisma),
+    apiKeys: new ApiKeyRepository(prisma),
+    projects: new ProjectRepository(prisma),
+  });
+  const finisher = new ResearchTaskFinisher(tasks, events, billing, log);
+  const fanOut = new SearchFanOut(configuredSearchProviders(new LocalIndexProvider(prisma), { searxngUrl: config.SEARXNG_URL, policy }), (name, message) =>
+    log('error', 'search provider failed', { provider: name, error: message }),
+  );
+  const llm = config.LLM_BASE_URL
+    ? new OpenAiCompatibleClient({ baseUrl: config.LLM_BASE_URL, model: config.LLM_MODEL, apiKey: config.LLM_API_KEY || undefined, policy })
+    : undefined;
+  const world = { fanOut, jobQueue, llm, maxCacheAgeMs: config.DOCUMENT_CACHE_SECONDS * 1000 };
+  const runner = new ResearchTaskRunner({ tasks, events, finisher, runResearch, dependenciesFor: (task) => researchDependenciesFor(world, task), log });
+
+  // No task stays pending or in progress past its deadline, even one no worker ever picked up.
+  const sweep = setInterval(() => {
+    finisher
+      .failOverdue()
+      .then((failed) => failed.length > 0 && log('info', 'failed research tasks past their deadline', { requestIds: failed.map((task) => task.requestId) }))
+      .catch((error: unknown) => log('error', 'deadline sweep failed', { error: (error as Error).message }));
+  }, config.RESEARCH_SWEEP_INTERVAL_MS);
+
   await runWorkerProcess({
     service: 'research-worker',
     queue: QueueName.Research,
-    handlers: createResearchHandlers(),
-    concurrency: 1,
+    handlers: createResearchHandlers(runner),
+    concurrency: config.RESEARCH_CONCURRENCY,
     redisUrl: config.REDIS_URL,
     queuePrefix: config.QUEUE_PREFIX,
     stallRecovery: { lockDurationMs: config.QUEUE_LOCK_DURATION_MS, stalledIntervalMs: config.QUEUE_STALLED_INTERVAL_MS },
     healthPort: config.RESEARCH_PORT,
+    startedDetails: { writer: llm ? 'llm' : 'extractive', searxng: Boolean(config.SEARXNG_URL) },
+    release: () => {
+      clearInterval(sweep);
+      return Promise.allSettled([jobQueue.close(), redis.quit(), prisma.$disconnect()]);
+    },
   });
 }
 
 main().catch((error: unknown) => {
-  workerLogger('research-worker')('error', 'research worker failed to start', { error: error instanceof Error ? error.message : String(error) });
+  log('error', 'research worker failed to start', { error: error instanceof Error ? error.message : String(error) });
   process.exit(1);
 });

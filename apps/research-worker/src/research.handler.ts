@@ -1,16 +1,8 @@
 import { defineJobHandler, JobHandler } from '@sift/queue';
 import { ResearchJob } from '@sift/queue-contracts';
+import type { ResearchTaskRunner } from './research-task-runner';
 
-export const RESEARCH_NOT_AVAILABLE = 'Research is not available in this version of Sift yet; the gateway does not accept research requests.';
-
-/**
- * The research pipeline (plan → search → read → synthesise with citations) lands with its own issue. Until then
- * the worker registers the queue's job so its start-up check holds, and refuses any job honestly.
- */
-export function createResearchHandlers(): JobHandler[] {
-  return [
-    defineJobHandler(ResearchJob, async () => {
-      throw new Error(RESEARCH_NOT_AVAILABLE);
-    }),
-  ];
+/** The research queue's one job: run (or resume, or close) the task it names. */
+export function createResearchHandlers(runner: ResearchTaskRunner): JobHandler[] {
+  return [defineJobHandler(ResearchJob, (payload) => runner.run(payload))];
 }

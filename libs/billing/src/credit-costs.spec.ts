@@ -1,4 +1,4 @@
-import { affordablePages, meteredCreditsBound, pagesCreditsBound } from './credit-costs';
+import { affordablePages, affordableResearch, meteredCreditsBound, pagesCreditsBound, RESEARCH_CEILINGS, RESEARCH_MINIMUM, researchCreditsBound } from './credit-costs';
 import { startOfUtcMonth } from './utc-month';
 
 describe('reservation bounds', () => {
@@ -39,5 +39,28 @@ describe('startOfUtcMonth', () => {
   it('is midnight UTC on the first, whatever the local zone', () => {
     expect(startOfUtcMonth(new Date('2026-03-01T00:30:00+02:00')).toISOString()).toBe('2026-02-01T00:00:00.000Z');
     expect(startOfUtcMonth(new Date('2026-12-31T23:59:59Z')).toISOString()).toBe('2026-12-01T00:00:00.000Z');
+  });
+});
+
+describe('research ceilings', () => {
+  it('prices each model at its searches plus its extractions in blocks of 5, auto at pro', () => {
+    expect(researchCreditsBound(RESEARCH_CEILINGS.mini)).toBe(6 + 4);
+    expect(researchCreditsBound(RESEARCH_CEILINGS.pro)).toBe(20 + 12);
+    expect(researchCreditsBound(RESEARCH_CEILINGS.auto)).toBe(researchCreditsBound(RESEARCH_CEILINGS.pro));
+    expect(researchCreditsBound(RESEARCH_MINIMUM)).toBe(2);
+  });
+
+  it('gives a full grant the whole ceiling and a smaller one work whose worst case fits it', () => {
+    expect(affordableResearch('mini', 10)).toEqual({ searches: 6, extractions: 20 });
+    expect(affordableResearch('pro', 1000)).toEqual({ searches: 20, extractions: 60 });
+    for (const model of ['mini', 'pro', 'auto'] as const) {
+      for (let credits = researchCreditsBound(RESEARCH_MINIMUM); credits <= 40; credits += 1) {
+        const work = affordableResearch(model, credits);
+        expect(researchCreditsBound(work)).toBeLessThanOrEqual(credits);
+        expect(work.searches).toBeGreaterThanOrEqual(1);
+        expect(work.extractions).toBeGreaterThanOrEqual(credits >= researchCreditsBound(RESEARCH_CEILINGS[model]) ? RESEARCH_CEILINGS[model].extractions : 0);
+      }
+    }
+    expect(affordableResearch('pro', 2)).toEqual({ searches: 1, extractions: 5 });
   });
 });

@@ -1,3 +1,5 @@
+import type { ChargeLine } from './billing.service';
+
 /** The spec's credit table. Fractional rates are charged per block of successes through a carry-over meter. */
 export type SearchDepth = 'basic' | 'fast' | 'ultra-fast' | 'advanced';
 export type ExtractDepth = 'basic' | 'advanced';
@@ -65,4 +67,53 @@ export function affordablePages(meters: readonly BillingMeterName[], credits: nu
     else exceeds = middle;
   }
   return fits;
+}
+
+/** Research work: web searches (each at the basic search rate) and pages read (on the extract_basic meter). */
+export interface ResearchWorkload {
+  searches: number;
+  extractions: number;
+}
+
+export type ResearchModelName = 'mini' | 'pro' | 'auto';
+
+/**
+ * The most work one research task may do, per model: what POST /research reserves and what a task can cost at
+ * most. auto may become pro, so it reserves pro's ceiling (and is charged only the work done).
+ */
+export const RESEARCH_CEILINGS: Readonly<Record<ResearchModelName, Readonly<ResearchWorkload>>> = Object.freeze({
+  mini: Object.freeze({ searches: 6, extractions: 20 }),
+  pro: Object.freeze({ searches: 20, extractions: 60 }),
+  auto: Object.freeze({ searches: 20, extractions: 60 }),
+});
+
+/** The cheapest task still worth running: one search and a few pages read. Less available → 432/433 at POST. */
+export const RESEARCH_MINIMUM: Readonly<ResearchWorkload> = Object.freeze({ searches: 1, extractions: 5 });
+
+/** Worst-case credits of a research workload, whatever the account's extract carry. */
+export function researchCreditsBound(work: ResearchWorkload): number {
+  return work.searches * searchCredits('basic') + meteredCreditsBound('extract_basic', work.extractions);
+}
+
+/**
+ * The work a grant of `credits` pays for in the worst case, at most the model's ceiling: the ceiling's searches
+ * and extractions scaled down together (at least one search), then the extractions the credits left still pay.
+ */
+export function affordableResearch(model: ResearchModelName, credits: number): ResearchWorkload {
+  const ceiling = RESEARCH_CEILINGS[model];
+  if (credits >= researchCreditsBound(ceiling)) return { ...ceiling };
+  const share = credits / researchCreditsBound(ceiling);
+  const searches = Math.min(Math.floor(credits / searchCredits('basic')), Math.max(1, Math.floor(ceiling.searches * share)));
+  const left = credits - searches * searchCredits('basic');
+  const rate = CREDIT_COSTS.meters.extract_basic;
+  const extractions = Math.min(ceiling.extractions, Math.floor(Math.max(0, left) / rate.creditsPerBlock) * rate.unitsPerBlock);
+  return { searches, extractions };
+}
+
+/** A completed task's charge: its searches at the search rate, its pages read on the extract_basic meter. */
+export function researchChargeLines(work: ResearchWorkload): ChargeLine[] {
+  return [
+    { kind: 'research:search', credits: work.searches * searchCredits('basic') },
+    { kind: 'research:extract_basic', meter: 'extract_basic', units: work.extractions },
+  ];
 }

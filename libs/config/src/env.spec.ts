@@ -1,6 +1,6 @@
 import { availableParallelism } from 'node:os';
 import { z } from 'zod';
-import { browserEnv, ConfigError, fetchEnv, loadConfig, parsingEnv, threadCount } from './env';
+import { browserEnv, ConfigError, fetchEnv, loadConfig, parsingEnv, threadCount, x402Env } from './env';
 
 describe('parsing and browser limits', () => {
   it('default to bounded values', () => {
@@ -33,5 +33,18 @@ describe('SHARED_INDEX', () => {
     expect(loadConfig(fetchEnv, { SHARED_INDEX: 'no' }).SHARED_INDEX).toBe(false);
     expect(() => loadConfig(fetchEnv, { SHARED_INDEX: 'everyone' })).toThrow(ConfigError);
     expect(() => loadConfig(fetchEnv, { SHARED_INDEX: 'everyone' })).toThrow(/SHARED_INDEX/);
+  });
+});
+
+describe('x402 settings', () => {
+  it('are off by default, on Base at 0.016 USD', () => {
+    expect(loadConfig(x402Env, {})).toEqual({ X402_PAY_TO: '', X402_NETWORK: 'eip155:8453', X402_FACILITATOR_URL: 'https://x402.org/facilitator', X402_PRICE_USD: 0.016 });
+  });
+
+  it('refuse a receiving address, network or price that cannot be paid', () => {
+    expect(() => loadConfig(x402Env, { X402_PAY_TO: 'alice' })).toThrow(/X402_PAY_TO/);
+    expect(() => loadConfig(x402Env, { X402_NETWORK: 'base' })).toThrow(/X402_NETWORK/);
+    expect(() => loadConfig(x402Env, { X402_PRICE_USD: '0' })).toThrow(/X402_PRICE_USD/);
+    expect(loadConfig(x402Env, { X402_PAY_TO: `0x${'ab'.repeat(20)}` }).X402_PAY_TO).toBe(`0x${'ab'.repeat(20)}`);
   });
 });

@@ -95,6 +95,18 @@ export const searchEnv = z.object({
   SEARXNG_URL: z.string().default(''),
 });
 
+/** x402 pay-per-request for advanced search (docs/x402.md); off while X402_PAY_TO is empty. */
+export const x402Env = z.object({
+  /** EVM address that receives the payments; empty = x402 off (advanced search without a key stays 401). */
+  X402_PAY_TO: z.union([z.literal(''), z.string().regex(/^0x[0-9a-fA-F]{40}$/, 'must be an EVM address (0x and 40 hex digits)')]).default(''),
+  /** CAIP-2 id of the chain paid on: eip155:8453 (Base), eip155:84532 (Base Sepolia); its USDC is the asset. */
+  X402_NETWORK: z.string().regex(/^eip155:[0-9]+$/, 'must be a CAIP-2 EVM network such as eip155:8453').default('eip155:8453'),
+  /** Facilitator that verifies and settles the payments (x402 /verify, /settle, /supported). */
+  X402_FACILITATOR_URL: z.string().url().default('https://x402.org/facilitator'),
+  /** Price of one advanced search in US dollars; the default is 2 credits at the pay-as-you-go price. */
+  X402_PRICE_USD: z.coerce.number().positive().default(0.016),
+});
+
 export type CoreConfig = z.infer<typeof coreEnv>;
 export type GatewayConfig = z.infer<typeof gatewayEnv>;
 export type FetchConfig = z.infer<typeof fetchEnv>;
@@ -102,6 +114,7 @@ export type ParsingConfig = z.infer<typeof parsingEnv>;
 export type BrowserConfig = z.infer<typeof browserEnv>;
 export type LlmConfig = z.infer<typeof llmEnv>;
 export type SearchConfig = z.infer<typeof searchEnv>;
+export type X402Config = z.infer<typeof x402Env>;
 
 export class ConfigError extends Error {}
 

@@ -8,6 +8,7 @@ export { LocalIndexProvider, type LocalIndexOptions } from './local-index.provid
 export { DEFAULT_BM25F, type Bm25fParameters } from './bm25f-scorer';
 export { SearxngProvider, type SearxngOptions } from './searxng.provider';
 export { mergeResults, type MergeOptions } from './merge-results';
+export { configuredSearchProviders, SearchFanOut, type FanOutResult, type ProviderOutcome } from './search-fan-out';
 export { importJsonl, type ImportOptions, type ImportProgress, type ImportResult } from './import-jsonl';
 export { canonicalUrlKey, normalizeUrl } from './canonical-url';
 export { languageCodeOf } from './language-code';

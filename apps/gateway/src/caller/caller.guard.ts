@@ -9,6 +9,7 @@ import type { RequestWithContext } from './request-context';
 import { CallerAuthentication } from './caller-authentication.service';
 import { REQUEST_LOG_ENDPOINT } from '../http/endpoint.decorator';
 import { NO_USAGE } from '../request-log/request-outcome';
+import { X402Payments } from '../payments/x402-payments.service';
 
 const KEYLESS_HEADERS = ['x-service-access-mode', 'x-tavily-access-mode'];
 
@@ -22,6 +23,7 @@ export class CallerGuard implements CanActivate {
     private readonly reflector: Reflector,
     @Inject(CallerAuthentication) private readonly authentication: CallerAuthentication,
     private readonly recorder: RequestRecorder,
+    private readonly payments: X402Payments,
   ) {}
 
   async canActivate(host: ExecutionContext): Promise<boolean> {
@@ -50,12 +52,18 @@ export class CallerGuard implements CanActivate {
     if (wantsKeyless && access === 'keyless-allowed') {
       const verdict = await this.authentication.consumeKeylessBudget(context.clientIp);
       const caller = { keyless: true as const, clientIp: context.clientIp };
-      if (!verdict.allowed) throw rateLimitRefusal(caller, verdict.retryAfterSeconds);
+      if (!verdict.allowed) throw rateLimitRefusal(caller, verdict.retryAfterSeconds, this.payments.keylessNextActions());
       context.caller = caller;
       return true;
     }
     if (wantsKeyless) {
       throw new ApiError(401, 'Unauthorized: this endpoint requires an API key; keyless mode covers only /search and /extract.');
+    }
+    // Advanced search may be paid per request over x402 instead (402 until a verified payment comes with it).
+    const payer = await this.payments.admit(host);
+    if (payer) {
+      context.caller = payer;
+      return true;
     }
     // MCP clients read WWW-Authenticate as the request to sign in.
     throw new ApiError(401, UNAUTHORIZED_MESSAGE, { 'WWW-Authenticate': 'Bearer realm="sift"' });

@@ -1,6 +1,7 @@
 import { createParamDecorator, ExecutionContext } from '@nestjs/common';
 import type { PageOwner } from '@sift/search-index';
 import type { Request } from 'express';
+import type { PaidRequest } from '../payments/paid-request';
 
 export interface KeyedCaller {
   keyless: false;
@@ -21,6 +22,8 @@ export interface KeyedCaller {
 export interface KeylessCaller {
   keyless: true;
   clientIp: string;
+  /** Set when the request is paid for over x402 (docs/x402.md) rather than drawn from the keyless budget. */
+  payment?: PaidRequest;
 }
 
 export type Caller = KeyedCaller | KeylessCaller;

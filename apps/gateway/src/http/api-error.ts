@@ -17,9 +17,20 @@ export class ServiceUnavailableError extends ApiError {
   }
 }
 
+/** One way to continue after the keyless budget is spent, as official clients read it (`type` names the path). */
+export interface KeylessNextAction {
+  type: string;
+  details: string;
+  retry_after_seconds?: number;
+}
+
 /** Keyless budget exhausted: the keyless envelope tells the caller, in plain language, how to continue. */
 export class KeylessLimitError extends HttpException {
-  constructor(readonly retryAfterSeconds: number) {
+  /** `otherActions`: further ways to continue this deployment offers (x402 pay-per-request when it is on). */
+  constructor(
+    readonly retryAfterSeconds: number,
+    otherActions: KeylessNextAction[] = [],
+  ) {
     super(
       {
         error: {
@@ -35,6 +46,7 @@ export class KeylessLimitError extends HttpException {
                 'Get an API key (self-hosted: npm run admin -- keys create --account <name> --plan researcher) and send it as "Authorization: Bearer <key>".',
             },
             { type: 'retry_later', details: `Wait ${retryAfterSeconds} seconds and retry in keyless mode.`, retry_after_seconds: retryAfterSeconds },
+            ...otherActions,
           ],
         },
       },

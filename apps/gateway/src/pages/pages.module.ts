@@ -1,9 +1,15 @@
-import { Module } from '@nestjs/common';
+import { Logger, Module } from '@nestjs/common';
 import { PrismaClient } from '@sift/persistence';
+import { egressPolicyFromConfig } from '@sift/safe-fetch';
 import { GATEWAY_CONFIG, type GatewayAppConfig } from '../core/core.module';
-import { LocalIndexProvider, PageRepository } from '@sift/search-index';
+import { configuredSearchProviders, LocalIndexProvider, PageRepository, SearchFanOut } from '@sift/search-index';
 
-/** The stored pages (search-index owns their tables): the repository that stores and reads them, and the local index. */
+const searchLogger = new Logger('search');
+
+/**
+ * The stored pages (search-index owns their tables): the repository that stores and reads them, the local index,
+ * and the search fan-out over it and the upstream providers.
+ */
 @Module({
   providers: [
     {
@@ -12,7 +18,15 @@ import { LocalIndexProvider, PageRepository } from '@sift/search-index';
       useFactory: (prisma: PrismaClient, config: GatewayAppConfig) => new PageRepository(prisma, { sharedIndex: config.SHARED_INDEX }),
     },
     { provide: LocalIndexProvider, inject: [PrismaClient], useFactory: (prisma: PrismaClient) => new LocalIndexProvider(prisma) },
+    {
+      provide: SearchFanOut,
+      inject: [LocalIndexProvider, GATEWAY_CONFIG],
+      useFactory: (localIndex: LocalIndexProvider, config: GatewayAppConfig) =>
+        new SearchFanOut(configuredSearchProviders(localIndex, { searxngUrl: config.SEARXNG_URL, policy: egressPolicyFromConfig(config) }), (name, message) =>
+          searchLogger.warn(`search provider ${name} failed: ${message}`),
+        ),
+    },
   ],
-  exports: [PageRepository, LocalIndexProvider],
+  exports: [PageRepository, LocalIndexProvider, SearchFanOut],
 })
 export class PagesModule {}

@@ -1,14 +1,15 @@
 import { Injectable, Logger } from '@nestjs/common';
 import type { LogEndpoint } from '@sift/api-contracts';
 import { ProjectRepository } from '@sift/persistence';
-import { KeyedCaller, RequestContext, responseTimeSeconds } from '../caller/request-context';
+import { type Caller, type RequestContext, responseTimeSeconds } from '../caller/request-context';
 import type { RequestUsage } from './request-outcome';
 import { RequestLogWriter } from './request-log-writer.service';
 
 /**
  * Writes the request log row of one finished data-plane request (an HTTP route or an MCP tool call), success or
- * error, from what the request did. Keyless requests have no account and are not logged. Logging never fails a
- * request: a write that fails is only reported.
+ * error, from what the request did. Keyless requests have no account and are not logged; requests paid over x402
+ * are logged in the operator's payments account (see LogOwner). Logging never fails a request: a write that fails
+ * is only reported.
  */
 @Injectable()
 export class RequestRecorder {
@@ -20,25 +21,25 @@ export class RequestRecorder {
   ) {}
 
   record(context: RequestContext, endpoint: LogEndpoint, statusCode: number, usage: RequestUsage): void {
-    const caller = context.caller;
-    if (!caller || caller.keyless) return;
+    const owner = logOwnerOf(context.caller);
+    if (!owner) return;
     const responseTime = responseTimeSeconds(context);
-    void this.write(caller, context, { endpoint, statusCode, responseTime, usage }).catch((error: Error) =>
+    void this.write(owner, context, { endpoint, statusCode, responseTime, usage }).catch((error: Error) =>
       this.logger.warn(`could not record request ${context.requestId}: ${error.message}`),
     );
   }
 
   private async write(
-    caller: KeyedCaller,
+    owner: LogOwner,
     context: RequestContext,
     finished: { endpoint: LogEndpoint; statusCode: number; responseTime: number; usage: RequestUsage },
   ): Promise<void> {
     const finishedAt = new Date();
     // Without a project header the row is buffered before the first await, so a /logs read right after sees it.
-    const project = context.projectExternalId ? await this.projects.findOrCreate(caller.accountId, context.projectExternalId) : null;
-    this.logs.add(caller.accountId, {
+    const project = context.projectExternalId ? await this.projects.findOrCreate(owner.accountId, context.projectExternalId) : null;
+    this.logs.add(owner.accountId, {
       requestId: context.requestId,
-      apiKeyId: caller.apiKeyId,
+      apiKeyId: owner.apiKeyId,
       projectId: project?.id ?? null,
       endpoint: finished.endpoint,
       depth: finished.usage.depth,
@@ -51,4 +52,17 @@ export class RequestRecorder {
       createdAt: finishedAt,
     });
   }
+}
+
+/** The account and key a request's row belongs to. */
+interface LogOwner {
+  accountId: string;
+  apiKeyId: string | null;
+}
+
+/** A keyed request is its key's; a paid one (no key, no account) the payments account's, the payer in its detail. */
+function logOwnerOf(caller: Caller | undefined): LogOwner | null {
+  if (!caller) return null;
+  if (!caller.keyless) return { accountId: caller.accountId, apiKeyId: caller.apiKeyId };
+  return caller.payment ? { accountId: caller.payment.logAccountId, apiKeyId: null } : null;
 }

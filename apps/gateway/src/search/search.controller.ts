@@ -5,6 +5,8 @@ import { Ctx, RequestContext } from '../caller/request-context';
 import type { RequestOutcome } from '../request-log/request-outcome';
 import { ExplicitFields } from './explicit-fields.decorator';
 import { SearchService } from './search.service';
+import { PayPerRequest } from '../payments/pay-per-request.decorator';
+import { asksForAdvancedDepth } from '../payments/payable-request';
 
 @Controller()
 export class SearchController {
@@ -22,6 +24,7 @@ export class SearchController {
     billed: true,
     requestLog: 'search',
   })
+  @PayPerRequest(asksForAdvancedDepth)
   search(@Ctx() context: RequestContext, @Body() body: SearchRequestDto, @ExplicitFields() explicitFields: ReadonlySet<string>): Promise<RequestOutcome<SearchResponseDto>> {
     return this.searchService.search(context, body, explicitFields);
   }

@@ -3,7 +3,7 @@ import { ImageResultDto, SearchRequestDto, SearchResponseDto, SearchResultDto } 
 import { Reservation, searchCredits } from '@sift/billing';
 import { ImageContext, SourceChunk } from '@sift/llm';
 import { CHUNK_SEPARATOR } from '@sift/ranking';
-import { containsQuotedPhrases, languageCodeOf, pageLanguageOf, SearchQuery } from '@sift/search-index';
+import { containsQuotedPhrases, languageCodeOf, pageLanguageOf, SearchFanOut, SearchQuery } from '@sift/search-index';
 import { MeteringService } from '../billing/metering.service';
 import { pageViewerOf, RequestContext, responseTimeSeconds } from '../caller/request-context';
 import { failuresRecordedWith, NO_USAGE, RequestOutcome } from '../request-log/request-outcome';
@@ -12,7 +12,6 @@ import { searchResultId } from './result-id';
 import { SEARCH_DEPTH_PROFILES } from './search-depth-profile';
 import { SearchAnswerService } from './search-answer.service';
 import { resolveSearch, ResolvedSearch } from './search-parameters';
-import { SearchProvidersService } from './search-providers.service';
 import { searchResultOf } from '../pages/page-responses';
 import type { SourceContent } from './source-content';
 import { SourceContentService } from './source-content.service';
@@ -34,7 +33,7 @@ const RETRIEVAL_WEIGHT = 0.6;
 export class SearchService {
   constructor(
     private readonly metering: MeteringService,
-    private readonly providers: SearchProvidersService,
+    private readonly providers: SearchFanOut,
     private readonly content: SourceContentService,
     private readonly answers: SearchAnswerService,
   ) {}

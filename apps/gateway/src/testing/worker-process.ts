@@ -16,7 +16,7 @@ export interface WorkerProcess {
  * Starts a worker app (`apps/<name>/src/main.ts`) as its own process, the way `npm start` does, on the test
  * database and Redis index, and resolves once it logs that it consumes its queue.
  */
-export async function startWorkerProcess(app: 'extractor-worker' | 'crawler-worker', env: Record<string, string> = {}): Promise<WorkerProcess> {
+export async function startWorkerProcess(app: 'extractor-worker' | 'crawler-worker' | 'research-worker', env: Record<string, string> = {}): Promise<WorkerProcess> {
   const queuePrefix = env.QUEUE_PREFIX ?? `test-${randomBytes(4).toString('hex')}`;
   const child: ChildProcess = spawn(process.execPath, [resolve(repositoryRoot, 'scripts', 'run-ts.js'), `apps/${app}/src/main.ts`], {
     cwd: repositoryRoot,
@@ -26,6 +26,7 @@ export async function startWorkerProcess(app: 'extractor-worker' | 'crawler-work
       FETCH_ALLOW_CIDRS: '127.0.0.1/32',
       EXTRACTOR_PORT: '0',
       CRAWLER_PORT: '0',
+      RESEARCH_PORT: '0',
       ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],

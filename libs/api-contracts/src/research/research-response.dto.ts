@@ -8,6 +8,9 @@ export class ResearchSourceDto {
 
   @ApiProperty()
   url!: string;
+
+  @ApiPropertyOptional({ nullable: true, type: String, description: 'The site\'s favicon URL, when known.' })
+  favicon?: string | null;
 }
 
 /**
@@ -18,11 +21,14 @@ export class ResearchResponseDto {
   @ApiProperty({ description: 'Identifier of the research task; poll GET /research/{request_id} with it.' })
   request_id!: string;
 
-  @ApiProperty({ description: 'ISO 8601 date-time.', example: '2025-06-01T12:00:00.000Z' })
-  created_at!: string;
+  @ApiPropertyOptional({ description: 'ISO 8601 date-time; absent while running and when failed.', example: '2025-06-01T12:00:00.000Z' })
+  created_at?: string;
 
   @ApiProperty({ enum: RESEARCH_STATUSES })
   status!: ResearchStatus;
+
+  @ApiPropertyOptional({ description: 'ISO 8601 date-time the report was finished; only when completed.' })
+  completed_at?: string;
 
   @ApiPropertyOptional({ description: 'The research question.' })
   input?: string;

@@ -1,0 +1,30 @@
+import { Logger, Provider } from '@nestjs/common';
+import { BillingService } from '@sift/billing';
+import { loadConfig } from '@sift/config';
+import { PrismaClient } from '@sift/persistence';
+import { researchDeadlineEnv, ResearchEvents, ResearchTaskFinisher, ResearchTaskRepository } from '@sift/research';
+import type { Redis } from 'ioredis';
+import { GATEWAY_CONFIG, type GatewayAppConfig, REDIS } from '../core/core.module';
+
+export const RESEARCH_DEADLINES = Symbol('RESEARCH_DEADLINES');
+
+const logger = new Logger('research');
+
+/** The research task's owners (libs/research), built on the gateway's Prisma client and Redis connection. */
+export const RESEARCH_PROVIDERS: Provider[] = [
+  { provide: RESEARCH_DEADLINES, useFactory: () => loadConfig(researchDeadlineEnv) },
+  { provide: ResearchTaskRepository, inject: [PrismaClient], useFactory: (prisma: PrismaClient) => new ResearchTaskRepository(prisma) },
+  {
+    provide: ResearchEvents,
+    inject: [REDIS, GATEWAY_CONFIG],
+    useFactory: (redis: Redis, config: GatewayAppConfig) => new ResearchEvents(redis, config.QUEUE_PREFIX),
+  },
+  {
+    provide: ResearchTaskFinisher,
+    inject: [ResearchTaskRepository, ResearchEvents, BillingService],
+    useFactory: (tasks: ResearchTaskRepository, events: ResearchEvents, billing: BillingService) =>
+      new ResearchTaskFinisher(tasks, events, billing, (level, message, details) =>
+        level === 'error' ? logger.error(`${message} ${JSON.stringify(details ?? {})}`) : logger.log(message),
+      ),
+  },
+];

@@ -1,0 +1,149 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { ResearchRequestDto, ResearchResponseDto } from '@sift/api-contracts';
+import { RESEARCH_CEILINGS, RESEARCH_MINIMUM, researchCreditsBound } from '@sift/billing';
+import { JobQueue } from '@sift/queue';
+import { ResearchJob } from '@sift/queue-contracts';
+import {
+  compileOutputSchema,
+  researchDeadlineMs,
+  ResearchRequest,
+  ResearchTask,
+  ResearchTaskFinisher,
+  ResearchTaskRepository,
+  type ResearchDeadlineConfig,
+} from '@sift/research';
+import { MeteringService } from '../billing/metering.service';
+import { keyedCaller, RequestContext, responseTimeSeconds } from '../caller/request-context';
+import { ApiError } from '../http/api-error';
+import { failuresRecordedWith, NO_USAGE, RequestOutcome } from '../request-log/request-outcome';
+import { RESEARCH_DEADLINES } from './research.providers';
+
+export const TASK_NOT_FOUND = 'Research task not found';
+
+/** A GET's answer: 202 while the task runs, 200 once it has finished (completed or failed). */
+export interface ResearchPoll {
+  status: 200 | 202;
+  body: ResearchResponseDto;
+}
+
+function requestOf(body: ResearchRequestDto): ResearchRequest {
+  return {
+    input: body.input,
+    model: body.model,
+    outputLength: body.output_length,
+    citationFormat: body.citation_format,
+    includeDomains: body.include_domains,
+    excludeDomains: body.exclude_domains,
+    ...(body.output_schema ? { outputSchema: body.output_schema } : {}),
+  };
+}
+
+/**
+ * POST /research stores the task and queues it (the research worker does the work); GET /research/{id} reads the
+ * task's row, so any gateway answers and a gateway restart loses nothing.
+ */
+@Injectable()
+export class ResearchService {
+  constructor(
+    private readonly tasks: ResearchTaskRepository,
+    private readonly finisher: ResearchTaskFinisher,
+    private readonly metering: MeteringService,
+    private readonly jobQueue: JobQueue,
+    @Inject(RESEARCH_DEADLINES) private readonly deadlines: ResearchDeadlineConfig,
+  ) {}
+
+  async start(context: RequestContext, body: ResearchRequestDto): Promise<RequestOutcome<ResearchResponseDto>> {
+    if (body.output_schema !== undefined) {
+      const compiled = compileOutputSchema(body.output_schema);
+      if (typeof compiled === 'string') throw new ApiError(400, compiled);
+    }
+    return failuresRecordedWith({ ...NO_USAGE, depth: body.model }, () => this.queue(context, body));
+  }
+
+  private async queue(context: RequestContext, body: ResearchRequestDto): Promise<RequestOutcome<ResearchResponseDto>> {
+    const caller = keyedCaller(context);
+    const createdAt = new Date();
+    const deadlineMs = researchDeadlineMs(body.model, this.deadlines);
+    // The model's ceiling is held until the task ends (its deadline at most); the worker fits its work to the grant.
+    const bounds = { maximumCredits: researchCreditsBound(RESEARCH_CEILINGS[body.model]), minimumCredits: researchCreditsBound(RESEARCH_MINIMUM), deadlineMs };
+    return this.metering.withReservation(context, 'research', bounds, async (reservation) => {
+      const task = await this.tasks.create({
+        requestId: context.requestId,
+        accountId: caller.accountId,
+        apiKeyId: caller.apiKeyId,
+        projectId: reservation?.projectId ?? null,
+        request: requestOf(body),
+        reservation,
+        createdAt,
+        deadlineAt: new Date(createdAt.getTime() + deadlineMs),
+      });
+      try {
+        // The job id is the task's: a second enqueue of the same task adds nothing. Past the deadline no worker starts it.
+        await this.jobQueue.enqueue(ResearchJob, { requestId: task.requestId, accountId: task.accountId }, { jobId: task.requestId, deadlineAt: task.deadlineAt.getTime() });
+      } catch (error) {
+        // Not queued (Redis down): the task fails at once rather than waiting for its deadline; withReservation releases.
+        await this.tasks.fail(task.requestId, 'The research task could not be queued.');
+        throw error;
+      }
+      const response: ResearchResponseDto = {
+        request_id: task.requestId,
+        created_at: task.createdAt.toISOString(),
+        status: 'pending',
+        input: task.request.input,
+        model: task.request.model,
+        response_time: responseTimeSeconds(context),
+      };
+      // Charged when the task completes (the worker settles); the request log holds the task's start.
+      return { response, usage: { depth: body.model, credits: 0, detail: { deadline_at: task.deadlineAt.toISOString() } } };
+    });
+  }
+
+  /** The caller's task as GET /research/{id} shows it; a task past its deadline is failed here and then. */
+  async poll(context: RequestContext, requestId: string, includeUsage: boolean): Promise<ResearchPoll> {
+    const task = await this.findTask(context, requestId);
+    const response_time = responseTimeSeconds(context);
+    const usage = includeUsage ? { usage: { credits: task.credits ?? 0 } } : {};
+    switch (task.status) {
+      case 'pending':
+      case 'in_progress':
+        return { status: 202, body: { request_id: task.requestId, status: task.status, response_time } };
+      case 'completed':
+        return {
+          status: 200,
+          body: {
+            request_id: task.requestId,
+            created_at: task.createdAt.toISOString(),
+            completed_at: (task.completedAt ?? task.createdAt).toISOString(),
+            status: 'completed',
+            content: task.content ?? '',
+            sources: task.sources,
+            response_time,
+            ...usage,
+          },
+        };
+      case 'failed':
+        return { status: 200, body: { request_id: task.requestId, status: 'failed', error: task.error ?? 'Research failed.', response_time, ...usage } };
+    }
+  }
+
+  /**
+   * The caller's task, failed first when its deadline has passed, charged first when it is stored but not yet
+   * charged (the worker is between the two, or died there); 404 for an unknown id or another account's.
+   */
+  async findTask(context: RequestContext, requestId: string): Promise<ResearchTask> {
+    const caller = keyedCaller(context);
+    const task = await this.tasks.findForAccount(caller.accountId, requestId);
+    if (!task) throw new ApiError(404, TASK_NOT_FOUND);
+    if (task.status === 'completed' && task.credits === null) {
+      // The settle is idempotent per task: racing the worker's own, one charges and the other replays it.
+      await this.finisher.settleCompleted(task);
+      return (await this.tasks.findForAccount(caller.accountId, requestId)) ?? task;
+    }
+    if ((task.status === 'pending' || task.status === 'in_progress') && task.deadlineAt.getTime() <= Date.now()) {
+      const [failed] = await this.finisher.failOverdue({ requestId });
+      // Not failed here: a worker finished it meanwhile; read what it stored.
+      return failed ?? (await this.tasks.findForAccount(caller.accountId, requestId)) ?? task;
+    }
+    return task;
+  }
+}
