@@ -59,7 +59,7 @@ describe('research through the official clients against Sift (npm start)', () =>
   let site: LoopbackServer;
   let searxng: LoopbackServer;
   const marker = `qorvane${randomUUID().replace(/-/g, '').slice(0, 8)}`;
-  const question = `How long is the ${marker} bridge, and when did the ${marker} tunnel open?`;
+  const question = `How long is the ${marker} bridge, and when was the ${marker} tunnel opened?`;
   const page = (title: string, sentences: string[]) =>
     `<!doctype html><html lang="en"><head><title>${title}</title></head><body><article><h1>${title}</h1>` +
     sentences.map((sentence) => `<p>${sentence}</p>`).join('') +
@@ -70,7 +70,7 @@ describe('research through the official clients against Sift (npm start)', () =>
       '/bridge': (_request, response) =>
         response
           .writeHead(200, { 'content-type': 'text/html' })
-          .end(page(`The ${marker} bridge`, [`The ${marker} bridge spans 840 metres across the bay.`, `The ${marker} bridge carries four lanes of traffic and a cycle path.`])),
+          .end(page(`The ${marker} bridge`, [`The ${marker} bridge is 840 metres long and spans the bay.`, `The ${marker} bridge carries four lanes of traffic and a cycle path.`])),
       '/tunnel': (_request, response) =>
         response
           .writeHead(200, { 'content-type': 'text/html' })
