@@ -1,28 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import { createServer, IncomingMessage, Server, ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { TavilySearch } from '@langchain/tavily';
 import { tavily } from '@tavily/core';
+import { LoopbackServer, startLoopbackServer } from './loopback-server';
 import { SiftStack, startSiftStack } from './sift-stack';
-
-interface LoopbackServer {
-  url: string;
-  close(): Promise<void>;
-}
-
-/** A loopback web server (the outside world of this test): one handler per path. */
-async function startLoopbackServer(routes: Record<string, (request: IncomingMessage, response: ServerResponse) => void>): Promise<LoopbackServer> {
-  const server: Server = createServer((request, response) => {
-    const route = routes[new URL(request.url ?? '/', 'http://loopback').pathname];
-    if (route) route(request, response);
-    else response.writeHead(404).end('not found');
-  });
-  await new Promise<void>((done) => server.listen(0, '127.0.0.1', () => done()));
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    close: () => new Promise<void>((done) => server.close(() => done())),
-  };
-}
 
 // The whole stack runs in child processes beside the rest of the suite on two cores; a run that loses a race for
 // CPU is retried once, and the first failure is still printed.
