@@ -3,6 +3,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { FixtureServer, startFixtureServer } from '@sift/safe-fetch';
 import { callGateway, createTestAccount, createTestKey, GitDocsSite, startGitDocsSite } from '@sift/testing';
+import { ResearchService } from '../research/research.service';
 import { startTestGateway, TestGateway } from '../testing/gateway-harness';
 import { startWorkerProcess, WorkerProcess } from '../testing/worker-process';
 
@@ -19,6 +20,16 @@ interface ResearchBody {
 
 // Whole research tasks run here, read through a real extractor worker.
 jest.setTimeout(180_000);
+
+async function eventually<T>(what: string, probe: () => T | undefined, timeoutMs = 10_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = probe();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error(`${what} did not happen within ${timeoutMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
 
 /** Longer than the SDK client's 60 s default, for calls that wait for a whole task. */
 const LONG_CALL = { timeout: 170_000 };
@@ -197,6 +208,33 @@ describe('MCP research tool', () => {
       const logged = (await researchLogs(stuck, key.apiKey)).map((log) => log.request_id);
       expect(logged).toHaveLength(3);
       expect(logged).toEqual(expect.arrayContaining(started));
+    });
+
+    it('stops polling when the client goes away, and leaves the task to run', async () => {
+      const key = await newKey();
+      // Observed, not replaced: every poll still reads the task.
+      const polls = jest.spyOn(stuck.app.get(ResearchService, { strict: false }), 'poll');
+      try {
+        const client = new AbortController();
+        const call = fetch(`${stuck.baseUrl}/mcp`, {
+          method: 'POST',
+          signal: client.signal,
+          headers: { authorization: `Bearer ${key.apiKey}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+          body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'tavily_research', arguments: { input: 'What is git?', model: 'pro', timeout: 60 } } }),
+        });
+        // The first poll comes at once, the second after 0.5 s, the next 0.75 s later: the client leaves in between.
+        await eventually('the second poll', () => (polls.mock.calls.length >= 2 ? true : undefined));
+        client.abort();
+        await expect(call).rejects.toThrow();
+        const pollsWhenGone = polls.mock.calls.length;
+        // Waiting on would have polled twice more in these 3 s (1.25 s and 2.4 s after the start).
+        await new Promise((resolve) => setTimeout(resolve, 3_000));
+        expect(polls.mock.calls.length).toBe(pollsWhenGone);
+      } finally {
+        polls.mockRestore();
+      }
+      const task = await gateway.prisma.researchTask.findFirstOrThrow({ where: { accountId: key.accountId } });
+      expect(task.status).toBe('pending');
     });
   });
 });
