@@ -1,8 +1,17 @@
 import type { Type } from '@nestjs/common';
-import { CrawlRequestDto, ExtractRequestDto, FeedbackRequestDto, LogEndpoint, MapRequestDto, SearchRequestDto } from '@sift/api-contracts';
+import {
+  CrawlRequestDto,
+  ExtractRequestDto,
+  FeedbackRequestDto,
+  LogEndpoint,
+  MapRequestDto,
+  ResearchRequestDto,
+  SearchRequestDto,
+} from '@sift/api-contracts';
+import { ResearchToolOptionsDto } from './research-tool-options.dto';
 
 /** The tools, named as Tavily's MCP server names them, so agents and prompts written for it work unchanged. */
-export const TOOL_NAMES = ['tavily_search', 'tavily_extract', 'tavily_crawl', 'tavily_map', 'tavily_feedback'] as const;
+export const TOOL_NAMES = ['tavily_search', 'tavily_extract', 'tavily_crawl', 'tavily_map', 'tavily_research', 'tavily_feedback'] as const;
 export type ToolName = (typeof TOOL_NAMES)[number];
 
 /** What a tool is beside its REST twin: the twin's body, route, log name, keyless access and rate-limit budget. */
@@ -19,9 +28,16 @@ export interface ToolDefinition {
   logEndpoint: LogEndpoint | null;
   keyless: boolean;
   rateLimitCategory: 'default' | 'crawl' | 'research';
+  /** Tool-only arguments, validated as this DTO beside the body; its fields join the input schema. */
+  options?: Type<object>;
+  /** Body fields a tool call cannot use (a call cannot stream): left out of the input schema, ignored if sent. */
+  omitted?: string[];
+  /** For body fields the DTO documents without a description: a model picks arguments by their descriptions. */
+  descriptions?: Record<string, string>;
   /**
-   * Fields the tool marks required although the REST DTO does not: the DTO leaves `url` optional only so that a
-   * missing one gets the spec's own 400 message, which the tool call still returns.
+   * The schema's required fields where they differ from the REST DTO's: crawl and map require `url`, which their DTO
+   * leaves optional only so that a missing one gets the spec's own 400 message (the tool call still returns it);
+   * research requires nothing, as `request_id` can stand in for `input`.
    */
   required?: string[];
 }
@@ -80,6 +96,28 @@ export const TOOLS: Record<ToolName, ToolDefinition> = {
     rateLimitCategory: 'crawl',
     required: ['url'],
   },
+  tavily_research: {
+    name: 'tavily_research',
+    title: 'Research a question',
+    description:
+      'Research a question in depth: plans searches, reads the sources and writes a report citing them. Use it for questions ' +
+      'that need several sources; use tavily_search for a quick fact. A task takes from seconds to minutes: the call waits up ' +
+      'to timeout seconds (default 50) and returns the report and its sources, or, if the task is still running, its ' +
+      'request_id: call again with that request_id to keep waiting. Charged when the task completes, for the searches made ' +
+      'and the pages read; a failed task costs nothing. Needs an API key.',
+    body: ResearchRequestDto,
+    options: ResearchToolOptionsDto,
+    omitted: ['stream'],
+    descriptions: {
+      model: 'mini: a quick, narrow answer from few sources; pro: a broad, multi-angle report (slower, more credits); auto: chosen from the question.',
+      citation_format: 'How the report cites its sources: numbered ([1]), mla, apa or chicago.',
+    },
+    path: '/research',
+    logEndpoint: 'research',
+    keyless: false,
+    rateLimitCategory: 'research',
+    required: [],
+  },
   tavily_feedback: {
     name: 'tavily_feedback',
     title: 'Rate results',
@@ -93,3 +131,9 @@ export const TOOLS: Record<ToolName, ToolDefinition> = {
     rateLimitCategory: 'default',
   },
 };
+
+/**
+ * A research call given the request_id of an earlier one: GET /research/{request_id}'s twin (the general budget,
+ * not logged) that then waits for the task like the call that started it.
+ */
+export const RESUMED_RESEARCH: ToolDefinition = { ...TOOLS.tavily_research, path: '/research/{request_id}', logEndpoint: null, rateLimitCategory: 'default' };

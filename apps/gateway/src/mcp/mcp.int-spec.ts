@@ -104,12 +104,15 @@ describe('MCP endpoint /mcp', () => {
     const openApi = await callGateway<{ components: { schemas: Record<string, { properties: Record<string, unknown> }> } }>(gateway.baseUrl, 'GET', '/openapi.json');
     await withClient(mcpUrl, {}, async (client) => {
       const { tools } = await client.listTools();
-      expect(tools.map((tool) => tool.name).sort()).toEqual(['tavily_crawl', 'tavily_extract', 'tavily_feedback', 'tavily_map', 'tavily_search']);
+      expect(tools.map((tool) => tool.name).sort()).toEqual(['tavily_crawl', 'tavily_extract', 'tavily_feedback', 'tavily_map', 'tavily_research', 'tavily_search']);
       const schemaOf = (name: string) => tools.find((tool) => tool.name === name)?.inputSchema as { properties: Record<string, Record<string, unknown>>; required: string[] };
       // Every field of each REST body, with the body's limits and descriptions.
       for (const [tool, dto] of [['tavily_search', 'SearchRequestDto'], ['tavily_extract', 'ExtractRequestDto'], ['tavily_crawl', 'CrawlRequestDto'], ['tavily_map', 'MapRequestDto'], ['tavily_feedback', 'FeedbackRequestDto']]) {
         expect(Object.keys(schemaOf(tool).properties).sort()).toEqual(Object.keys(openApi.body.components.schemas[dto].properties).sort());
       }
+      // Research: the body without stream (a tool call cannot stream), plus how long to wait and which task to wait on.
+      const researchFields = Object.keys(openApi.body.components.schemas.ResearchRequestDto.properties).filter((name) => name !== 'stream');
+      expect(Object.keys(schemaOf('tavily_research').properties).sort()).toEqual([...researchFields, 'request_id', 'timeout'].sort());
       // A model picks arguments by their descriptions: every argument has one, nested ones included.
       const undescribed = (properties: Record<string, Record<string, unknown>>, path: string): string[] =>
         Object.entries(properties).flatMap(([name, property]) => {
@@ -122,6 +125,9 @@ describe('MCP endpoint /mcp', () => {
       expect(schemaOf('tavily_search').properties.search_depth).toMatchObject({ enum: ['basic', 'advanced', 'fast', 'ultra-fast'], description: expect.stringContaining('2 credits') });
       expect(schemaOf('tavily_crawl').required).toEqual(['url']);
       expect(schemaOf('tavily_crawl').properties.max_breadth).toMatchObject({ minimum: 1, maximum: 500 });
+      expect(schemaOf('tavily_research').required).toEqual([]);
+      expect(schemaOf('tavily_research').properties.timeout).toMatchObject({ type: 'number', minimum: 0, maximum: 900, default: 50, description: expect.stringContaining('request_id') });
+      expect(schemaOf('tavily_research').properties.model).toMatchObject({ enum: ['mini', 'pro', 'auto'], default: 'auto', description: expect.stringContaining('mini') });
       expect(schemaOf('tavily_feedback').properties.urls_scores).toMatchObject({ maxItems: 100, items: { properties: { url: { maxLength: 2000 } } } });
 
       const search = responseOf<{ results: Array<{ url: string }>; request_id: string }>(
@@ -216,11 +222,11 @@ describe('MCP endpoint /mcp', () => {
   it('asks a client without a key to sign in, and serves keyless clients the search and extract tools only', async () => {
     await expect(connect(`${gateway.baseUrl}/mcp`)).rejects.toThrow(/401|Unauthorized/);
     await withClient(`${gateway.baseUrl}/mcp`, { 'X-Service-Access-Mode': 'keyless', 'X-Forwarded-For': uniqueClientIp() }, async (client) => {
-      expect((await client.listTools()).tools).toHaveLength(5);
+      expect((await client.listTools()).tools).toHaveLength(6);
       const search = responseOf<{ results: Array<{ url: string }> }>(await client.callTool({ name: 'tavily_search', arguments: { query: `${marker} range` } }));
       expect(search.results[0].url).toBe(guideUrl);
-      for (const name of ['tavily_crawl', 'tavily_map', 'tavily_feedback']) {
-        const refused = await client.callTool({ name, arguments: { url: `${site.url}/docs`, request_id: 'x' } });
+      for (const name of ['tavily_crawl', 'tavily_map', 'tavily_research', 'tavily_feedback']) {
+        const refused = await client.callTool({ name, arguments: { url: `${site.url}/docs`, input: 'What is MCP?', request_id: 'x' } });
         expect({ name, isError: refused.isError, text: textOf(refused) }).toEqual({
           name,
           isError: true,

@@ -9,5 +9,7 @@ import { ResearchStream } from './research-stream';
 @Module({
   controllers: [ResearchController],
   providers: [...RESEARCH_PROVIDERS, MeteringService, ResearchService, ResearchStream],
+  // The MCP research tool starts and polls tasks through the same service.
+  exports: [ResearchService],
 })
 export class ResearchModule {}
