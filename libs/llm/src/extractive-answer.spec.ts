@@ -38,6 +38,11 @@ describe('extractive answers (no model configured)', () => {
     expect(advanced).toContain('Ole Rømer made the first quantitative estimate of the speed of light. [2]');
   });
 
+  it('answers in the sources\' words when a word of the question is in none of them', () => {
+    const bridge = [{ url: 'https://bay.example/bridge', title: 'Bay bridge', content: 'The Kestrel bridge spans 840 metres across the bay. It opened in 1998 after four years of work.' }];
+    expect(extractiveAnswer('How long is the Kestrel bridge?', bridge, 'basic').answer).toContain('The Kestrel bridge spans 840 metres across the bay. [1]');
+  });
+
   it('answers nothing rather than something unsupported', () => {
     expect(extractiveAnswer('volcanic eruptions in Iceland', chunks, 'basic').answer).toBe('');
   });

@@ -97,11 +97,16 @@ export class SentenceRanker {
 
   /**
    * Sentences that support the query, best first, each score multiplied by `weightOf(position)`. A sentence must
-   * cover a fair share of the query's idf mass: sharing only "in" or "the" is no support.
+   * cover a fair share of the query's idf mass: sharing only "in" or "the" is no support. A query word no sentence
+   * uses weighs no more than the rarest word they do use: its own idf is the largest of all, and would leave every
+   * sentence short of the share ("how long" asked of a text saying "spans 840 metres"), yet a query sharing only
+   * "in" with the sources still finds no support.
    */
   rank(query: string, weightOf: (position: number) => number = () => 1): RankedSentence[] {
     const queryTokens = [...new Set(tokenize(query))];
-    const queryWeight = queryTokens.reduce((sum, token) => sum + this.index.idf(token), 0);
+    const used = queryTokens.filter((token) => this.index.documentFrequency(token) > 0);
+    const rarestUsed = Math.max(0, ...used.map((token) => this.index.idf(token)));
+    const queryWeight = queryTokens.reduce((sum, token) => sum + (used.includes(token) ? this.index.idf(token) : rarestUsed), 0);
     const supported = (sentenceTokens: string[]) => {
       const present = new Set(sentenceTokens);
       const covered = queryTokens.filter((token) => present.has(token)).reduce((sum, token) => sum + this.index.idf(token), 0);

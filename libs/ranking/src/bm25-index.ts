@@ -44,6 +44,11 @@ export class Bm25Index {
     return this.termFrequencies.length;
   }
 
+  /** How many documents hold the term. */
+  documentFrequency(term: string): number {
+    return this.documentFrequencies.get(term) ?? 0;
+  }
+
   idf(term: string): number {
     const documentFrequency = this.documentFrequencies.get(term) ?? 0;
     return Math.log(1 + (this.size - documentFrequency + 0.5) / (documentFrequency + 0.5));

@@ -22,7 +22,16 @@ const STOPWORDS = new Set(
 );
 // Asks for several angles at once: a comparison, a history, a weighing of sides.
 const BROAD_QUESTION =
-  /\b(?:compare[sd]?|comparison|comparing|versus|vs\.?|pros and cons|advantages and disadvantages|differences? between|history of|evolution of|trade-?offs?|overview of)\b/i;
+  /\b(?:compare[sd]?|comparison|comparing|versus|vs\.?|pros and cons|advantages and disadvantages|differ(?:s|ent|ences?)?|history of|evolution of|trade-?offs?|overview of)\b/i;
+// The two things a comparison weighs: "between X and Y", "how do X and Y differ", "X vs Y".
+const COMPARED_PAIRS = [
+  /\bbetween\s+(.+?)\s+and\s+(.+?)(?=\s+(?:in|for|when|with|regarding|on|at)\b|[,;:?]|$)/i,
+  /\b(?:do|does|did|is|are|would|should)\s+(.+?)\s+(?:and|or)\s+(.+?)\s+(?:differ|compare|vary)\b/i,
+  /\b(?:compare|comparing)\s+(.+?)\s+(?:and|with|to)\s+(.+?)(?=\s+(?:in|for|when|regarding|on|at)\b|[,;:?]|$)/i,
+  /\b(?:use|choose|pick|prefer|run)\s+(.+?)\s+or\s+(.+?)(?=\s+(?:to|for|when|in|if|on)\b|[,;:?]|$)/i,
+];
+/** Words that say a comparison is asked for, not what it is about. */
+const COMPARISON_WORDS = new Set(['differ', 'differs', 'different', 'difference', 'differences', 'pros', 'cons']);
 const POINTS_BACK = /\b(?:it|its|they|them|their|this|that|these|those)\b/i;
 const COMPARISON_SPLIT = /\s+(?:versus|vs\.?|compared (?:to|with)|or)\s+/i;
 
@@ -77,6 +86,21 @@ export function entitiesOf(question: string): string[] {
   return [...quoted, ...names];
 }
 
+/**
+ * The sides a comparison weighs, each a search with the question's other terms: "How do git rebase and git merge
+ * differ in how they integrate changes" → "git rebase integrate changes", "git merge integrate changes".
+ */
+export function comparedSidesOf(question: string): string[] {
+  // An enumeration of three or more ("Git, Mercurial and Subversion") is searched item by item instead.
+  if (clausesOf(question).some((clause) => enumerationItemsOf(clause).length > 0)) return [];
+  // Both sides must name something: "is git rebase and how does it differ" pairs a thing with a pronoun.
+  const pair = COMPARED_PAIRS.map((pattern) => pattern.exec(question)).find((match) => match !== null && keywordsOf(match[1]).length > 0 && keywordsOf(match[2]).length > 0);
+  const sides = pair ? [pair[1], pair[2]] : BROAD_QUESTION.test(question) ? question.split(COMPARISON_SPLIT).filter((side) => side !== question) : [];
+  const sideWords = new Set(sides.flatMap(keywordsOf));
+  const context = keywordsOf(question).filter((word) => !sideWords.has(word) && !COMPARISON_WORDS.has(word));
+  return sides.map((side) => [...keywordsOf(side), ...context].join(' ')).filter((query) => query !== '');
+}
+
 /** mini or pro for `auto`: broad, long or many-part questions get several angles. */
 export function resolveModel(model: 'mini' | 'pro' | 'auto', input: string): ResearchModel {
   if (model !== 'auto') return model;
@@ -114,19 +138,33 @@ export function deterministicPlan(input: string, model: ResearchModel): Research
   const subject = entities.join(' ') || keywordsOf(clauses[0] ?? '').join(' ');
   const parts = clauses.length > 1 ? clauses.map((clause, position) => (position > 0 && POINTS_BACK.test(clause) && keywordsOf(clause).length < 3 ? `${clause} ${subject}` : clause)) : [];
   const items = clauses.flatMap(enumerationItemsOf);
-  const sides = BROAD_QUESTION.test(question) ? question.split(COMPARISON_SPLIT).filter((side) => side !== question) : [];
   const keywords = keywordsOf(question).join(' ');
+  const sides = comparedSidesOf(question);
   if (model === 'mini') {
-    const queries = distinct([question, ...parts, ...items, ...entities.map((entity) => `${entity} ${keywords}`), keywords]).slice(0, MAXIMUM_QUERIES.mini);
+    const queries = distinct([question, ...sides, ...parts, ...items, ...entities.map((entity) => `${entity} ${keywords}`), keywords]).slice(0, MAXIMUM_QUERIES.mini);
     return queries.map((query, position) => ({ title: position === 0 ? 'Overview' : capitalized(query), queries: [query] }));
   }
-  const topics = distinct([...parts, ...items, ...sides.map((side) => keywordsOf(side).join(' ')), ...entities]);
+  const topics = distinct([...sides, ...parts, ...items, ...entities]);
   const sections: ResearchSection[] = [{ title: 'Overview', queries: distinct([question, keywords]) }];
   for (const topic of topics) {
     const within = distinct([topic, `${topic} ${keywords}`]).filter((query) => !sections.some((section) => distinct([...section.queries, query]).length === section.queries.length));
     if (within.length > 0) sections.push({ title: capitalized(topic), queries: within });
   }
+  // A question with a single angle still gets several: its terms relaxed one at a time, each a search of its own.
+  if (sections.length < 3) {
+    for (const relaxed of relaxationsOf(keywordsOf(question))) {
+      if (!sections.some((section) => distinct([...section.queries, relaxed]).length === section.queries.length)) {
+        sections.push({ title: capitalized(relaxed), queries: [relaxed] });
+      }
+    }
+  }
   return capQueries(sections, MAXIMUM_QUERIES.pro);
+}
+
+/** The query without one of its terms, for each term from the last: recall for pages that word a question differently. */
+function relaxationsOf(keywords: string[]): string[] {
+  if (keywords.length < 3) return [];
+  return keywords.map((_, dropped) => keywords.filter((__, position) => position !== dropped).join(' ')).reverse();
 }
 
 /** At most `maximum` queries, taken round-robin so every section keeps its first query before any gets a second. */

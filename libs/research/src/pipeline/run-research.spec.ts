@@ -2,7 +2,7 @@ import type { ResearchEvent } from '@sift/queue-contracts';
 import { inlineCitation } from './citation-style';
 import { isGroundedIn } from './grounding';
 import { corpusDependencies, corpusPages } from './research-corpus.testing';
-import { deterministicPlan, resolveModel } from './research-plan';
+import { comparedSidesOf, deterministicPlan, resolveModel } from './research-plan';
 import type { ResearchCheckpoint, ResearchOutcome, ResearchRequest } from './research-pipeline';
 import { runResearch } from './run-research';
 
@@ -50,6 +50,24 @@ describe('the research plan', () => {
     const sections = deterministicPlan('Compare Git, Mercurial and Subversion for large monorepos', 'pro');
     expect(sections.map((section) => section.title)).toEqual(expect.arrayContaining(['Overview', 'Git large monorepos', 'Mercurial large monorepos', 'Subversion large monorepos']));
     expect(sections.flatMap((section) => section.queries).length).toBeLessThanOrEqual(10);
+  });
+
+  it('searches each side of a comparison with the question\'s other terms, and leaves enumerations to their items', () => {
+    expect(comparedSidesOf('How do git rebase and git merge differ in how they integrate changes?')).toEqual(['git rebase integrate changes', 'git merge integrate changes']);
+    expect(comparedSidesOf('What is the difference between git reset and git revert?')).toEqual(['git reset', 'git revert']);
+    expect(comparedSidesOf('Should I use git fetch or git pull to update my branch?')).toEqual(['git fetch update branch', 'git pull update branch']);
+    expect(comparedSidesOf('What is git rebase and how does it differ from git merge?')).toEqual([]);
+    expect(comparedSidesOf('Compare Git, Mercurial and Subversion for large monorepos')).toEqual([]);
+    expect(deterministicPlan('What is the difference between git reset and git revert?', 'mini').map((section) => section.queries[0])).toEqual(
+      expect.arrayContaining(['git reset', 'git revert']),
+    );
+  });
+
+  it('gives pro several angles on a single-angle question by relaxing its terms, within ten searches', () => {
+    const queries = deterministicPlan('How do I undo the last git commit?', 'pro').flatMap((section) => section.queries);
+    expect(queries[0]).toBe('How do I undo the last git commit');
+    expect(queries).toEqual(expect.arrayContaining(['undo git commit', 'last git commit']));
+    expect(queries.length).toBeLessThanOrEqual(10);
   });
 
   it('resolves auto to pro for comparisons and long many-part questions, else mini', () => {
