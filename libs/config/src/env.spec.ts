@@ -1,6 +1,6 @@
 import { availableParallelism } from 'node:os';
 import { z } from 'zod';
-import { browserEnv, ConfigError, fetchEnv, loadConfig, parsingEnv, threadCount, x402Env } from './env';
+import { browserEnv, ConfigError, fetchEnv, loadConfig, parsingEnv, researchDeadlineEnv, threadCount, x402Env } from './env';
 
 describe('parsing and browser limits', () => {
   it('default to bounded values', () => {
@@ -46,5 +46,13 @@ describe('x402 settings', () => {
     expect(() => loadConfig(x402Env, { X402_NETWORK: 'base' })).toThrow(/X402_NETWORK/);
     expect(() => loadConfig(x402Env, { X402_PRICE_USD: '0' })).toThrow(/X402_PRICE_USD/);
     expect(loadConfig(x402Env, { X402_PAY_TO: `0x${'ab'.repeat(20)}` }).X402_PAY_TO).toBe(`0x${'ab'.repeat(20)}`);
+  });
+});
+
+describe('research deadlines', () => {
+  it('default to 5 minutes for mini and 15 for pro, and refuse a task no time at all', () => {
+    expect(loadConfig(researchDeadlineEnv, {})).toEqual({ RESEARCH_DEADLINE_MINI_SECONDS: 300, RESEARCH_DEADLINE_PRO_SECONDS: 900 });
+    expect(loadConfig(researchDeadlineEnv, { RESEARCH_DEADLINE_MINI_SECONDS: '60' }).RESEARCH_DEADLINE_MINI_SECONDS).toBe(60);
+    expect(() => loadConfig(researchDeadlineEnv, { RESEARCH_DEADLINE_PRO_SECONDS: '0' })).toThrow(ConfigError);
   });
 });

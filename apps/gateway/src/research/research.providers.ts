@@ -1,8 +1,8 @@
 import { Logger, Provider } from '@nestjs/common';
 import { BillingService } from '@sift/billing';
-import { loadConfig } from '@sift/config';
+import { loadConfig, researchDeadlineEnv } from '@sift/config';
 import { PrismaClient } from '@sift/persistence';
-import { researchDeadlineEnv, ResearchEvents, ResearchTaskFinisher, ResearchTaskRepository } from '@sift/research';
+import { ResearchEvents, ResearchTaskFinisher, ResearchTaskRepository } from '@sift/research';
 import type { Redis } from 'ioredis';
 import { GATEWAY_CONFIG, type GatewayAppConfig, REDIS } from '../core/core.module';
 

@@ -75,7 +75,7 @@ describe('runResearch with a model (loopback chat-completions server)', () => {
   const budget = { searches: 5, extractions: 10 };
   function recorder() {
     const events: ResearchEvent[] = [];
-    return { events, progress: { signal: new AbortController().signal, emit: async (event: ResearchEvent) => void events.push(event), checkpoint: async () => undefined } };
+    return { events, progress: { signal: new AbortController().signal, deadlineAt: new Date(Date.now() + 60_000), emit: async (event: ResearchEvent) => void events.push(event), checkpoint: async () => undefined } };
   }
 
   it('plans with the model, streams its report with citations renumbered in citation order, and drops citations of no source', async () => {
