@@ -62,8 +62,10 @@ export interface ResearchCheckpoint {
   sections?: ResearchSection[];
   /** Searches done (query → hits), in order; each hit's content cut to a snippet (the pages quoted are in `pages`). */
   searches: { query: string; hits: ResearchHit[] }[];
-  /** The report's pages with their text, by URL: read through the extractor, or the index's full text of a hit. */
+  /** Pages read through the extractor, with their text, by URL (pages the index held in full are not kept: see readChosen). */
   pages: ResearchPage[];
+  /** True once the pages were read: a resume does not read (nor charge) them again. */
+  pagesRead?: boolean;
   /** Work done so far, for billing: counted once, whatever retries happen. */
   work: { searches: number; extractions: number };
 }

@@ -183,7 +183,7 @@ describe('runResearch without a model (extractive)', () => {
     expect(replayed.work).toEqual(complete.work);
   });
 
-  it('checkpoints hits as snippets; a task resumed before reading reads the index-held pages again, free', async () => {
+  it('checkpoints hits as snippets and read pages whole; a resumed task reads the index-held pages again, free', async () => {
     const fullText = ['https://git-scm.com/docs/git-rebase', 'https://git-scm.com/docs/git-merge'];
     const first = corpusDependencies({ fullText });
     const { checkpoints, progress } = recorder();
@@ -191,15 +191,19 @@ describe('runResearch without a model (extractive)', () => {
     const hits = checkpoints.flatMap((checkpoint) => checkpoint.searches.flatMap((search) => search.hits));
     expect(Math.max(...hits.map((hit) => hit.content.length))).toBeLessThanOrEqual(500);
     expect(first.reads.flat()).not.toEqual(expect.arrayContaining(fullText));
-    // The last checkpoint keeps the quoted pages whole, so a resume from it reads nothing.
-    expect(checkpoints[checkpoints.length - 1].pages.map((page) => page.url)).toEqual(expect.arrayContaining(fullText));
+    // Pages read through the extractor are kept whole; the index's full texts are not kept at all.
+    const last = checkpoints[checkpoints.length - 1];
+    expect(last.pages.length).toBeGreaterThan(0);
+    expect(last.pages.map((page) => page.url)).not.toEqual(expect.arrayContaining([fullText[0]]));
 
-    const afterSearches = checkpoints.filter((checkpoint) => checkpoint.pages.length === 0).at(-1) as ResearchCheckpoint;
-    const again = corpusDependencies({ fullText });
-    const resumed = await runResearch(request(), budget, again.deps, recorder().progress, afterSearches);
-    expect(again.reads.flat()).toEqual(expect.arrayContaining(fullText));
-    expect(resumed.work).toEqual(complete.work);
-    expect(resumed.content).toEqual(complete.content);
+    for (const saved of [checkpoints.filter((checkpoint) => !checkpoint.pagesRead).at(-1) as ResearchCheckpoint, last]) {
+      const again = corpusDependencies({ fullText });
+      const resumed = await runResearch(request(), budget, again.deps, recorder().progress, saved);
+      expect(again.reads.flat().filter((url) => !fullText.includes(url))).toEqual(saved.pagesRead ? [] : first.reads.flat());
+      expect(again.reads.flat()).toEqual(expect.arrayContaining(fullText));
+      expect(resumed.work).toEqual(complete.work);
+      expect(resumed.content).toEqual(complete.content);
+    }
   });
 
   it('gives a search no more time than is left before the task\'s deadline', async () => {

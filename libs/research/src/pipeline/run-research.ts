@@ -10,7 +10,7 @@ import { choosePages, fusePages, withoutExcluded } from './page-selection';
 import type { FoundPage, SearchStep } from './page-selection';
 import { deterministicPlan, MAXIMUM_QUERIES, resolveModel } from './research-plan';
 import type { ResearchModel, ResearchSection } from './research-plan';
-import type { ResearchBudget, ResearchCheckpoint, ResearchDependencies, ResearchOutcome, ResearchPage, ResearchProgress, ResearchRequest } from './research-pipeline';
+import type { ResearchBudget, ResearchCheckpoint, ResearchDependencies, ResearchOutcome, ResearchProgress, ResearchRequest } from './research-pipeline';
 import type { SourcePage } from './source-page';
 
 const RESULTS_PER_SEARCH = 6;
@@ -146,36 +146,37 @@ async function search(run: ResearchRun, model: ResearchModel, sections: Research
 async function read(run: ResearchRun, model: ResearchModel): Promise<SourcePage[]> {
   const searches: SearchStep[] = run.state.searches;
   const chosen = choosePages(fusePages(searches, run.request.includeDomains), searches, PAGES_TO_READ[model][run.request.outputLength]);
-  if (run.state.pages.length === 0) await readChosen(run, chosen);
+  await readChosen(run, chosen);
   return chosen.flatMap((found): SourcePage[] => {
-    const page = run.state.pages.find((read) => read.url === found.hit.url);
-    if (!page || page.content.trim() === '') return [];
-    return [{ source: sourceOf({ ...found.hit, ...page, favicon: page.favicon ?? found.hit.favicon }), content: page.content, queries: found.queries, preferred: found.preferred }];
+    const { hit } = found;
+    const read = run.state.pages.find((page) => page.url === hit.url);
+    const page = read ?? { ...hit, content: run.fullTexts.get(hit.url) ?? '' };
+    if (page.content.trim() === '') return [];
+    return [{ source: sourceOf({ ...hit, ...page, favicon: page.favicon ?? hit.favicon }), content: page.content, queries: found.queries, preferred: found.preferred }];
   });
 }
 
 /**
- * Gives the chosen pages their texts, once: the full text the index returned with the hit (free), else the page
- * read through the extractor (counted, within the budget). A task resumed before this step has lost the index's
- * full texts (the checkpoint keeps snippets): it reads those pages again, free as they were the first time.
+ * Gives the chosen pages their texts. A page the index held in full has the text its hit came with (free); the
+ * others are read through the extractor once (counted, within the budget) and kept in the checkpoint. The index's
+ * full texts are not checkpointed (a pro task's were most of a megabyte per save): a resumed task reads those pages
+ * again through the extractor, free as they were the first time.
  */
 async function readChosen(run: ResearchRun, chosen: FoundPage[]): Promise<void> {
-  const held: ResearchPage[] = chosen.flatMap(({ hit }) => {
-    const content = run.fullTexts.get(hit.url);
-    return content === undefined ? [] : [{ url: hit.url, title: hit.title, content, favicon: hit.favicon ?? null }];
-  });
-  const missing = chosen.filter(({ hit }) => !run.fullTexts.has(hit.url));
+  const lost = chosen.filter(({ hit }) => !hit.contentIsSnippet && !run.fullTexts.has(hit.url)).map(({ hit }) => hit.url);
   const allowed = Math.max(0, run.budget.extractions - run.state.work.extractions);
-  const paid = missing.filter(({ hit }) => hit.contentIsSnippet).slice(0, allowed).map(({ hit }) => hit.url);
-  const urls = [...missing.filter(({ hit }) => !hit.contentIsSnippet).map(({ hit }) => hit.url), ...paid];
-  let pages: ResearchPage[] = [];
+  const paid = run.state.pagesRead ? [] : chosen.filter(({ hit }) => hit.contentIsSnippet).slice(0, allowed).map(({ hit }) => hit.url);
+  const urls = [...lost, ...paid];
   if (urls.length > 0) {
     run.checkDeadline('reading');
-    pages = (await run.deps.read(urls, { deadlineMs: run.within(READ_DEADLINE_MS) })).filter((page) => urls.includes(page.url));
+    const pages = await run.deps.read(urls, { deadlineMs: run.within(READ_DEADLINE_MS) });
+    for (const page of pages) if (lost.includes(page.url)) run.fullTexts.set(page.url, page.content);
+    const bought = pages.filter((page) => paid.includes(page.url));
+    run.state.pages.push(...bought);
+    run.state.work.extractions += bought.length;
   }
-  if (held.length + pages.length === 0) return;
-  run.state.pages.push(...held, ...pages);
-  run.state.work.extractions += pages.filter((page) => paid.includes(page.url)).length;
+  if (run.state.pagesRead) return;
+  run.state.pagesRead = true;
   await run.save();
 }
 
