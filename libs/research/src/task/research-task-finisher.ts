@@ -38,7 +38,8 @@ export class ResearchTaskFinisher {
    */
   async settleCompleted(task: ResearchTask): Promise<void> {
     const credits = task.reservation && task.work ? (await this.billing.settle(task.reservation, researchChargeLines(task.work))).charged : 0;
-    await this.tasks.recordCredits(task.requestId, credits);
+    // Settled twice at once (the worker and a GET), the ledger charged once and one of the two tells the log and the stream.
+    if (!(await this.tasks.recordCredits(task.requestId, credits))) return;
     const logged = await this.requestLogs.recordLateCharge(task.accountId, task.requestId, credits, {
       mode: task.mode,
       searches: task.work?.searches ?? 0,
