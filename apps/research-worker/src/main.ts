@@ -1,7 +1,7 @@
 import { BillingService } from '@sift/billing';
 import { loadConfig } from '@sift/config';
 import { OpenAiCompatibleClient } from '@sift/llm';
-import { AccountRepository, ApiKeyRepository, createPrismaClient, CreditLedgerRepository, ProjectRepository } from '@sift/persistence';
+import { AccountRepository, ApiKeyRepository, createPrismaClient, CreditLedgerRepository, ProjectRepository, RequestLogRepository } from '@sift/persistence';
 import { createRedisConnection, JobQueue, runWorkerProcess, workerLogger } from '@sift/queue';
 import { QueueName } from '@sift/queue-contracts';
 import { ResearchEvents, ResearchTaskFinisher, ResearchTaskRepository, runResearch } from '@sift/research';
@@ -29,7 +29,7 @@ async function main(): Promise<void> {
     apiKeys: new ApiKeyRepository(prisma),
     projects: new ProjectRepository(prisma),
   });
-  const finisher = new ResearchTaskFinisher(tasks, events, billing, log);
+  const finisher = new ResearchTaskFinisher(tasks, events, billing, new RequestLogRepository(prisma), log);
   const fanOut = new SearchFanOut(configuredSearchProviders(new LocalIndexProvider(prisma), { searxngUrl: config.SEARXNG_URL, policy }), (name, message) =>
     log('error', 'search provider failed', { provider: name, error: message }),
   );

@@ -70,12 +70,14 @@ export class ResearchTaskRunner {
 
   private async work(task: ResearchTask): Promise<ResearchResult> {
     const { tasks, events, finisher, log } = this.options;
+    const emit = await events.publisherFor(task.requestId);
     const deadline = new AbortController();
     const timer = setTimeout(() => deadline.abort(new Error(OVERDUE_REASON)), task.deadlineAt.getTime() - Date.now());
     const progress: ResearchProgress = {
-      emit: (event) => events.publish(task.requestId, event),
+      emit,
       checkpoint: (state) => tasks.saveCheckpoint(task.requestId, state),
       signal: deadline.signal,
+      deadlineAt: task.deadlineAt,
     };
     const resumed = task.checkpoint !== null;
     let outcome: ResearchOutcome;

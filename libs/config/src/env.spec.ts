@@ -1,6 +1,6 @@
 import { availableParallelism } from 'node:os';
 import { z } from 'zod';
-import { browserEnv, ConfigError, DEFAULT_THREAD_CAP, fetchEnv, gatewayEnv, loadConfig, parsingEnv, threadCount, x402Env } from './env';
+import { browserEnv, ConfigError, DEFAULT_THREAD_CAP, fetchEnv, gatewayEnv, loadConfig, parsingEnv, researchDeadlineEnv, threadCount, x402Env } from './env';
 
 describe('parsing and browser limits', () => {
   it('default to bounded values', () => {
@@ -67,5 +67,13 @@ describe('TRUST_PROXY', () => {
     expect(() => trust('yes')).toThrow(ConfigError);
     expect(() => trust('10.0.0.0/33')).toThrow(ConfigError);
     expect(() => trust('proxy.internal')).toThrow(ConfigError);
+  });
+});
+
+describe('research deadlines', () => {
+  it('default to 5 minutes for mini and 15 for pro, and refuse a task no time at all', () => {
+    expect(loadConfig(researchDeadlineEnv, {})).toEqual({ RESEARCH_DEADLINE_MINI_SECONDS: 300, RESEARCH_DEADLINE_PRO_SECONDS: 900 });
+    expect(loadConfig(researchDeadlineEnv, { RESEARCH_DEADLINE_MINI_SECONDS: '60' }).RESEARCH_DEADLINE_MINI_SECONDS).toBe(60);
+    expect(() => loadConfig(researchDeadlineEnv, { RESEARCH_DEADLINE_PRO_SECONDS: '0' })).toThrow(ConfigError);
   });
 });

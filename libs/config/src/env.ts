@@ -141,6 +141,17 @@ export const searchEnv = z.object({
   SEARXNG_URL: z.string().default(''),
 });
 
+/**
+ * How long a research task may take, counted from its POST; past it the task is failed with the reason. Read by
+ * the gateway, which stores each task's deadline in its row (the worker and the sweep read it from there).
+ */
+export const researchDeadlineEnv = z.object({
+  /** Longest a mini research task may take, in seconds, from its POST. */
+  RESEARCH_DEADLINE_MINI_SECONDS: z.coerce.number().int().min(1).default(300),
+  /** Longest a pro or auto research task may take, in seconds, from its POST. */
+  RESEARCH_DEADLINE_PRO_SECONDS: z.coerce.number().int().min(1).default(900),
+});
+
 /** x402 pay-per-request for advanced search (docs/x402.md); off while X402_PAY_TO is empty. */
 export const x402Env = z.object({
   /** EVM address that receives the payments; empty = x402 off (advanced search without a key stays 401). */
@@ -161,6 +172,7 @@ export type BrowserConfig = z.infer<typeof browserEnv>;
 export type LlmConfig = z.infer<typeof llmEnv>;
 export type SearchConfig = z.infer<typeof searchEnv>;
 export type X402Config = z.infer<typeof x402Env>;
+export type ResearchDeadlineConfig = z.infer<typeof researchDeadlineEnv>;
 
 export class ConfigError extends Error {}
 

@@ -18,4 +18,4 @@ export { isFinished } from './task/research-task';
 export { OVERDUE_REASON, ResearchTaskRepository } from './task/research-task.repository';
 export { ResearchEvents, type FollowedEvent } from './task/research-events';
 export { ResearchTaskFinisher, type FinisherLog } from './task/research-task-finisher';
-export { researchDeadlineEnv, researchDeadlineMs, type ResearchDeadlineConfig } from './task/research-deadlines';
+export { researchDeadlineMs } from './task/research-deadlines';

@@ -7,3 +7,5 @@ export { callGateway } from './gateway-http-client';
 export type { GatewayAnswer, GatewayCallOptions } from './gateway-http-client';
 export { binaryNoise, linkHeavyHtml, pdfBomb } from './hostile-content';
 export type { PdfBombOptions } from './hostile-content';
+export { chatCompletionChunk, startLoopbackChatServer } from './loopback-chat-server';
+export type { ChatReply, ChatRequest, LoopbackChatServer } from './loopback-chat-server';

@@ -1,6 +1,19 @@
 import { randomUUID } from 'node:crypto';
+import type { ResearchEvent } from '@sift/queue-contracts';
+import { inlineCitation, isGroundedIn, sourceListEntry } from '@sift/research';
 import { FixtureServer, startFixtureServer } from '@sift/safe-fetch';
-import { callGateway, createTestAccount, createTestKey, GitDocsSite, startGitDocsSite, type TestKey } from '@sift/testing';
+import {
+  callGateway,
+  createTestAccount,
+  createTestKey,
+  GitDocsSite,
+  type LoopbackChatServer,
+  startGitDocsSite,
+  startLoopbackChatServer,
+  type TestKey,
+} from '@sift/testing';
+import Ajv from 'ajv';
+import { Redis } from 'ioredis';
 import { startTestGateway, TestGateway } from '../testing/gateway-harness';
 import { startWorkerProcess, WorkerProcess } from '../testing/worker-process';
 
@@ -126,6 +139,51 @@ describe('research', () => {
     });
   }
 
+  async function logsOf(apiKey: string) {
+    const answer = await callGateway<{ logs: Array<{ endpoint: string; request_id: string; credits: number }> }>(gateway.baseUrl, 'POST', '/logs', {
+      apiKey,
+      body: { endpoints: ['research'] },
+    });
+    return answer.body.logs.map(({ endpoint, request_id, credits }) => ({ endpoint, request_id, credits }));
+  }
+
+  /** A completed task's report split at its citations: each cited sentence with the (1-based) source it cites. */
+  function citedSentences(report: string, sources: NonNullable<ResearchBody['sources']>, citationOf: (position: number) => string) {
+    const body = report.slice(0, report.indexOf('\n## Sources'));
+    const cited: { sentence: string; source: number }[] = [];
+    for (const paragraph of body.split('\n\n').filter((block) => block.trim() !== '' && !block.startsWith('#'))) {
+      let rest = paragraph;
+      while (rest.trim() !== '') {
+        const next = sources
+          .map((_source, index) => ({ source: index + 1, citation: citationOf(index + 1), at: rest.indexOf(citationOf(index + 1)) }))
+          .filter((found) => found.at >= 0)
+          .sort((left, right) => left.at - right.at)[0];
+        if (!next) throw new Error(`text cites no listed source: ${rest}`);
+        cited.push({ sentence: rest.slice(0, next.at).trim(), source: next.source });
+        rest = rest.slice(next.at + next.citation.length);
+      }
+    }
+    return cited;
+  }
+
+  /** A page's main content as the extraction pipeline gives it (what the research worker read). */
+  async function pageText(apiKey: string, url: string): Promise<string> {
+    const answer = await callGateway<{ results: Array<{ raw_content: string }> }>(gateway.baseUrl, 'POST', '/extract', { apiKey, body: { urls: [url], format: 'markdown' } });
+    expect(answer.status).toBe(200);
+    return answer.body.results[0].raw_content;
+  }
+
+  /** What the worker published to the task's stream (as every streaming client reads it). */
+  async function publishedEvents(requestId: string): Promise<ResearchEvent[]> {
+    const redis = new Redis(process.env.REDIS_URL ?? '');
+    try {
+      const entries = await redis.xrange(`${extractor.queuePrefix}:research:${requestId}:events`, '-', '+');
+      return entries.map(([, fields]) => JSON.parse(fields[1]) as ResearchEvent);
+    } finally {
+      redis.disconnect();
+    }
+  }
+
   async function ledgerOf(requestId: string) {
     const rows = await gateway.prisma.creditLedger.findMany({ where: { requestId } });
     const held = await gateway.prisma.creditReservation.count({ where: { requestId } });
@@ -161,11 +219,10 @@ describe('research', () => {
     expect(ledger.credits).toBeGreaterThan(0);
     const usage = await callGateway<{ key: { research_usage: number } }>(gateway.baseUrl, 'GET', '/usage', { apiKey: key.apiKey });
     expect(usage.body.key.research_usage).toBe(ledger.credits);
-    const logs = await callGateway<{ logs: Array<{ endpoint: string; request_id: string }> }>(gateway.baseUrl, 'POST', '/logs', {
-      apiKey: key.apiKey,
-      body: { endpoints: ['research'] },
-    });
-    expect(logs.body.logs.map((log) => [log.endpoint, log.request_id])).toEqual([['research', started.body.request_id]]);
+    // The request log shows the charge the worker settled, and which writer produced the report.
+    expect(await logsOf(key.apiKey)).toEqual([{ endpoint: 'research', request_id: started.body.request_id, credits: ledger.credits }]);
+    const logged = await gateway.prisma.requestLog.findUnique({ where: { requestId: started.body.request_id } });
+    expect(logged?.detail).toMatchObject({ mode: 'extractive', searches: expect.any(Number), pages_read: expect.any(Number) });
     // The worker says which writer produced the report.
     await eventually('the worker reporting the mode', async () =>
       new RegExp(`"message":"research task completed","requestId":"${started.body.request_id}","mode":"(extractive|llm)"`).test(research.output()) ? true : undefined,
@@ -215,6 +272,89 @@ describe('research', () => {
     expect(site.hits.get('/git-branch.html') ?? 0).toBe(localhostHitsBefore);
   });
 
+  it('extractive: every citation names a listed source, and every cited sentence is found in the page it cites', async () => {
+    const key = await newKey();
+    const started = await start(key.apiKey, { input: 'How do git merge and git rebase combine the work of two branches?', model: 'mini' });
+    const done = await finished(key.apiKey, started.body.request_id);
+    expect(done.status).toBe('completed');
+    const report = done.content as string;
+    const sources = done.sources ?? [];
+    const numbers = [...report.matchAll(/\[(\d+)\]/g)].map((match) => Number(match[1]));
+    expect(numbers.length).toBeGreaterThan(sources.length);
+    for (const number of numbers) expect(number >= 1 && number <= sources.length).toBe(true);
+    const cited = citedSentences(report, sources, (number) => `[${number}]`);
+    expect(cited.length).toBeGreaterThanOrEqual(2);
+    const texts = new Map<string, string>();
+    for (const source of sources) texts.set(source.url, await pageText(key.apiKey, source.url));
+    for (const { sentence, source } of cited) {
+      expect({ sentence, grounded: isGroundedIn(sentence, texts.get(sources[source - 1].url) ?? '') }).toEqual({ sentence, grounded: true });
+    }
+  });
+
+  it('apa: cites in the chosen style and lists its sources in it', async () => {
+    const key = await newKey();
+    const started = await start(key.apiKey, { input: 'What does git rebase do to commits?', model: 'mini', citation_format: 'apa' });
+    const done = await finished(key.apiKey, started.body.request_id);
+    expect(done.status).toBe('completed');
+    const report = done.content as string;
+    const sources = done.sources ?? [];
+    expect(sources.length).toBeGreaterThan(0);
+    sources.forEach((source, index) => {
+      expect(report).toContain(inlineCitation('apa', index + 1, source));
+      expect(report).toContain(sourceListEntry('apa', index + 1, source));
+    });
+    expect(report).not.toMatch(/\[\d+\]/);
+    expect(citedSentences(report, sources, (number) => inlineCitation('apa', number, sources[number - 1])).length).toBeGreaterThan(0);
+  });
+
+  it('include_domains: pages of an included domain come first among the sources, the others still follow', async () => {
+    const key = await newKey();
+    const input = 'Which git commands list branches and merge them?';
+    const started = await start(key.apiKey, { input, model: 'mini', include_domains: ['localhost'] });
+    const done = await finished(key.apiKey, started.body.request_id);
+    expect(done.status).toBe('completed');
+    const hosts = (done.sources ?? []).map((source) => new URL(source.url).hostname);
+    expect(hosts[0]).toBe('localhost');
+    expect(hosts.some((host) => host !== 'localhost')).toBe(true);
+  });
+
+  describe('output_schema (extractive)', () => {
+    it('answers an object that validates against the schema', async () => {
+      const key = await newKey();
+      const schema = {
+        properties: {
+          summary: { type: 'string', description: 'what git merge does' },
+          commands: { type: 'array', items: { type: 'string' }, description: 'git commands that combine branches' },
+        },
+        required: ['summary'],
+      };
+      const started = await start(key.apiKey, { input: 'What does git merge do?', model: 'mini', output_schema: schema });
+      const done = await finished(key.apiKey, started.body.request_id);
+      expect(done.status).toBe('completed');
+      expect(typeof done.content).toBe('object');
+      // The schema as a client sends it (no top-level type); the content must also be an object.
+      const validate = new Ajv().compile({ type: 'object', ...schema });
+      expect({ valid: validate(done.content), errors: validate.errors ?? null }).toEqual({ valid: true, errors: null });
+      expect(String((done.content as { summary: string }).summary).length).toBeGreaterThan(0);
+      expect((await gateway.prisma.researchTask.findUnique({ where: { requestId: started.body.request_id } }))?.mode).toBe('extractive');
+    });
+
+    it('fails with a clear error, and costs nothing, when the sources cannot fill a required field', async () => {
+      const key = await newKey();
+      const schema = { properties: { price: { type: 'number', description: 'the price of a git merge in euros' } }, required: ['price'] };
+      const started = await start(key.apiKey, { input: 'How much does a git merge cost in euros?', model: 'mini', output_schema: schema });
+      const done = await finished(key.apiKey, started.body.request_id, '?include_usage=true');
+      expect(done).toEqual({
+        request_id: started.body.request_id,
+        status: 'failed',
+        error: expect.stringMatching(/could not fill output_schema: .*price/),
+        response_time: expect.any(Number),
+        usage: { credits: 0 },
+      });
+      expect(await ledgerOf(started.body.request_id)).toEqual({ rows: 0, kinds: [], credits: 0, held: 0 });
+    });
+  });
+
   it('answers 401 without a key, 400 for an unknown model or an invalid output_schema, 404 for unknown and foreign tasks', async () => {
     const key = await newKey();
     const keyless = await callGateway<ErrorBody>(gateway.baseUrl, 'POST', '/research', { body: { input: 'q' } });
@@ -262,6 +402,68 @@ describe('research', () => {
     expect(done.usage).toEqual({ credits: ledger.credits });
     const usage = await callGateway<{ key: { research_usage: number } }>(gateway.baseUrl, 'GET', '/usage', { apiKey: key.apiKey });
     expect(usage.body.key.research_usage).toBe(ledger.credits);
+    // The task's stream shows each step once although the restarted worker replayed the ones not yet saved.
+    const events = await publishedEvents(started.body.request_id);
+    const steps = events.filter((event) => event.type === 'tool_call' || event.type === 'tool_response').map((event) => `${event.type}:${event.id}`);
+    expect(steps.length).toBeGreaterThan(2);
+    expect(new Set(steps).size).toBe(steps.length);
+    expect(events.filter((event) => event.type === 'content').map((event) => event.content).join('')).toBe(done.content);
+    expect(events.filter((event) => event.type === 'done')).toHaveLength(1);
+  });
+
+  describe('with a model (LLM_BASE_URL on a loopback chat-completions server)', () => {
+    let model: LoopbackChatServer;
+
+    beforeAll(async () => {
+      // The plan (a JSON reply), then the report streamed in pieces: excerpts 1 and 2 cited, and a number of no excerpt.
+      model = await startLoopbackChatServer((request) =>
+        request.stream
+          ? { pieces: ['# Merging\n\nA merge joins two development histories [', '1]. A rebase reapplies commits on another base [2]', '. Nothing else [7].'] }
+          : { text: '{"sections": [{"title": "Merging", "queries": ["git merge"]}, {"title": "Rebasing", "queries": ["git rebase"]}]}' },
+      );
+      await research.stop();
+      research = await startWorkerProcess('research-worker', { ...researchEnv, LLM_BASE_URL: model.baseUrl, LLM_MODEL: 'test-model' });
+    });
+
+    afterAll(async () => {
+      await research.stop();
+      research = await startWorkerProcess('research-worker', researchEnv);
+      await model.close();
+    });
+
+    it('plans and writes with the model: a streamed task completes in llm mode, its citations within its sources', async () => {
+      const key = await newKey();
+      const response = await fetch(`${gateway.baseUrl}/research`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${key.apiKey}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ input: 'How do git merge and git rebase differ?', model: 'mini', stream: true }),
+      });
+      expect(response.status).toBe(200);
+      const frames = framesOf(await response.text());
+      expect(frames.at(-1)?.event).toBe('done');
+      const deltas = frames.filter((frame) => !frame.event).map((frame) => JSON.parse(frame.data).choices[0].delta);
+      const requestId = JSON.parse(frames[0].data).id;
+      const pieces = deltas.flatMap((delta) => (typeof delta.content === 'string' ? [delta.content] : []));
+      expect(pieces.length).toBeGreaterThanOrEqual(3);
+
+      const done = await finished(key.apiKey, requestId, '?include_usage=true');
+      expect(done.status).toBe('completed');
+      expect(pieces.join('')).toBe(done.content);
+      const report = done.content as string;
+      const sources = done.sources ?? [];
+      expect(sources).toHaveLength(2);
+      expect(report).toContain('A merge joins two development histories [1]. A rebase reapplies commits on another base [2].');
+      const numbers = [...report.matchAll(/\[(\d+)\]/g)].map((match) => Number(match[1]));
+      for (const number of numbers) expect(number >= 1 && number <= sources.length).toBe(true);
+      expect(deltas.at(-1)).toEqual(expect.objectContaining({ sources }));
+      // The model was asked twice, the report in its streaming form, over the sources the worker read.
+      const asked = model.received.filter((request) => request.messages.some((message) => message.content.includes('How do git merge and git rebase differ?')));
+      expect(asked.map((request) => Boolean(request.stream))).toEqual([false, true]);
+      expect((await gateway.prisma.researchTask.findUnique({ where: { requestId } }))?.mode).toBe('llm');
+      expect((await gateway.prisma.requestLog.findUnique({ where: { requestId } }))?.detail).toMatchObject({ mode: 'llm' });
+      expect(await logsOf(key.apiKey)).toEqual([{ endpoint: 'research', request_id: requestId, credits: done.usage?.credits }]);
+      expect(done.usage?.credits).toBeGreaterThan(0);
+    });
   });
 
   describe('deadlines', () => {

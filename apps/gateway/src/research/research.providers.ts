@@ -1,8 +1,8 @@
 import { Logger, Provider } from '@nestjs/common';
 import { BillingService } from '@sift/billing';
-import { loadConfig } from '@sift/config';
-import { PrismaClient } from '@sift/persistence';
-import { researchDeadlineEnv, ResearchEvents, ResearchTaskFinisher, ResearchTaskRepository } from '@sift/research';
+import { loadConfig, researchDeadlineEnv } from '@sift/config';
+import { PrismaClient, RequestLogRepository } from '@sift/persistence';
+import { ResearchEvents, ResearchTaskFinisher, ResearchTaskRepository } from '@sift/research';
 import type { Redis } from 'ioredis';
 import { GATEWAY_CONFIG, type GatewayAppConfig, REDIS } from '../core/core.module';
 
@@ -21,9 +21,9 @@ export const RESEARCH_PROVIDERS: Provider[] = [
   },
   {
     provide: ResearchTaskFinisher,
-    inject: [ResearchTaskRepository, ResearchEvents, BillingService],
-    useFactory: (tasks: ResearchTaskRepository, events: ResearchEvents, billing: BillingService) =>
-      new ResearchTaskFinisher(tasks, events, billing, (level, message, details) =>
+    inject: [ResearchTaskRepository, ResearchEvents, BillingService, RequestLogRepository],
+    useFactory: (tasks: ResearchTaskRepository, events: ResearchEvents, billing: BillingService, requestLogs: RequestLogRepository) =>
+      new ResearchTaskFinisher(tasks, events, billing, requestLogs, (level, message, details) =>
         level === 'error' ? logger.error(`${message} ${JSON.stringify(details ?? {})}`) : logger.log(message),
       ),
   },

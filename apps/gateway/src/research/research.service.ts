@@ -1,6 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { ResearchRequestDto, ResearchResponseDto } from '@sift/api-contracts';
 import { RESEARCH_CEILINGS, RESEARCH_MINIMUM, researchCreditsBound } from '@sift/billing';
+import type { ResearchDeadlineConfig } from '@sift/config';
 import { JobQueue } from '@sift/queue';
 import { ResearchJob } from '@sift/queue-contracts';
 import {
@@ -10,7 +11,6 @@ import {
   ResearchTask,
   ResearchTaskFinisher,
   ResearchTaskRepository,
-  type ResearchDeadlineConfig,
 } from '@sift/research';
 import { MeteringService } from '../billing/metering.service';
 import { keyedCaller, RequestContext, responseTimeSeconds } from '../caller/request-context';

@@ -106,6 +106,21 @@ export class RequestLogRepository {
     return rows.length;
   }
 
+  /**
+   * A request charged after its answer (a research task, settled by its worker when it completes): its row takes
+   * the credits charged and adds `detail` to what it held. False when the row is not there (yet).
+   */
+  async recordLateCharge(accountId: string, requestId: string, credits: number, detail: Record<string, unknown>): Promise<boolean> {
+    const rows = await queryRows<{ request_id: string }>(this.prisma, {
+      name: 'sift_request_logs_late_charge',
+      text: `UPDATE request_logs SET credits = $3, detail = coalesce(detail, '{}'::jsonb) || $4::jsonb
+             WHERE request_id = $1 AND account_id = $2::uuid
+             RETURNING request_id`,
+      values: [requestId, accountId, credits, JSON.stringify(detail)],
+    });
+    return rows.length === 1;
+  }
+
   findByRequestId(accountId: string, requestId: string): Promise<RequestLogRecord | null> {
     return this.prisma.requestLog.findFirst({ where: { accountId, requestId }, select: logSelect });
   }

@@ -28,7 +28,7 @@ export interface ResearchBudget {
 export interface ResearchHit {
   url: string;
   title: string;
-  /** The page's full text when the index holds it, else an upstream snippet (contentIsSnippet). */
+  /** The page's full text when the index holds it, else an upstream snippet (contentIsSnippet); a checkpoint keeps its start only. */
   content: string;
   contentIsSnippet: boolean;
   score: number;
@@ -60,10 +60,12 @@ export interface ResearchCheckpoint {
   plan?: string[];
   /** The plan's sections (pro: subtopics), each with its queries; `plan` is their queries in order. */
   sections?: ResearchSection[];
-  /** Searches done (query → hits), in order. */
+  /** Searches done (query → hits), in order; each hit's content cut to a snippet (the pages quoted are in `pages`). */
   searches: { query: string; hits: ResearchHit[] }[];
-  /** Pages read in full, by URL. */
+  /** Pages read through the extractor, with their text, by URL (pages the index held in full are not kept: see readChosen). */
   pages: ResearchPage[];
+  /** True once the pages were read: a resume does not read (nor charge) them again. */
+  pagesRead?: boolean;
   /** Work done so far, for billing: counted once, whatever retries happen. */
   work: { searches: number; extractions: number };
 }
@@ -75,6 +77,8 @@ export interface ResearchProgress {
   checkpoint(state: ResearchCheckpoint): Promise<void>;
   /** Aborted at the task's deadline: the pipeline stops at its next step. */
   signal: AbortSignal;
+  /** The task's deadline: no search or read waits past it. */
+  deadlineAt: Date;
 }
 
 export interface ResearchOutcome {

@@ -1,61 +1,24 @@
-import { createServer } from 'node:http';
-import type { IncomingMessage, Server, ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { OpenAiCompatibleClient } from '@sift/llm';
 import type { ResearchEvent } from '@sift/queue-contracts';
+import { type ChatReply, type LoopbackChatServer, startLoopbackChatServer } from '@sift/testing';
 import { corpusDependencies } from './research-corpus.testing';
 import type { ResearchRequest } from './research-pipeline';
 import { runResearch } from './run-research';
 
-interface ChatRequest {
-  messages: { role: string; content: string }[];
-  stream?: boolean;
-}
-
-/** What the loopback model says next: a whole reply, or a reply streamed in the given pieces. */
-type Reply = { text: string } | { pieces: string[] };
-
-function chatCompletion(content: string) {
-  return { id: 'chatcmpl-1', object: 'chat.completion', created: 1_763_800_000, model: 'test-model', choices: [{ index: 0, message: { role: 'assistant', content }, finish_reason: 'stop' }] };
-}
-
-function chunkFrame(delta: Record<string, unknown>, finish: string | null = null) {
-  return `data: ${JSON.stringify({ id: 'chatcmpl-1', object: 'chat.completion.chunk', created: 1_763_800_000, model: 'test-model', choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`;
-}
-
 describe('runResearch with a model (loopback chat-completions server)', () => {
-  let server: Server;
+  let server: LoopbackChatServer;
   let llm: OpenAiCompatibleClient;
-  const received: ChatRequest[] = [];
-  let replies: Reply[] = [];
+  let received: LoopbackChatServer['received'];
+  let replies: ChatReply[] = [];
 
   beforeAll(async () => {
-    server = createServer((request: IncomingMessage, response: ServerResponse) => {
-      let raw = '';
-      request.setEncoding('utf8');
-      request.on('data', (part: string) => (raw += part));
-      request.on('end', () => {
-        const body = JSON.parse(raw) as ChatRequest;
-        received.push(body);
-        const reply = replies.shift() ?? { text: 'no reply scripted' };
-        if (!body.stream) {
-          response.writeHead(200, { 'content-type': 'application/json' });
-          response.end(JSON.stringify(chatCompletion('text' in reply ? reply.text : reply.pieces.join(''))));
-          return;
-        }
-        response.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
-        response.write(chunkFrame({ role: 'assistant', content: '' }));
-        for (const piece of 'pieces' in reply ? reply.pieces : [reply.text]) response.write(chunkFrame({ content: piece }));
-        response.write(chunkFrame({}, 'stop'));
-        response.end('data: [DONE]\n\n');
-      });
-    });
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    llm = new OpenAiCompatibleClient({ baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`, model: 'test-model', policy: { allowCidrs: [] } });
+    server = await startLoopbackChatServer(() => replies.shift() ?? { text: 'no reply scripted' });
+    received = server.received;
+    llm = new OpenAiCompatibleClient({ baseUrl: server.baseUrl, model: 'test-model', policy: { allowCidrs: [] } });
   });
 
   afterAll(async () => {
-    await new Promise<void>((resolve) => server.close(() => resolve()));
+    await server.close();
   });
 
   beforeEach(() => {
@@ -75,7 +38,7 @@ describe('runResearch with a model (loopback chat-completions server)', () => {
   const budget = { searches: 5, extractions: 10 };
   function recorder() {
     const events: ResearchEvent[] = [];
-    return { events, progress: { signal: new AbortController().signal, emit: async (event: ResearchEvent) => void events.push(event), checkpoint: async () => undefined } };
+    return { events, progress: { signal: new AbortController().signal, deadlineAt: new Date(Date.now() + 60_000), emit: async (event: ResearchEvent) => void events.push(event), checkpoint: async () => undefined } };
   }
 
   it('plans with the model, streams its report with citations renumbered in citation order, and drops citations of no source', async () => {

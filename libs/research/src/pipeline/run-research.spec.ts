@@ -13,7 +13,7 @@ function request(overrides: Partial<ResearchRequest> = {}): ResearchRequest {
 function recorder(signal: AbortSignal = new AbortController().signal) {
   const events: ResearchEvent[] = [];
   const checkpoints: ResearchCheckpoint[] = [];
-  return { events, checkpoints, progress: { signal, emit: async (event: ResearchEvent) => void events.push(event), checkpoint: async (state: ResearchCheckpoint) => void checkpoints.push(structuredClone(state)) } };
+  return { events, checkpoints, progress: { signal, deadlineAt: new Date(Date.now() + 60_000), emit: async (event: ResearchEvent) => void events.push(event), checkpoint: async (state: ResearchCheckpoint) => void checkpoints.push(structuredClone(state)) } };
 }
 
 const budget = { searches: 10, extractions: 20 };
@@ -199,6 +199,43 @@ describe('runResearch without a model (extractive)', () => {
     expect(finished.searches).toHaveLength(0);
     expect(finished.reads).toHaveLength(0);
     expect(replayed.work).toEqual(complete.work);
+  });
+
+  it('checkpoints hits as snippets and read pages whole; a resumed task reads the index-held pages again, free', async () => {
+    const fullText = ['https://git-scm.com/docs/git-rebase', 'https://git-scm.com/docs/git-merge'];
+    const first = corpusDependencies({ fullText });
+    const { checkpoints, progress } = recorder();
+    const complete = await runResearch(request(), budget, first.deps, progress);
+    const hits = checkpoints.flatMap((checkpoint) => checkpoint.searches.flatMap((search) => search.hits));
+    expect(Math.max(...hits.map((hit) => hit.content.length))).toBeLessThanOrEqual(500);
+    expect(first.reads.flat()).not.toEqual(expect.arrayContaining(fullText));
+    // Pages read through the extractor are kept whole; the index's full texts are not kept at all.
+    const last = checkpoints[checkpoints.length - 1];
+    expect(last.pages.length).toBeGreaterThan(0);
+    expect(last.pages.map((page) => page.url)).not.toEqual(expect.arrayContaining([fullText[0]]));
+
+    for (const saved of [checkpoints.filter((checkpoint) => !checkpoint.pagesRead).at(-1) as ResearchCheckpoint, last]) {
+      const again = corpusDependencies({ fullText });
+      const resumed = await runResearch(request(), budget, again.deps, recorder().progress, saved);
+      expect(again.reads.flat().filter((url) => !fullText.includes(url))).toEqual(saved.pagesRead ? [] : first.reads.flat());
+      expect(again.reads.flat()).toEqual(expect.arrayContaining(fullText));
+      expect(resumed.work).toEqual(complete.work);
+      expect(resumed.content).toEqual(complete.content);
+    }
+  });
+
+  it('gives a search no more time than is left before the task\'s deadline', async () => {
+    const { deps } = corpusDependencies();
+    const given: number[] = [];
+    const search = deps.search;
+    deps.search = async (query, options) => {
+      given.push(options.deadlineMs);
+      return search(query, options);
+    };
+    const { progress } = recorder();
+    await runResearch(request(), budget, deps, { ...progress, deadlineAt: new Date(Date.now() + 3_000) });
+    expect(given.length).toBeGreaterThan(0);
+    for (const deadlineMs of given) expect(deadlineMs).toBeLessThanOrEqual(3_000);
   });
 
   it('stops with an error at the next step once the deadline has aborted it', async () => {

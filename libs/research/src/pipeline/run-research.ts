@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import type { ResearchEvent, ResearchSource, ResearchToolName } from '@sift/queue-contracts';
 import { compileOutputSchema } from '../output-schema';
 import { CitationOrder } from './citation-style';
@@ -7,15 +7,21 @@ import { extractiveReport, SentencePicker, sentencePool } from './extractive-rep
 import { llmObject, llmReport } from './llm-report';
 import { llmPlan } from './llm-plan';
 import { choosePages, fusePages, withoutExcluded } from './page-selection';
-import type { SearchStep } from './page-selection';
+import type { FoundPage, SearchStep } from './page-selection';
 import { deterministicPlan, MAXIMUM_QUERIES, resolveModel } from './research-plan';
 import type { ResearchModel, ResearchSection } from './research-plan';
-import type { ResearchBudget, ResearchCheckpoint, ResearchDependencies, ResearchOutcome, ResearchPage, ResearchProgress, ResearchRequest } from './research-pipeline';
+import type { ResearchBudget, ResearchCheckpoint, ResearchDependencies, ResearchOutcome, ResearchProgress, ResearchRequest } from './research-pipeline';
 import type { SourcePage } from './source-page';
 
 const RESULTS_PER_SEARCH = 6;
+/** The longest one search or one batch of reads may take; less when the task's deadline is nearer. */
 const SEARCH_DEADLINE_MS = 10_000;
 const READ_DEADLINE_MS = 15_000;
+/**
+ * How much of a search hit's text a checkpoint keeps: a resume ranks hits again, it does not quote them (the
+ * pages a report quotes are kept whole in `pages`). A pro task's hits in full were several hundred KB per save.
+ */
+const CHECKPOINT_SNIPPET_CHARACTERS = 500;
 /** Pages a report draws on, by model and output_length. */
 const PAGES_TO_READ: Record<ResearchModel, Record<ResearchRequest['outputLength'], number>> = {
   mini: { short: 4, standard: 6, long: 8 },
@@ -25,6 +31,8 @@ const PAGES_TO_READ: Record<ResearchModel, Record<ResearchRequest['outputLength'
 /** The task's state while it runs: its request, what it may spend, and what it did (the checkpoint). */
 class ResearchRun {
   readonly state: ResearchCheckpoint;
+  /** Full texts the index returned with this run's hits (by URL): kept in memory, never in the checkpoint. */
+  readonly fullTexts = new Map<string, string>();
 
   constructor(
     readonly request: ResearchRequest,
@@ -43,8 +51,14 @@ class ResearchRun {
     throw new Error(`Research stopped before ${step}: ${reason}`);
   }
 
+  /** A step's own time limit, cut to what is left before the task's deadline. */
+  within(stepMs: number): number {
+    return Math.max(1, Math.min(stepMs, this.progress.deadlineAt.getTime() - Date.now()));
+  }
+
   async tool(name: ResearchToolName, description: string, work: () => Promise<ResearchSource[]>, queries?: string[]): Promise<ResearchSource[]> {
-    const id = `call_${randomUUID().replace(/-/g, '')}`;
+    // The same step has the same id in every attempt, so a resumed task's stream can tell the steps it already showed.
+    const id = `call_${createHash('sha256').update(JSON.stringify([name, description, queries ?? []])).digest('hex').slice(0, 32)}`;
     await this.emit({ type: 'tool_call', name, id, arguments: description, ...(queries ? { queries } : {}) });
     const sources = await work();
     await this.emit({ type: 'tool_response', name, id, arguments: description, sources });
@@ -95,8 +109,12 @@ async function searchOnce(run: ResearchRun, query: string): Promise<ResearchSour
     `Searching the web: ${query}`,
     async () => {
       const { includeDomains, excludeDomains } = run.request;
-      const hits = await run.deps.search(query, { maxResults: RESULTS_PER_SEARCH, includeDomains, excludeDomains, deadlineMs: SEARCH_DEADLINE_MS });
-      run.state.searches.push({ query, hits: withoutExcluded(hits, excludeDomains) });
+      const hits = withoutExcluded(
+        await run.deps.search(query, { maxResults: RESULTS_PER_SEARCH, includeDomains, excludeDomains, deadlineMs: run.within(SEARCH_DEADLINE_MS) }),
+        excludeDomains,
+      );
+      for (const hit of hits) if (!hit.contentIsSnippet) run.fullTexts.set(hit.url, hit.content);
+      run.state.searches.push({ query, hits: hits.map((hit) => ({ ...hit, content: hit.content.slice(0, CHECKPOINT_SNIPPET_CHARACTERS) })) });
       run.state.work.searches += 1;
       await run.save();
       return run.state.searches[run.state.searches.length - 1].hits.map(sourceOf);
@@ -124,25 +142,42 @@ async function search(run: ResearchRun, model: ResearchModel, sections: Research
   }
 }
 
-/** The pages to report from: full texts the index already held as they are, the others read within the budget. */
+/** The pages to report from, each with its text (see readChosen), in the order the searches ranked them. */
 async function read(run: ResearchRun, model: ResearchModel): Promise<SourcePage[]> {
   const searches: SearchStep[] = run.state.searches;
   const chosen = choosePages(fusePages(searches, run.request.includeDomains), searches, PAGES_TO_READ[model][run.request.outputLength]);
-  const unread = chosen.filter((page) => page.hit.contentIsSnippet && !run.state.pages.some((read) => read.url === page.hit.url));
-  const allowed = Math.max(0, run.budget.extractions - run.state.work.extractions);
-  if (run.state.pages.length === 0 && unread.length > 0 && allowed > 0) {
-    run.checkDeadline('reading');
-    const urls = unread.slice(0, allowed).map((page) => page.hit.url);
-    const pages: ResearchPage[] = (await run.deps.read(urls, { deadlineMs: READ_DEADLINE_MS })).filter((page) => urls.includes(page.url)).slice(0, allowed);
-    run.state.pages.push(...pages);
-    run.state.work.extractions += pages.length;
-    await run.save();
-  }
+  await readChosen(run, chosen);
   return chosen.flatMap((found): SourcePage[] => {
-    const page = found.hit.contentIsSnippet ? run.state.pages.find((read) => read.url === found.hit.url) : found.hit;
-    if (!page || page.content.trim() === '') return [];
-    return [{ source: sourceOf({ ...found.hit, ...page, favicon: page.favicon ?? found.hit.favicon }), content: page.content, queries: found.queries, preferred: found.preferred }];
+    const { hit } = found;
+    const read = run.state.pages.find((page) => page.url === hit.url);
+    const page = read ?? { ...hit, content: run.fullTexts.get(hit.url) ?? '' };
+    if (page.content.trim() === '') return [];
+    return [{ source: sourceOf({ ...hit, ...page, favicon: page.favicon ?? hit.favicon }), content: page.content, queries: found.queries, preferred: found.preferred }];
   });
+}
+
+/**
+ * Gives the chosen pages their texts. A page the index held in full has the text its hit came with (free); the
+ * others are read through the extractor once (counted, within the budget) and kept in the checkpoint. The index's
+ * full texts are not checkpointed (a pro task's were most of a megabyte per save): a resumed task reads those pages
+ * again through the extractor, free as they were the first time.
+ */
+async function readChosen(run: ResearchRun, chosen: FoundPage[]): Promise<void> {
+  const lost = chosen.filter(({ hit }) => !hit.contentIsSnippet && !run.fullTexts.has(hit.url)).map(({ hit }) => hit.url);
+  const allowed = Math.max(0, run.budget.extractions - run.state.work.extractions);
+  const paid = run.state.pagesRead ? [] : chosen.filter(({ hit }) => hit.contentIsSnippet).slice(0, allowed).map(({ hit }) => hit.url);
+  const urls = [...lost, ...paid];
+  if (urls.length > 0) {
+    run.checkDeadline('reading');
+    const pages = await run.deps.read(urls, { deadlineMs: run.within(READ_DEADLINE_MS) });
+    for (const page of pages) if (lost.includes(page.url)) run.fullTexts.set(page.url, page.content);
+    const bought = pages.filter((page) => paid.includes(page.url));
+    run.state.pages.push(...bought);
+    run.state.work.extractions += bought.length;
+  }
+  if (run.state.pagesRead) return;
+  run.state.pagesRead = true;
+  await run.save();
 }
 
 interface Synthesis {

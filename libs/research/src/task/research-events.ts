@@ -1,6 +1,7 @@
 import { blockingOptionsOf } from '@sift/queue';
 import { researchEventSchema, type ResearchEvent } from '@sift/queue-contracts';
 import { Redis } from 'ioredis';
+import { ReplayedEvents } from './replayed-events';
 
 /** Events kept per task at most (approximate trim): a report streamed in many pieces never grows without bound. */
 const MAXIMUM_EVENTS = 5_000;
@@ -16,6 +17,11 @@ export type FollowedEvent = { event: ResearchEvent } | { idle: true };
 
 function isTerminal(event: ResearchEvent): boolean {
   return event.type === 'done' || event.type === 'error';
+}
+
+/** An entry of the stream: its one field, `event`, holds the event as JSON. */
+function eventOf(fields: string[]): ResearchEvent {
+  return researchEventSchema.parse(JSON.parse(fields[1]));
 }
 
 /**
@@ -36,6 +42,18 @@ export class ResearchEvents {
       .xadd(key, 'MAXLEN', '~', String(MAXIMUM_EVENTS), '*', 'event', JSON.stringify(researchEventSchema.parse(event)))
       .expire(key, ttl)
       .exec();
+  }
+
+  /**
+   * How an attempt at the task publishes: a resumed attempt replays the steps its checkpoint had not saved, whose
+   * events the attempt that died already published; those are left out, so a client sees each step once.
+   */
+  async publisherFor(requestId: string): Promise<(event: ResearchEvent) => Promise<void>> {
+    const earlier = (await this.redis.xrange(this.keyOf(requestId), '-', '+')).map(([, fields]) => eventOf(fields));
+    const replayed = new ReplayedEvents(earlier);
+    return async (event) => {
+      if (!replayed.repeats(event)) await this.publish(requestId, event);
+    };
   }
 
   /**
@@ -64,7 +82,7 @@ export class ResearchEvents {
         for (const [, entries] of batch) {
           for (const [id, fields] of entries) {
             lastId = id;
-            const event = researchEventSchema.parse(JSON.parse(fields[1]));
+            const event = eventOf(fields);
             yield { event };
             if (isTerminal(event)) return;
           }

@@ -1,4 +1,5 @@
 import { type BillingService, researchChargeLines } from '@sift/billing';
+import type { RequestLogRepository } from '@sift/persistence';
 import type { ResearchOutcome } from '../pipeline/research-pipeline';
 import type { ResearchEvents } from './research-events';
 import type { ResearchTask } from './research-task';
@@ -15,6 +16,7 @@ export class ResearchTaskFinisher {
     private readonly tasks: ResearchTaskRepository,
     private readonly events: ResearchEvents,
     private readonly billing: Pick<BillingService, 'settle' | 'release'>,
+    private readonly requestLogs: Pick<RequestLogRepository, 'recordLateCharge'>,
     private readonly log: FinisherLog = () => undefined,
   ) {}
 
@@ -26,18 +28,26 @@ export class ResearchTaskFinisher {
   async complete(task: ResearchTask, outcome: ResearchOutcome): Promise<boolean> {
     const stored = await this.tasks.complete(task.requestId, outcome);
     if (!stored) return false;
-    await this.settleCompleted({ ...task, status: 'completed', work: outcome.work });
+    await this.settleCompleted({ ...task, status: 'completed', work: outcome.work, mode: outcome.mode });
     return true;
   }
 
-  /** Charges a completed task for its recorded work (again: a replay answers the first charge) and ends its stream. */
+  /**
+   * Charges a completed task for its recorded work (again: a replay answers the first charge), shows the charge and
+   * the writer in the task's request log (POST logged the task's start, with 0 credits), and ends its stream.
+   */
   async settleCompleted(task: ResearchTask): Promise<void> {
-    if (task.reservation && task.work) {
-      const { charged } = await this.billing.settle(task.reservation, researchChargeLines(task.work));
-      await this.tasks.recordCredits(task.requestId, charged);
-    } else {
-      await this.tasks.recordCredits(task.requestId, 0);
-    }
+    const credits = task.reservation && task.work ? (await this.billing.settle(task.reservation, researchChargeLines(task.work))).charged : 0;
+    // Settled twice at once (the worker and a GET), the ledger charged once and one of the two tells the log and the stream.
+    if (!(await this.tasks.recordCredits(task.requestId, credits))) return;
+    const logged = await this.requestLogs.recordLateCharge(task.accountId, task.requestId, credits, {
+      mode: task.mode,
+      searches: task.work?.searches ?? 0,
+      pages_read: task.work?.extractions ?? 0,
+    });
+    // The gateway writes its log rows in batches, 100 ms after answering; a task cannot complete that fast unless the
+    // gateway's writes are failing, in which case its row (0 credits) comes later and the ledger and /usage are right.
+    if (!logged) this.log('error', 'research task charged before its request log row was written', { requestId: task.requestId, credits });
     await this.events.publish(task.requestId, { type: 'done' });
   }
 

@@ -128,9 +128,13 @@ export class ResearchTaskRepository {
     return count === 1;
   }
 
-  /** The credits the completed task was charged (the settle's own answer, the same on a replay). */
-  async recordCredits(requestId: string, credits: number): Promise<void> {
-    await this.prisma.researchTask.updateMany({ where: { requestId, status: 'completed' }, data: { credits } });
+  /**
+   * The credits the completed task was charged (the settle's own answer, the same on a replay); true for the one
+   * caller that recorded them (the worker and a GET may settle the same task at once).
+   */
+  async recordCredits(requestId: string, credits: number): Promise<boolean> {
+    const { count } = await this.prisma.researchTask.updateMany({ where: { requestId, status: 'completed', credits: null }, data: { credits } });
+    return count === 1;
   }
 
   /** Fails an unfinished task and returns it (its reservation is then to be released); null when it had finished. */
