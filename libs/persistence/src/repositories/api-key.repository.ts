@@ -18,6 +18,10 @@ export interface ApiKeyRecord {
   creditLimit: number | null;
   createdAt: Date;
   deactivatedAt: Date | null;
+  /** null: never expires. */
+  expiresAt: Date | null;
+  /** The POST /generate-keys request that made the key; null for keys made otherwise (admin command line). */
+  generationRequestId: string | null;
 }
 
 /** What authentication needs in one round trip: the key, its account and the account's plan. */
@@ -41,6 +45,8 @@ export interface CreateApiKeyInput {
   creditLimit?: number | null;
   memberId?: string | null;
   projectId?: string | null;
+  expiresAt?: Date | null;
+  generationRequestId?: string | null;
 }
 
 /** API keys are stored as SHA-256 hashes only; the raw key never reaches this repository. */
@@ -59,6 +65,8 @@ export class ApiKeyRepository {
         creditLimit: input.creditLimit ?? null,
         memberId: input.memberId ?? null,
         projectId: input.projectId ?? null,
+        expiresAt: input.expiresAt ?? null,
+        generationRequestId: input.generationRequestId ?? null,
       },
     });
   }
@@ -85,6 +93,12 @@ export class ApiKeyRepository {
 
   list(accountId: string): Promise<ApiKeyRecord[]> {
     return this.prisma.apiKey.findMany({ where: { accountId }, orderBy: { createdAt: 'asc' } });
+  }
+
+  /** The keys one POST /generate-keys request made, oldest first. */
+  listByGenerationRequest(accountId: string, generationRequestId: string): Promise<ApiKeyRecord[]> {
+    if (!isUuid(accountId)) return Promise.resolve([]);
+    return this.prisma.apiKey.findMany({ where: { accountId, generationRequestId }, orderBy: { createdAt: 'asc' } });
   }
 
   async updateCreditLimit(accountId: string, apiKeyId: string, creditLimit: number | null): Promise<boolean> {
