@@ -20,6 +20,8 @@ export interface AuthenticatedKey {
   zeroDataRetention: boolean;
   /** The project the key was created for, if any (X-Project-ID can still name another one per request). */
   projectId: string | null;
+  /** That project's caller-facing id (the X-Project-ID value its usage is recorded under). */
+  projectExternalId: string | null;
   /** When the key stops authenticating (ttl_hours at creation); null = never. Caches must not outlive it. */
   expiresAt: Date | null;
 }
@@ -52,6 +54,7 @@ export class ApiKeyAuthenticator {
       paygoLimit: key.account.paygoLimit,
       zeroDataRetention: key.account.zeroDataRetention,
       projectId: key.projectId,
+      projectExternalId: key.project?.externalId ?? null,
       expiresAt: key.expiresAt,
     };
   }

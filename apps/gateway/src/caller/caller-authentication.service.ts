@@ -128,5 +128,6 @@ function keyedCallerOf(key: AuthenticatedKey): KeyedCaller {
     paygoLimit: key.paygoLimit,
     zeroDataRetention: key.zeroDataRetention,
     creditLimit: key.creditLimit,
+    projectExternalId: key.projectExternalId ?? undefined,
   };
 }

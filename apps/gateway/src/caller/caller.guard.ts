@@ -36,6 +36,7 @@ export class CallerGuard implements CanActivate {
       const caller = await this.authentication.authenticate(rawKey);
       if (!caller) throw new ApiError(401, UNAUTHORIZED_MESSAGE);
       context.caller = caller;
+      context.projectExternalId ??= caller.projectExternalId;
       const category = this.reflector.getAllAndOverride<string | undefined>(RATE_LIMIT_CATEGORY, [host.getHandler(), host.getClass()]);
       const verdict = await this.authentication.consumeKeyBudget(caller, category ?? 'default');
       if (!verdict.allowed) {

@@ -24,8 +24,9 @@ export interface ApiKeyRecord {
   generationRequestId: string | null;
 }
 
-/** What authentication needs in one round trip: the key, its account and the account's plan. */
+/** What authentication needs in one round trip: the key, its account, the account's plan and the key's project. */
 export interface ApiKeyWithAccount extends ApiKeyRecord {
+  project: { externalId: string } | null;
   account: {
     id: string;
     name: string;
@@ -82,6 +83,7 @@ export class ApiKeyRepository {
         account: {
           select: { id: true, name: true, planId: true, paygoLimit: true, zeroDataRetention: true, plan: true },
         },
+        project: { select: { externalId: true } },
       },
     });
   }
