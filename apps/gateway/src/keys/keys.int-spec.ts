@@ -268,13 +268,14 @@ describe('Enterprise key management with Tavily payloads over HTTP (real Postgre
     expect(info.body).toMatchObject({ status: 'deactivated', deactivated_at: expect.any(String) });
   });
 
-  it('deactivate-keys without a body deactivates the calling key, as in Tavily', async () => {
+  it.each([undefined, {}])('deactivate-keys with the body %j deactivates the calling key, as in Tavily', async (body) => {
     const { apiKey } = await givenKey();
-    const [own] = (await generate(apiKey, {})).keys;
-    const answer = await callGateway(gateway.baseUrl, 'POST', '/deactivate-keys', { apiKey: own });
+    const [own, sibling] = (await generate(apiKey, { count: 2 })).keys;
+    const answer = await callGateway(gateway.baseUrl, 'POST', '/deactivate-keys', { apiKey: own, body });
     expect(answer.status).toBe(200);
     expect(answer.body).toMatchObject({ message: 'Successfully deactivated 1 key(s)' });
     expect(await usageStatus(own)).toBe(401);
+    expect(await usageStatus(sibling)).toBe(200);
     expect(await usageStatus(apiKey)).toBe(200);
   });
 
@@ -308,10 +309,14 @@ describe('Enterprise key management with Tavily payloads over HTTP (real Postgre
     expect(await gateway.prisma.apiKey.count({ where: { accountId: account.id } })).toBe(1);
   });
 
-  it('400 for a malformed deactivation', async () => {
+  it.each([
+    [{ api_keys: 'sift-prod-x' }, /api_keys must be an array/],
+    [{ key_ids: [] }, /^Name the keys to deactivate/],
+    [{ api_keys: [], key_ids: [] }, /^Name the keys to deactivate/],
+  ])('400 for the deactivation %j, and the calling key keeps working', async (body, message) => {
     const { apiKey } = await givenKey();
-    const answer = await callGateway(gateway.baseUrl, 'POST', '/deactivate-keys', { apiKey, body: { api_keys: 'sift-prod-x' } });
-    expect({ status: answer.status, body: answer.body }).toEqual({ status: 400, body: { detail: { error: expect.stringMatching(/api_keys/) } } });
+    const answer = await callGateway(gateway.baseUrl, 'POST', '/deactivate-keys', { apiKey, body });
+    expect({ status: answer.status, body: answer.body }).toEqual({ status: 400, body: { detail: { error: expect.stringMatching(message) } } });
     expect(await usageStatus(apiKey)).toBe(200);
   });
 });

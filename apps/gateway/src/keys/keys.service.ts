@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import {
   DeactivateKeysRequestDto,
   DeactivateKeysResponseDto,
-  deactivatesCallingKey,
+  deactivationTarget,
   GenerateKeysRequestDto,
   GenerateKeysResponseDto,
   KeyInfoResponseDto,
@@ -154,7 +154,9 @@ export class KeysService {
 
   /** What the request names: a generation's keys, single keys and ids; or, naming none, the calling key itself. */
   private async deactivationTargets(caller: KeyedCaller, body: DeactivateKeysRequestDto): Promise<DeactivationTarget[]> {
-    if (deactivatesCallingKey(body)) {
+    const target = deactivationTarget(body);
+    if (target === 'nothing') throw new ApiError(400, 'Name the keys to deactivate in request_id, api_keys or key_ids; send no body to deactivate the calling key.');
+    if (target === 'calling-key') {
       return [{ label: caller.apiKeyId, key: (await this.apiKeys.findById(caller.accountId, caller.apiKeyId)) ?? undefined }];
     }
     const targets: DeactivationTarget[] = [];

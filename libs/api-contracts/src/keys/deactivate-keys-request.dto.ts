@@ -7,8 +7,8 @@ const REQUEST_ID_MAX_CHARACTERS = 100;
 
 /**
  * Body of POST /deactivate-keys (enterprise plan). Tavily's `request_id` retires every key of one generate-keys
- * call; `api_keys` and `key_ids` name keys one by one. With none of the three (or no body), the calling key
- * deactivates itself, as in Tavily.
+ * call; `api_keys` and `key_ids` name keys one by one. Without any of the three (or without a body), the calling
+ * key deactivates itself, as in Tavily.
  */
 export class DeactivateKeysRequestDto {
   @ApiPropertyOptional({ description: 'The request_id of a POST /generate-keys answer: all keys it created.', maxLength: REQUEST_ID_MAX_CHARACTERS })
@@ -32,7 +32,11 @@ export class DeactivateKeysRequestDto {
   key_ids?: string[];
 }
 
-/** True when the request names no key, so the calling key is the one to deactivate. */
-export function deactivatesCallingKey(dto: DeactivateKeysRequestDto): boolean {
-  return dto.request_id === undefined && !dto.api_keys?.length && !dto.key_ids?.length;
+/**
+ * What the body asks for: the calling key (no field at all), nothing (only empty lists: refused rather than read
+ * as "myself", so a client whose list came out empty does not lock itself out), or the keys it names.
+ */
+export function deactivationTarget(dto: DeactivateKeysRequestDto): 'calling-key' | 'nothing' | 'named-keys' {
+  if (dto.request_id === undefined && dto.api_keys === undefined && dto.key_ids === undefined) return 'calling-key';
+  return dto.request_id === undefined && !dto.api_keys?.length && !dto.key_ids?.length ? 'nothing' : 'named-keys';
 }

@@ -1,6 +1,6 @@
 import { plainToInstance } from 'class-transformer';
 import { validate } from 'class-validator';
-import { DeactivateKeysRequestDto, deactivatesCallingKey } from './deactivate-keys-request.dto';
+import { DeactivateKeysRequestDto, deactivationTarget } from './deactivate-keys-request.dto';
 import { GenerateKeysRequestDto } from './generate-keys-request.dto';
 
 async function parse<T extends object>(type: new () => T, body: object): Promise<{ dto: T; invalid: string[] }> {
@@ -40,14 +40,15 @@ describe('GenerateKeysRequestDto', () => {
 });
 
 describe('DeactivateKeysRequestDto', () => {
-  it('names keys by generation request, key or id; naming none means the calling key', async () => {
+  it('names keys by generation request, key or id; no field means the calling key, only empty lists nothing', async () => {
     const { dto, invalid } = await parse(DeactivateKeysRequestDto, { key_ids: [] });
     expect(invalid).toEqual([]);
-    expect(deactivatesCallingKey(dto)).toBe(true);
-    expect(deactivatesCallingKey({})).toBe(true);
-    expect(deactivatesCallingKey({ request_id: '949297ca-d123-4267-8041-45398a0b847d' })).toBe(false);
-    expect(deactivatesCallingKey({ api_keys: ['sift-prod-abc'] })).toBe(false);
-    expect(deactivatesCallingKey({ key_ids: ['key_1'] })).toBe(false);
+    expect(deactivationTarget(dto)).toBe('nothing');
+    expect(deactivationTarget({ api_keys: [], key_ids: [] })).toBe('nothing');
+    expect(deactivationTarget({})).toBe('calling-key');
+    expect(deactivationTarget({ request_id: '949297ca-d123-4267-8041-45398a0b847d' })).toBe('named-keys');
+    expect(deactivationTarget({ api_keys: ['sift-prod-abc'], key_ids: [] })).toBe('named-keys');
+    expect(deactivationTarget({ key_ids: ['key_1'] })).toBe('named-keys');
     expect((await parse(DeactivateKeysRequestDto, { api_keys: 'sift-prod-abc' })).invalid).toEqual(['api_keys']);
     expect((await parse(DeactivateKeysRequestDto, { request_id: 5 })).invalid).toEqual(['request_id']);
   });
