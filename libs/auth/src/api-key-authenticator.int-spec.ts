@@ -44,7 +44,23 @@ describe('ApiKeyAuthenticator (real Postgres)', () => {
       paygoLimit: null,
       zeroDataRetention: true,
       projectId: null,
+      projectExternalId: null,
+      expiresAt: null,
     });
+  });
+
+  it('authenticates a key with a ttl until its expiry and refuses it from then on', async () => {
+    const { account } = await givenKey('dev');
+    const generated = generateApiKey('dev');
+    const expiresAt = new Date(Date.now() + 60_000);
+    await apiKeys.create(account.id, { name: 'ttl', keyHash: generated.keyHash, prefix: generated.prefix, lastFour: generated.lastFour, environment: 'dev', expiresAt });
+    expect(await authenticator.authenticate(generated.apiKey)).toMatchObject({ expiresAt });
+    const clock = jest.spyOn(Date, 'now').mockReturnValue(expiresAt.getTime());
+    try {
+      expect(await authenticator.authenticate(generated.apiKey)).toBeNull();
+    } finally {
+      clock.mockRestore();
+    }
   });
 
   it('rejects a wrong key, a near miss and an empty header', async () => {

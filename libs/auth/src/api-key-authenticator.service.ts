@@ -20,12 +20,16 @@ export interface AuthenticatedKey {
   zeroDataRetention: boolean;
   /** The project the key was created for, if any (X-Project-ID can still name another one per request). */
   projectId: string | null;
+  /** That project's caller-facing id (the X-Project-ID value its usage is recorded under). */
+  projectExternalId: string | null;
+  /** When the key stops authenticating (ttl_hours at creation); null = never. Caches must not outlive it. */
+  expiresAt: Date | null;
 }
 
 export class ApiKeyAuthenticator {
   constructor(private readonly apiKeys: ApiKeyRepository) {}
 
-  /** Returns null for a missing, malformed, unknown or deactivated key; the caller answers 401 for all of them alike. */
+  /** Returns null for a missing, malformed, unknown, deactivated or expired key; the caller answers 401 for all of them alike. */
   async authenticate(rawKey: string | null | undefined): Promise<AuthenticatedKey | null> {
     if (!rawKey || !looksLikeApiKey(rawKey)) return null;
     const presentedHash = hashApiKey(rawKey);
@@ -36,7 +40,7 @@ export class ApiKeyAuthenticator {
     const stored = Buffer.from(key.keyHash, 'hex');
     const presented = Buffer.from(presentedHash, 'hex');
     if (stored.length !== presented.length || !timingSafeEqual(stored, presented)) return null;
-    if (key.status !== 'active') return null;
+    if (key.status !== 'active' || hasExpired(key.expiresAt)) return null;
     return {
       apiKeyId: key.id,
       accountId: key.accountId,
@@ -50,6 +54,13 @@ export class ApiKeyAuthenticator {
       paygoLimit: key.account.paygoLimit,
       zeroDataRetention: key.account.zeroDataRetention,
       projectId: key.projectId,
+      projectExternalId: key.project?.externalId ?? null,
+      expiresAt: key.expiresAt,
     };
   }
+}
+
+/** Expiry is read against Date.now() (not the database clock) so the gateway's key cache and this check agree. */
+export function hasExpired(expiresAt: Date | null, now = Date.now()): boolean {
+  return expiresAt !== null && expiresAt.getTime() <= now;
 }

@@ -21,6 +21,8 @@ export interface IssuingKey {
   memberId: string | null;
   environment: string;
   creditLimit: number | null;
+  /** null: the calling key never expires. */
+  expiresAt: Date | null;
 }
 
 export interface KeyRequest {
@@ -29,12 +31,15 @@ export interface KeyRequest {
   environment: string;
   /** absent: the calling key's own limit (none for an unlimited key). */
   creditLimit?: number;
+  /** absent: the calling key's own expiry (none for a key that never expires). */
+  expiresAt?: Date;
 }
 
-/** What the new keys get: their holder (null: the operator) and their monthly credit limit. */
+/** What the new keys get: their holder (null: the operator), their monthly credit limit and their expiry. */
 export interface KeyGrant {
   memberId: string | null;
   creditLimit: number | null;
+  expiresAt: Date | null;
 }
 
 /**
@@ -114,7 +119,8 @@ export class TeamService {
    * member for itself. A key never hands on more than it has: a development key creates development keys only, and
    * a key with a monthly credit limit creates keys with at most that limit (its own limit, not what is left of it,
    * so a key made early in the month is not capped by that month's spending); absent a limit, the new keys get
-   * the calling key's.
+   * the calling key's. Likewise a key that expires creates keys that expire no later than it does, so a short-lived
+   * key cannot mint itself a permanent successor.
    */
   async authorizeNewKeys(actor: TeamActor, issuing: IssuingKey, request: KeyRequest): Promise<KeyGrant> {
     const role = await this.actingRole(actor);
@@ -126,13 +132,9 @@ export class TeamService {
       holder = target.id;
     }
     if (issuing.environment !== 'prod' && request.environment === 'prod') {
-      throw new ForbiddenActionError('A development key can create development keys only; send "environment": "dev".');
+      throw new ForbiddenActionError('A development key can create development keys only; send "key_type": "development".');
     }
-    if (issuing.creditLimit === null) return { memberId: holder, creditLimit: request.creditLimit ?? null };
-    if (request.creditLimit !== undefined && request.creditLimit > issuing.creditLimit) {
-      throw new ForbiddenActionError(`This key is limited to ${issuing.creditLimit} credits a month; it cannot create keys with a higher limit.`);
-    }
-    return { memberId: holder, creditLimit: request.creditLimit ?? issuing.creditLimit };
+    return { memberId: holder, creditLimit: grantedCreditLimit(issuing, request), expiresAt: grantedExpiry(issuing, request) };
   }
 
   /**
@@ -180,4 +182,20 @@ function withArticle(role: ActingRole): string {
 
 function capitalised(text: string): string {
   return text.charAt(0).toUpperCase() + text.slice(1);
+}
+
+function grantedCreditLimit(issuing: IssuingKey, request: KeyRequest): number | null {
+  if (issuing.creditLimit === null) return request.creditLimit ?? null;
+  if (request.creditLimit !== undefined && request.creditLimit > issuing.creditLimit) {
+    throw new ForbiddenActionError(`This key is limited to ${issuing.creditLimit} credits a month; it cannot create keys with a higher limit.`);
+  }
+  return request.creditLimit ?? issuing.creditLimit;
+}
+
+function grantedExpiry(issuing: IssuingKey, request: KeyRequest): Date | null {
+  if (issuing.expiresAt === null) return request.expiresAt ?? null;
+  if (request.expiresAt !== undefined && request.expiresAt > issuing.expiresAt) {
+    throw new ForbiddenActionError(`This key expires at ${issuing.expiresAt.toISOString()}; it cannot create keys that outlive it.`);
+  }
+  return request.expiresAt ?? issuing.expiresAt;
 }

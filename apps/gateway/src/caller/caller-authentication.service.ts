@@ -1,6 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import {
   ApiKeyAuthenticator,
+  AuthenticatedKey,
   hashApiKey,
   keylessBucketsFor,
   rateLimitBucketsFor,
@@ -59,13 +60,15 @@ export class CallerAuthentication {
     const cached = this.callers.get(hash);
     if (cached && cached.expiresAt > Date.now()) return { ...cached.caller };
     this.callers.delete(hash);
-    const caller = await this.lookUp(rawKey);
-    // Unknown keys are not cached: a key created a moment ago must work at once.
-    if (caller) {
-      if (this.callers.size >= API_KEY_CACHE_ENTRIES) this.callers.delete(this.callers.keys().next().value as string);
-      this.callers.set(hash, { caller, expiresAt: Date.now() + API_KEY_CACHE_MILLISECONDS });
-    }
-    return caller ? { ...caller } : null;
+    const key = await this.authenticator.authenticate(rawKey);
+    if (!key) return null;
+    // Unknown keys are not cached: a key created a moment ago must work at once. A key with a ttl is cached no
+    // longer than it lives, so it is refused from its expiry on, not up to a cache period later.
+    const caller = keyedCallerOf(key);
+    if (this.callers.size >= API_KEY_CACHE_ENTRIES) this.callers.delete(this.callers.keys().next().value as string);
+    const cachedUntil = Date.now() + API_KEY_CACHE_MILLISECONDS;
+    this.callers.set(hash, { caller, expiresAt: key.expiresAt ? Math.min(cachedUntil, key.expiresAt.getTime()) : cachedUntil });
+    return { ...caller };
   }
 
   /** Drops a key from the cache; called when it is deactivated through this gateway. */
@@ -80,25 +83,6 @@ export class CallerAuthentication {
     for (const [hash, entry] of this.callers) {
       if (entry.caller.memberId === memberId) this.callers.delete(hash);
     }
-  }
-
-  private async lookUp(rawKey: string): Promise<KeyedCaller | null> {
-    const key = await this.authenticator.authenticate(rawKey);
-    if (!key) return null;
-    return {
-      keyless: false,
-      apiKeyId: key.apiKeyId,
-      accountId: key.accountId,
-      accountName: key.accountName,
-      memberId: key.memberId,
-      environment: key.environment,
-      planId: key.planId,
-      planPaid: key.planPaid,
-      planMonthlyCredits: key.planMonthlyCredits,
-      paygoLimit: key.paygoLimit,
-      zeroDataRetention: key.zeroDataRetention,
-      creditLimit: key.creditLimit,
-    };
   }
 
   consumeKeyBudget(caller: KeyedCaller, category: string): Promise<BudgetVerdict> {
@@ -128,4 +112,22 @@ export class CallerAuthentication {
     }
     return { allowed: retryAfterSeconds === 0, retryAfterSeconds };
   }
+}
+
+function keyedCallerOf(key: AuthenticatedKey): KeyedCaller {
+  return {
+    keyless: false,
+    apiKeyId: key.apiKeyId,
+    accountId: key.accountId,
+    accountName: key.accountName,
+    memberId: key.memberId,
+    environment: key.environment,
+    planId: key.planId,
+    planPaid: key.planPaid,
+    planMonthlyCredits: key.planMonthlyCredits,
+    paygoLimit: key.paygoLimit,
+    zeroDataRetention: key.zeroDataRetention,
+    creditLimit: key.creditLimit,
+    projectExternalId: key.projectExternalId ?? undefined,
+  };
 }

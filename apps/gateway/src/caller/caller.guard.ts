@@ -39,6 +39,7 @@ export class CallerGuard implements CanActivate {
       const caller = await this.authentication.authenticate(rawKey);
       if (!caller) throw new ApiError(401, UNAUTHORIZED_MESSAGE);
       context.caller = caller;
+      context.projectExternalId ??= caller.projectExternalId;
       if (perToolCall) return true;
       const category = this.reflector.getAllAndOverride<string | undefined>(RATE_LIMIT_CATEGORY, [host.getHandler(), host.getClass()]);
       const verdict = await this.authentication.consumeKeyBudget(caller, category ?? 'default');

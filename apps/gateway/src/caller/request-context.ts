@@ -17,6 +17,8 @@ export interface KeyedCaller {
   paygoLimit: number | null;
   zeroDataRetention: boolean;
   creditLimit: number | null;
+  /** The project the key was created for (generate-keys project_id): its requests count there unless X-Project-ID says otherwise. */
+  projectExternalId?: string;
 }
 
 export interface KeylessCaller {

@@ -2,7 +2,8 @@ import { addTestMember, callGateway, createTestAccount, createTestKey } from '@s
 import { startTestGateway, TestGateway } from '../testing/gateway-harness';
 
 interface GeneratedKeysBody {
-  keys: Array<{ id: string; api_key: string; environment: string; credit_limit: number | null; member_id: string | null }>;
+  keys: string[];
+  key_details: Array<{ id: string; key_type: string; key_limit: number | null; member_id: string | null }>;
 }
 
 type Role = 'owner' | 'admin' | 'member';
@@ -52,8 +53,8 @@ describe('Privilege escalation inside a team, over HTTP (real Postgres)', () => 
     const before = await roles();
     const keysBefore = await gateway.prisma.apiKey.count({ where: { accountId: account.id } });
 
-    expectRefused(await call(member.apiKey, 'POST', '/generate-keys', { count: 1, environment: 'prod' }), /^Members cannot create keys/);
-    expectRefused(await call(member.apiKey, 'POST', '/generate-keys', { count: 1, environment: 'dev', credit_limit: 1, member_id: member.id }), /^Members cannot create keys/);
+    expectRefused(await call(member.apiKey, 'POST', '/generate-keys', { count: 1, key_type: 'production' }), /^Members cannot create keys/);
+    expectRefused(await call(member.apiKey, 'POST', '/generate-keys', { count: 1, key_type: 'development', key_limit: 1, member_id: member.id }), /^Members cannot create keys/);
     expect(await gateway.prisma.apiKey.count({ where: { accountId: account.id } })).toBe(keysBefore);
 
     expectRefused(await call(member.apiKey, 'PATCH', `/team/members/${admin.id}`, { role: 'member' }), /^Only the owner can change roles/);
@@ -104,26 +105,26 @@ describe('Privilege escalation inside a team, over HTTP (real Postgres)', () => 
     const { admin, member, owner, colleague, call, person } = await givenTeam();
     const limitedAdmin = await person('admin', { environment: 'dev', creditLimit: 50 });
 
-    expectRefused(await call(limitedAdmin.apiKey, 'POST', '/generate-keys', { count: 1, environment: 'prod', credit_limit: 10 }), /^A development key can create development keys only/);
-    expectRefused(await call(limitedAdmin.apiKey, 'POST', '/generate-keys', { count: 1, environment: 'dev', credit_limit: 51 }), /^This key is limited to 50 credits a month/);
-    const inherited = await call<GeneratedKeysBody>(limitedAdmin.apiKey, 'POST', '/generate-keys', { count: 1, environment: 'dev' });
+    expectRefused(await call(limitedAdmin.apiKey, 'POST', '/generate-keys', { count: 1, key_type: 'production', key_limit: 10 }), /^A development key can create development keys only/);
+    expectRefused(await call(limitedAdmin.apiKey, 'POST', '/generate-keys', { count: 1, key_type: 'development', key_limit: 51 }), /^This key is limited to 50 credits a month/);
+    const inherited = await call<GeneratedKeysBody>(limitedAdmin.apiKey, 'POST', '/generate-keys', { count: 1, key_type: 'development' });
     expect(inherited.status).toBe(200);
-    expect(inherited.body.keys[0]).toMatchObject({ environment: 'dev', credit_limit: 50, member_id: limitedAdmin.id });
-    const lower = await call<GeneratedKeysBody>(limitedAdmin.apiKey, 'POST', '/generate-keys', { count: 1, environment: 'dev', credit_limit: 20 });
-    expect(lower.body.keys[0]).toMatchObject({ credit_limit: 20, member_id: limitedAdmin.id });
+    expect(inherited.body.key_details[0]).toMatchObject({ key_type: 'development', key_limit: 50, member_id: limitedAdmin.id });
+    const lower = await call<GeneratedKeysBody>(limitedAdmin.apiKey, 'POST', '/generate-keys', { count: 1, key_type: 'development', key_limit: 20 });
+    expect(lower.body.key_details[0]).toMatchObject({ key_limit: 20, member_id: limitedAdmin.id });
 
     // The minted key acts as its member, an admin: no role changes.
-    expectRefused(await call(inherited.body.keys[0].api_key, 'PATCH', `/team/members/${member.id}`, { role: 'admin' }), /^Only the owner can change roles/);
+    expectRefused(await call(inherited.body.keys[0], 'PATCH', `/team/members/${member.id}`, { role: 'admin' }), /^Only the owner can change roles/);
 
     // Owners and admins create keys for members they outrank; such a key is a member key.
-    const forMember = await call<GeneratedKeysBody>(admin.apiKey, 'POST', '/generate-keys', { count: 1, environment: 'prod', member_id: member.id });
+    const forMember = await call<GeneratedKeysBody>(admin.apiKey, 'POST', '/generate-keys', { count: 1, key_type: 'production', member_id: member.id });
     expect(forMember.status).toBe(200);
-    expect(forMember.body.keys[0]).toMatchObject({ member_id: member.id, credit_limit: null });
-    expectRefused(await call(forMember.body.keys[0].api_key, 'POST', '/generate-keys', { count: 1, environment: 'dev' }), /^Members cannot create keys/);
-    expectRefused(await call(admin.apiKey, 'POST', '/generate-keys', { count: 1, environment: 'prod', member_id: owner.id }), /^An admin cannot create keys for an owner/);
-    expectRefused(await call(admin.apiKey, 'POST', '/generate-keys', { count: 1, environment: 'prod', member_id: limitedAdmin.id }), /^An admin cannot create keys for an admin/);
-    const ownerForAdmin = await call<GeneratedKeysBody>(owner.apiKey, 'POST', '/generate-keys', { count: 1, environment: 'prod', member_id: admin.id });
-    expect(ownerForAdmin.body.keys[0]).toMatchObject({ member_id: admin.id });
+    expect(forMember.body.key_details[0]).toMatchObject({ member_id: member.id, key_limit: null });
+    expectRefused(await call(forMember.body.keys[0], 'POST', '/generate-keys', { count: 1, key_type: 'development' }), /^Members cannot create keys/);
+    expectRefused(await call(admin.apiKey, 'POST', '/generate-keys', { count: 1, key_type: 'production', member_id: owner.id }), /^An admin cannot create keys for an owner/);
+    expectRefused(await call(admin.apiKey, 'POST', '/generate-keys', { count: 1, key_type: 'production', member_id: limitedAdmin.id }), /^An admin cannot create keys for an admin/);
+    const ownerForAdmin = await call<GeneratedKeysBody>(owner.apiKey, 'POST', '/generate-keys', { count: 1, key_type: 'production', member_id: admin.id });
+    expect(ownerForAdmin.body.key_details[0]).toMatchObject({ member_id: admin.id });
 
     // Deactivation follows the same ranks: an admin deactivates a member's key, never the owner's or the operator's.
     expectRefused(await call(admin.apiKey, 'POST', '/deactivate-keys', { key_ids: [owner.keyId] }), /^An admin cannot manage the keys of an owner/);
@@ -132,12 +133,12 @@ describe('Privilege escalation inside a team, over HTTP (real Postgres)', () => 
 
   it("the operator's account-level key acts with the owner's rights and mints operator keys; a member never gets one", async () => {
     const { operator, owner, admin, call } = await givenTeam();
-    const minted = await call<GeneratedKeysBody>(operator.apiKey, 'POST', '/generate-keys', { count: 1, environment: 'prod' });
-    expect(minted.body.keys[0]).toMatchObject({ member_id: null });
+    const minted = await call<GeneratedKeysBody>(operator.apiKey, 'POST', '/generate-keys', { count: 1, key_type: 'production' });
+    expect(minted.body.key_details[0]).toMatchObject({ member_id: null });
     expect((await call(operator.apiKey, 'PATCH', `/team/members/${admin.id}`, { role: 'member' })).status).toBe(200);
     // The owner's own keys are member keys: it has no way to mint a key above itself.
-    const ownerMinted = await call<GeneratedKeysBody>(owner.apiKey, 'POST', '/generate-keys', { count: 1, environment: 'prod' });
-    expect(ownerMinted.body.keys[0]).toMatchObject({ member_id: owner.id });
+    const ownerMinted = await call<GeneratedKeysBody>(owner.apiKey, 'POST', '/generate-keys', { count: 1, key_type: 'production' });
+    expect(ownerMinted.body.key_details[0]).toMatchObject({ member_id: owner.id });
     expectRefused(await call(owner.apiKey, 'POST', '/deactivate-keys', { key_ids: [operator.id] }), /managed by the operator only/);
   });
 

@@ -1,12 +1,22 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
-import { ArrayMaxSize, IsArray, IsOptional, IsString } from 'class-validator';
+import { ArrayMaxSize, IsArray, IsOptional, IsString, MaxLength } from 'class-validator';
 import { KEY_MANAGEMENT_LIMITS } from './keys.constants';
 
+/** Request ids are UUIDs; the bound only keeps a junk value from reaching the database. */
+const REQUEST_ID_MAX_CHARACTERS = 100;
+
 /**
- * Body of POST /deactivate-keys (enterprise plan). At least one of the two lists must be non-empty;
- * the service checks that (see deactivateKeysTargetMissing) so it can answer with its own 400 message.
+ * Body of POST /deactivate-keys (enterprise plan). Tavily's `request_id` retires every key of one generate-keys
+ * call; `api_keys` and `key_ids` name keys one by one. Without any of the three (or without a body), the calling
+ * key deactivates itself, as in Tavily.
  */
 export class DeactivateKeysRequestDto {
+  @ApiPropertyOptional({ description: 'The request_id of a POST /generate-keys answer: all keys it created.', maxLength: REQUEST_ID_MAX_CHARACTERS })
+  @IsOptional()
+  @IsString()
+  @MaxLength(REQUEST_ID_MAX_CHARACTERS)
+  request_id?: string;
+
   @ApiPropertyOptional({ type: [String], maxItems: KEY_MANAGEMENT_LIMITS.keysPerDeactivation, description: 'Full API keys to deactivate.' })
   @IsOptional()
   @IsArray()
@@ -14,7 +24,7 @@ export class DeactivateKeysRequestDto {
   @IsString({ each: true })
   api_keys?: string[];
 
-  @ApiPropertyOptional({ type: [String], maxItems: KEY_MANAGEMENT_LIMITS.keysPerDeactivation, description: 'Key ids (from generate-keys or key-info) to deactivate.' })
+  @ApiPropertyOptional({ type: [String], maxItems: KEY_MANAGEMENT_LIMITS.keysPerDeactivation, description: 'Key ids (from generate-keys key_details or key-info) to deactivate.' })
   @IsOptional()
   @IsArray()
   @ArrayMaxSize(KEY_MANAGEMENT_LIMITS.keysPerDeactivation)
@@ -22,7 +32,11 @@ export class DeactivateKeysRequestDto {
   key_ids?: string[];
 }
 
-/** True when the request names no key at all. */
-export function deactivateKeysTargetMissing(dto: DeactivateKeysRequestDto): boolean {
-  return !dto.api_keys?.length && !dto.key_ids?.length;
+/**
+ * What the body asks for: the calling key (no field at all), nothing (only empty lists: refused rather than read
+ * as "myself", so a client whose list came out empty does not lock itself out), or the keys it names.
+ */
+export function deactivationTarget(dto: DeactivateKeysRequestDto): 'calling-key' | 'nothing' | 'named-keys' {
+  if (dto.request_id === undefined && dto.api_keys === undefined && dto.key_ids === undefined) return 'calling-key';
+  return dto.request_id === undefined && !dto.api_keys?.length && !dto.key_ids?.length ? 'nothing' : 'named-keys';
 }

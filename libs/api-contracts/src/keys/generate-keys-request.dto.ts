@@ -1,14 +1,17 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn, IsInt, IsOptional, IsString, IsUUID, Max, MaxLength, Min } from 'class-validator';
 import { NullAsDefault } from '../common/null-as-default.transform';
-import { DATABASE_INTEGER_MAX, PROJECT_ID_MAX_CHARACTERS } from '../common/request-input.limits';
-import { KEY_ENVIRONMENTS, KEY_MANAGEMENT_LIMITS, KeyEnvironment } from './keys.constants';
+import { PROJECT_ID_MAX_CHARACTERS } from '../common/request-input.limits';
+import { KEY_MANAGEMENT_LIMITS, KEY_TYPES, KeyType } from './keys.constants';
 
-/** Body of POST /generate-keys (enterprise plan). */
+/**
+ * Body of POST /generate-keys (enterprise plan), with Tavily's field names. Tavily's `permission_level` and `scope`
+ * are accepted and ignored: what a key may do follows from the team member it belongs to (`member_id`).
+ */
 export class GenerateKeysRequestDto {
   @ApiPropertyOptional({
     type: 'integer',
-    description: 'How many keys to create.',
+    description: 'How many keys to create, all with the settings below.',
     minimum: KEY_MANAGEMENT_LIMITS.count.min,
     maximum: KEY_MANAGEMENT_LIMITS.count.max,
     default: KEY_MANAGEMENT_LIMITS.count.default,
@@ -19,30 +22,57 @@ export class GenerateKeysRequestDto {
   @Max(KEY_MANAGEMENT_LIMITS.count.max)
   count: number = KEY_MANAGEMENT_LIMITS.count.default;
 
-  @ApiPropertyOptional({ description: 'Label shown in key listings.', maxLength: KEY_MANAGEMENT_LIMITS.nameCharacters, example: 'ci-pipeline' })
+  @ApiPropertyOptional({
+    description: 'Name given to every key of this request. Absent: `{key_type}-{expiration}-#{index}`, e.g. `development-never-#1`.',
+    maxLength: KEY_MANAGEMENT_LIMITS.nameCharacters,
+    example: 'projectA',
+  })
   @IsOptional()
   @IsString()
   @MaxLength(KEY_MANAGEMENT_LIMITS.nameCharacters)
   name?: string;
 
-  @ApiPropertyOptional({ enum: KEY_ENVIRONMENTS, default: 'prod' })
-  @NullAsDefault('prod')
-  @IsIn(KEY_ENVIRONMENTS)
-  environment: KeyEnvironment = 'prod';
+  @ApiPropertyOptional({
+    enum: KEY_TYPES,
+    default: 'development',
+    description: 'development: the development rate limit and a `sift-dev-` key; production: the production ones. A development key creates development keys only.',
+  })
+  @NullAsDefault('development')
+  @IsIn(KEY_TYPES)
+  key_type: KeyType = 'development';
 
   @ApiPropertyOptional({
     type: 'integer',
-    description: "Credits each key may use per billing period; at most the calling key's own limit. Absent: the calling key's limit (none for an unlimited key).",
-    minimum: 0,
-    maximum: DATABASE_INTEGER_MAX,
+    description:
+      "Credits each key may use per billing period; past it the key is refused with 432. At most the calling key's own limit. Absent: the calling key's limit (none for an unlimited key).",
+    minimum: KEY_MANAGEMENT_LIMITS.keyLimit.min,
+    maximum: KEY_MANAGEMENT_LIMITS.keyLimit.max,
+    example: 200,
   })
   @IsOptional()
   @IsInt()
-  @Min(0)
-  @Max(DATABASE_INTEGER_MAX)
-  credit_limit?: number;
+  @Min(KEY_MANAGEMENT_LIMITS.keyLimit.min)
+  @Max(KEY_MANAGEMENT_LIMITS.keyLimit.max)
+  key_limit?: number;
 
-  @ApiPropertyOptional({ description: 'Project the keys are associated with.', maxLength: PROJECT_ID_MAX_CHARACTERS })
+  @ApiPropertyOptional({
+    type: 'integer',
+    description:
+      "Hours until the keys stop working (401 from then on). No later than the calling key's own expiry. Absent: the calling key's expiry (never for a key without one).",
+    minimum: KEY_MANAGEMENT_LIMITS.ttlHours.min,
+    maximum: KEY_MANAGEMENT_LIMITS.ttlHours.max,
+    example: 10,
+  })
+  @IsOptional()
+  @IsInt()
+  @Min(KEY_MANAGEMENT_LIMITS.ttlHours.min)
+  @Max(KEY_MANAGEMENT_LIMITS.ttlHours.max)
+  ttl_hours?: number;
+
+  @ApiPropertyOptional({
+    description: "Project the keys' usage is attributed to (as X-Project-ID would); created on first use.",
+    maxLength: PROJECT_ID_MAX_CHARACTERS,
+  })
   @IsOptional()
   @IsString()
   @MaxLength(PROJECT_ID_MAX_CHARACTERS)

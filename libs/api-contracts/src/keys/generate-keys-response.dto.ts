@@ -1,37 +1,45 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { KEY_ENVIRONMENTS, KeyEnvironment } from './keys.constants';
+import { KEY_TYPES, KeyType } from './keys.constants';
 
-export class GeneratedKeyDto {
-  @ApiProperty()
+/** One created key without its secret: what deactivate-keys and key-info need to find it again. */
+export class GeneratedKeyDetailsDto {
+  @ApiProperty({ description: 'Key id, for POST /deactivate-keys `key_ids` and GET /key-info `key_id`.' })
   id!: string;
 
-  @ApiProperty({ description: 'The full key. Shown only in this response: only its hash is stored.' })
-  api_key!: string;
+  @ApiProperty()
+  name!: string;
 
-  @ApiProperty({ type: String, nullable: true })
-  name!: string | null;
+  @ApiProperty({ enum: KEY_TYPES })
+  key_type!: KeyType;
 
-  @ApiProperty({ enum: KEY_ENVIRONMENTS })
-  environment!: KeyEnvironment;
-
-  @ApiProperty({ type: Number, nullable: true })
-  credit_limit!: number | null;
+  @ApiProperty({ type: Number, nullable: true, description: 'Credits per billing period; null: only the account limits apply.' })
+  key_limit!: number | null;
 
   @ApiProperty({ type: String, nullable: true })
   project_id!: string | null;
 
   @ApiProperty({ type: String, nullable: true, description: "The team member the key acts as; null for the operator's account-level keys." })
   member_id!: string | null;
-
-  @ApiProperty({ description: 'ISO 8601 date-time.' })
-  created_at!: string;
 }
 
+/** Tavily's answer (keys, expires_at, created, message, request_id) plus the ids of the keys and the response time. */
 export class GenerateKeysResponseDto {
-  @ApiProperty({ type: [GeneratedKeyDto] })
-  keys!: GeneratedKeyDto[];
+  @ApiProperty({ type: [String], description: 'The new keys. Shown only in this response: only their hashes are stored.', example: ['sift-dev-…'] })
+  keys!: string[];
 
-  @ApiProperty()
+  @ApiProperty({ type: [GeneratedKeyDetailsDto], description: 'The same keys in the same order, without their secrets.' })
+  key_details!: GeneratedKeyDetailsDto[];
+
+  @ApiProperty({ description: 'ISO 8601 date-time at which the keys stop working, or "never".', example: '2026-02-25T01:14:45.000Z' })
+  expires_at!: string;
+
+  @ApiProperty({ description: 'ISO 8601 date-time of creation.' })
+  created!: string;
+
+  @ApiProperty({ example: '2 keys generated successfully with 200 credits each. These keys will be automatically deactivated after 10 hours' })
+  message!: string;
+
+  @ApiProperty({ description: 'Identifies this generation; POST /deactivate-keys with this request_id deactivates all its keys.' })
   request_id!: string;
 
   @ApiProperty({ description: 'Seconds.' })

@@ -1,6 +1,6 @@
 import { plainToInstance } from 'class-transformer';
 import { validate } from 'class-validator';
-import { DeactivateKeysRequestDto, deactivateKeysTargetMissing } from './deactivate-keys-request.dto';
+import { DeactivateKeysRequestDto, deactivationTarget } from './deactivate-keys-request.dto';
 import { GenerateKeysRequestDto } from './generate-keys-request.dto';
 
 async function parse<T extends object>(type: new () => T, body: object): Promise<{ dto: T; invalid: string[] }> {
@@ -10,37 +10,46 @@ async function parse<T extends object>(type: new () => T, body: object): Promise
 }
 
 describe('GenerateKeysRequestDto', () => {
-  it('creates one prod key by default', async () => {
+  it("creates one development key by default, as Tavily's generate-keys does", async () => {
     const { dto, invalid } = await parse(GenerateKeysRequestDto, {});
     expect(invalid).toEqual([]);
-    expect(dto).toMatchObject({ count: 1, environment: 'prod' });
-    expect(dto.credit_limit).toBeUndefined();
+    expect(dto).toMatchObject({ count: 1, key_type: 'development' });
+    expect(dto.key_limit).toBeUndefined();
+    expect(dto.ttl_hours).toBeUndefined();
   });
 
-  it('bounds count to 1..100 and credit_limit to integers from 0', async () => {
-    expect((await parse(GenerateKeysRequestDto, { count: 100, credit_limit: 0, environment: 'dev' })).invalid).toEqual([]);
+  it("holds count, key_limit and ttl_hours to Tavily's bounds", async () => {
+    const edges = { count: 200, key_limit: 100_000, ttl_hours: 8_760, key_type: 'production' };
+    expect((await parse(GenerateKeysRequestDto, edges)).invalid).toEqual([]);
+    expect((await parse(GenerateKeysRequestDto, { count: 1, key_limit: 1, ttl_hours: 1 })).invalid).toEqual([]);
     expect((await parse(GenerateKeysRequestDto, { count: 0 })).invalid).toEqual(['count']);
-    expect((await parse(GenerateKeysRequestDto, { count: 101 })).invalid).toEqual(['count']);
-    expect((await parse(GenerateKeysRequestDto, { credit_limit: -1 })).invalid).toEqual(['credit_limit']);
-    expect((await parse(GenerateKeysRequestDto, { credit_limit: 1.5 })).invalid).toEqual(['credit_limit']);
-    expect((await parse(GenerateKeysRequestDto, { environment: 'staging' })).invalid).toEqual(['environment']);
+    expect((await parse(GenerateKeysRequestDto, { count: 201 })).invalid).toEqual(['count']);
+    expect((await parse(GenerateKeysRequestDto, { key_limit: 0 })).invalid).toEqual(['key_limit']);
+    expect((await parse(GenerateKeysRequestDto, { key_limit: 100_001 })).invalid).toEqual(['key_limit']);
+    expect((await parse(GenerateKeysRequestDto, { key_limit: 1.5 })).invalid).toEqual(['key_limit']);
+    expect((await parse(GenerateKeysRequestDto, { ttl_hours: 0 })).invalid).toEqual(['ttl_hours']);
+    expect((await parse(GenerateKeysRequestDto, { ttl_hours: 8_761 })).invalid).toEqual(['ttl_hours']);
+    expect((await parse(GenerateKeysRequestDto, { key_type: 'staging' })).invalid).toEqual(['key_type']);
+    expect((await parse(GenerateKeysRequestDto, { key_type: 'dev' })).invalid).toEqual(['key_type']);
   });
 
-  it('keeps credit_limit inside a Postgres integer and project_id short enough for its index', async () => {
-    expect((await parse(GenerateKeysRequestDto, { credit_limit: 2 ** 31 - 1, project_id: 'p'.repeat(512) })).invalid).toEqual([]);
-    expect((await parse(GenerateKeysRequestDto, { credit_limit: 2 ** 31 })).invalid).toEqual(['credit_limit']);
-    expect((await parse(GenerateKeysRequestDto, { credit_limit: 1e21 })).invalid).toEqual(['credit_limit']);
+  it('keeps project_id short enough for its index', async () => {
+    expect((await parse(GenerateKeysRequestDto, { project_id: 'p'.repeat(512) })).invalid).toEqual([]);
     expect((await parse(GenerateKeysRequestDto, { project_id: 'p'.repeat(513) })).invalid).toEqual(['project_id']);
   });
 });
 
 describe('DeactivateKeysRequestDto', () => {
-  it('accepts keys or ids and reports an empty request through deactivateKeysTargetMissing', async () => {
+  it('names keys by generation request, key or id; no field means the calling key, only empty lists nothing', async () => {
     const { dto, invalid } = await parse(DeactivateKeysRequestDto, { key_ids: [] });
     expect(invalid).toEqual([]);
-    expect(deactivateKeysTargetMissing(dto)).toBe(true);
-    expect(deactivateKeysTargetMissing({ api_keys: ['sift-prod-abc'] })).toBe(false);
-    expect(deactivateKeysTargetMissing({ key_ids: ['key_1'] })).toBe(false);
+    expect(deactivationTarget(dto)).toBe('nothing');
+    expect(deactivationTarget({ api_keys: [], key_ids: [] })).toBe('nothing');
+    expect(deactivationTarget({})).toBe('calling-key');
+    expect(deactivationTarget({ request_id: '949297ca-d123-4267-8041-45398a0b847d' })).toBe('named-keys');
+    expect(deactivationTarget({ api_keys: ['sift-prod-abc'], key_ids: [] })).toBe('named-keys');
+    expect(deactivationTarget({ key_ids: ['key_1'] })).toBe('named-keys');
     expect((await parse(DeactivateKeysRequestDto, { api_keys: 'sift-prod-abc' })).invalid).toEqual(['api_keys']);
+    expect((await parse(DeactivateKeysRequestDto, { request_id: 5 })).invalid).toEqual(['request_id']);
   });
 });

@@ -18,10 +18,15 @@ export interface ApiKeyRecord {
   creditLimit: number | null;
   createdAt: Date;
   deactivatedAt: Date | null;
+  /** null: never expires. */
+  expiresAt: Date | null;
+  /** The POST /generate-keys request that made the key; null for keys made otherwise (admin command line). */
+  generationRequestId: string | null;
 }
 
-/** What authentication needs in one round trip: the key, its account and the account's plan. */
+/** What authentication needs in one round trip: the key, its account, the account's plan and the key's project. */
 export interface ApiKeyWithAccount extends ApiKeyRecord {
+  project: { externalId: string } | null;
   account: {
     id: string;
     name: string;
@@ -41,6 +46,8 @@ export interface CreateApiKeyInput {
   creditLimit?: number | null;
   memberId?: string | null;
   projectId?: string | null;
+  expiresAt?: Date | null;
+  generationRequestId?: string | null;
 }
 
 /** API keys are stored as SHA-256 hashes only; the raw key never reaches this repository. */
@@ -59,6 +66,8 @@ export class ApiKeyRepository {
         creditLimit: input.creditLimit ?? null,
         memberId: input.memberId ?? null,
         projectId: input.projectId ?? null,
+        expiresAt: input.expiresAt ?? null,
+        generationRequestId: input.generationRequestId ?? null,
       },
     });
   }
@@ -74,6 +83,7 @@ export class ApiKeyRepository {
         account: {
           select: { id: true, name: true, planId: true, paygoLimit: true, zeroDataRetention: true, plan: true },
         },
+        project: { select: { externalId: true } },
       },
     });
   }
@@ -85,6 +95,12 @@ export class ApiKeyRepository {
 
   list(accountId: string): Promise<ApiKeyRecord[]> {
     return this.prisma.apiKey.findMany({ where: { accountId }, orderBy: { createdAt: 'asc' } });
+  }
+
+  /** The keys one POST /generate-keys request made, oldest first. */
+  listByGenerationRequest(accountId: string, generationRequestId: string): Promise<ApiKeyRecord[]> {
+    if (!isUuid(accountId)) return Promise.resolve([]);
+    return this.prisma.apiKey.findMany({ where: { accountId, generationRequestId }, orderBy: { createdAt: 'asc' } });
   }
 
   async updateCreditLimit(accountId: string, apiKeyId: string, creditLimit: number | null): Promise<boolean> {
