@@ -27,6 +27,7 @@ interface ResearchBody {
   content?: string | Record<string, unknown>;
   sources?: Array<{ title: string; url: string; favicon?: string | null }>;
   error?: string;
+  report_mode?: string;
   response_time: number;
   usage?: { credits: number };
 }
@@ -207,7 +208,8 @@ describe('research', () => {
     expect(Object.keys(first.body).sort()).toEqual(['request_id', 'response_time', 'status']);
 
     const done = await finished(key.apiKey, started.body.request_id, '?include_usage=true');
-    expect(done).toMatchObject({ request_id: started.body.request_id, status: 'completed', created_at: started.body.created_at, completed_at: expect.any(String) });
+    expect(done).toMatchObject({ request_id: started.body.request_id, status: 'completed', created_at: started.body.created_at, completed_at: expect.any(String), report_mode: 'extractive' });
+    expect(['mini', 'pro']).toContain(done.model);
     expect(typeof done.content).toBe('string');
     expect(done.sources?.length).toBeGreaterThan(0);
     for (const source of done.sources ?? []) expect(source).toEqual({ title: expect.any(String), url: expect.any(String), favicon: expect.anything() });
@@ -460,6 +462,7 @@ describe('research', () => {
       const asked = model.received.filter((request) => request.messages.some((message) => message.content.includes('How do git merge and git rebase differ?')));
       expect(asked.map((request) => Boolean(request.stream))).toEqual([false, true]);
       expect((await gateway.prisma.researchTask.findUnique({ where: { requestId } }))?.mode).toBe('llm');
+      expect(done.report_mode).toBe('llm');
       expect((await gateway.prisma.requestLog.findUnique({ where: { requestId } }))?.detail).toMatchObject({ mode: 'llm' });
       expect(await logsOf(key.apiKey)).toEqual([{ endpoint: 'research', request_id: requestId, credits: done.usage?.credits }]);
       expect(done.usage?.credits).toBeGreaterThan(0);

@@ -33,7 +33,7 @@ export class ResearchResponseDto {
   @ApiPropertyOptional({ description: 'The research question.' })
   input?: string;
 
-  @ApiPropertyOptional({ enum: RESEARCH_MODELS })
+  @ApiPropertyOptional({ enum: RESEARCH_MODELS, description: 'As requested when queued; once completed, the model `auto` resolved to (mini or pro).' })
   model?: ResearchModel;
 
   @ApiPropertyOptional({
@@ -44,6 +44,14 @@ export class ResearchResponseDto {
 
   @ApiPropertyOptional({ type: [ResearchSourceDto], description: 'Sources cited by content; only when completed.' })
   sources?: ResearchSourceDto[];
+
+  @ApiPropertyOptional({
+    enum: ['llm', 'extractive'],
+    description:
+      'Who wrote the report, only when completed (a Sift field): `llm`, the configured model from the sources; `extractive`, ' +
+      'no model configured, the sources\' own sentences, each cited.',
+  })
+  report_mode?: 'llm' | 'extractive';
 
   @ApiPropertyOptional({ description: 'Reason of the failure; only when failed.' })
   error?: string;
