@@ -46,7 +46,7 @@ describe('offline migrations (the same files prisma migrate deploy applies)', ()
       expect(rows.rows.every((row) => row.len === 64 && row.done)).toBe(true);
       const plans = await client.query('SELECT id, monthly_credits FROM plans ORDER BY monthly_credits NULLS LAST');
       expect(plans.rows.map((row) => row.id)).toEqual([
-        'paygo', 'researcher', 'project', 'bootstrap', 'startup', 'growth', 'enterprise',
+        'paygo', 'researcher', 'project', 'bootstrap', 'startup', 'growth', 'enterprise', 'self-hosted',
       ]);
     } finally {
       await client.end();

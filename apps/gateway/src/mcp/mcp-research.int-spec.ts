@@ -120,10 +120,16 @@ describe('MCP research tool', () => {
       callResearch(client, { input: 'How do I join two development histories with git merge?', model: 'mini', timeout: 150 }),
     );
     const task = await expectReport(key.apiKey, answer);
-    // Logged when the task is accepted, with 0 credits, as POST /research is; the charge comes when it completes.
-    expect((await researchLogs(gateway, key.apiKey)).map((log) => [log.request_id, log.credits])).toEqual([[task.request_id, 0]]);
+    // Logged when the task is accepted, as POST /research is; the row takes the task's charge when it completes.
     const usage = await callGateway<{ key: { research_usage: number } }>(gateway.baseUrl, 'GET', '/usage', { apiKey: key.apiKey });
     expect(usage.body.key.research_usage).toBeGreaterThan(0);
+    // The worker writes the charge into the row just after it settles: wait for it rather than race it.
+    let logged = await researchLogs(gateway, key.apiKey);
+    for (let tries = 0; tries < 100 && logged[0]?.credits !== usage.body.key.research_usage; tries += 1) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      logged = await researchLogs(gateway, key.apiKey);
+    }
+    expect(logged.map((log) => [log.request_id, log.credits])).toEqual([[task.request_id, usage.body.key.research_usage]]);
   });
 
   it('with timeout 0 returns the running task\'s request_id at once; a call with that request_id waits for the report', async () => {

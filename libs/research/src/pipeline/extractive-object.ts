@@ -1,3 +1,4 @@
+import { tokenize } from '@sift/ranking';
 import type { OutputSchemaValidator } from '../output-schema';
 import { CitationOrder } from './citation-style';
 import type { QuotedSentence, SentencePicker } from './extractive-report';
@@ -37,8 +38,11 @@ class ObjectFiller {
     });
   }
 
-  /** A value for one schema node, or undefined when the pages support none. */
-  value(schema: JsonSchema, query: string): unknown {
+  /**
+   * A value for one schema node, or undefined when the pages support none. `subject`: the words of the field's
+   * name, which a sentence must use for a number to be taken from it.
+   */
+  value(schema: JsonSchema, query: string, subject = ''): unknown {
     const described = `${query} ${typeof schema.description === 'string' ? schema.description : ''}`;
     if (Array.isArray(schema.enum) && schema.enum.length > 0) return this.choice(schema.enum, described);
     const type = Array.isArray(schema.type) ? schema.type.find((candidate) => candidate !== 'null') : schema.type;
@@ -49,13 +53,13 @@ class ObjectFiller {
       }
       case 'number':
       case 'integer':
-        return this.number(described, type === 'integer');
+        return this.number(described, subject, type === 'integer');
       case 'boolean': {
         const [evidence] = this.sentences(described, 1, true);
         return evidence === undefined ? undefined : !NEGATION.test(evidence);
       }
       case 'array':
-        return this.list((schema.items as JsonSchema | undefined) ?? { type: 'string' }, described, schema);
+        return this.list((schema.items as JsonSchema | undefined) ?? { type: 'string' }, described, schema, subject);
       case 'object':
         return this.object(schema, query);
       default:
@@ -68,7 +72,7 @@ class ObjectFiller {
     const required = new Set(Array.isArray(schema.required) ? schema.required : []);
     const filled: Record<string, unknown> = {};
     for (const [name, property] of Object.entries(properties)) {
-      let value = this.value(property, `${wordsOfName(name)} ${context}`.trim());
+      let value = this.value(property, `${wordsOfName(name)} ${context}`.trim(), wordsOfName(name));
       // A required field the pages do not address by name gets what they say about the question itself.
       if (value === undefined && required.has(name)) value = property.type === 'boolean' ? false : this.value(property, '');
       if (value !== undefined) filled[name] = value;
@@ -76,8 +80,15 @@ class ObjectFiller {
     return filled;
   }
 
-  private number(query: string, integer: boolean): number | undefined {
-    for (const sentence of this.evidence(query, 5, true)) {
+  /**
+   * A number from a sentence that names the field ("price" for a price): any number near the question's other
+   * words ("git-merge(1)" for the price of a merge) would be a guess.
+   */
+  private number(query: string, subject: string, integer: boolean): number | undefined {
+    const named = new Set(tokenize(subject));
+    if (named.size === 0) return undefined;
+    for (const sentence of this.picker.pick(query, 5, [], true)) {
+      if (!tokenize(sentence.text).some((token) => named.has(token))) continue;
       const match = NUMBER.exec(sentence.text);
       if (!match) continue;
       const value = Number(match[0].replace(/,/g, ''));
@@ -88,14 +99,14 @@ class ObjectFiller {
     return undefined;
   }
 
-  private list(items: JsonSchema, query: string, schema: JsonSchema): unknown[] | undefined {
+  private list(items: JsonSchema, query: string, schema: JsonSchema, subject: string): unknown[] | undefined {
     const wanted = typeof schema.maxItems === 'number' ? Math.min(schema.maxItems, DEFAULT_LIST_LENGTH * 2) : Math.max(DEFAULT_LIST_LENGTH, Number(schema.minItems ?? 0));
     const values: unknown[] = [];
     if (items.type === 'string' || items.type === undefined) {
       values.push(...this.sentences(query, wanted));
     } else {
       for (let index = 0; index < wanted; index += 1) {
-        const value = this.value(items, query);
+        const value = this.value(items, query, subject);
         if (value === undefined) break;
         values.push(value);
       }
