@@ -15,6 +15,7 @@ export const OPENAPI_TAGS = [
   { name: 'account', description: 'Usage and request logs of the calling key and its account.' },
   { name: 'keys', description: 'Key management (enterprise plan).' },
   { name: 'team', description: 'Team members and their roles.' },
+  { name: 'mcp', description: 'The MCP endpoint for agents (search and extract as tools).' },
   { name: 'operations', description: 'Health for load balancers and orchestrators.' },
 ] as const;
 
