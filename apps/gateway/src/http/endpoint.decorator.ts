@@ -65,7 +65,7 @@ export function Endpoint(options: EndpointOptions): MethodDecorator {
     ApiOperation({ operationId: options.operationId, summary: options.summary, description: options.description }),
     ApiBearerAuth(API_KEY_SCHEME),
     HttpCode(200),
-    ApiOkResponse({ type: options.response }),
+    ApiOkResponse({ type: options.response, description: 'Success' }),
     ...(options.body ? [ApiBody({ type: options.body.type, examples: { [options.operationId]: { summary: 'Try it out', value: options.body.example } } })] : []),
     ...headerDecorators(options),
     ...errorResponses(options),
