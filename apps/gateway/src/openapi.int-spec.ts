@@ -1,12 +1,52 @@
 import { readFileSync } from 'node:fs';
+import type { Type } from '@nestjs/common';
 import type { OpenAPIObject } from '@nestjs/swagger';
+import * as contracts from '@sift/api-contracts';
 import { callGateway } from '@sift/testing';
-import { API_KEY_SCHEME } from './openapi';
+import { createRequestValidationPipe } from './http/request-validation.pipe';
+import { API_KEY_SCHEME, HTTP_METHODS, OPENAPI_TAGS } from './openapi';
 import { buildOfflineOpenApiDocument, COMMITTED_OPENAPI_PATH, serializeOpenApiDocument } from './openapi-export';
 import { startTestGateway, TestGateway } from './testing/gateway-harness';
 
 const PUBLIC_PATHS = ['/health', '/metrics'];
-const HTTP_METHODS = ['get', 'post', 'put', 'patch', 'delete'] as const;
+
+/** The client method names, in the order Swagger UI and openapi.json list them: the data plane first. */
+const OPERATION_IDS = [
+  'search',
+  'extract',
+  'crawl',
+  'map',
+  'research',
+  'getResearch',
+  'feedback',
+  'usage',
+  'logs',
+  'generateKeys',
+  'deactivateKeys',
+  'keyInfo',
+  'listTeamMembers',
+  'inviteTeamMember',
+  'changeTeamMemberRole',
+  'removeTeamMember',
+  'mcp',
+  'health',
+];
+
+interface DocumentedOperation {
+  path: string;
+  method: string;
+  operationId?: string;
+  tags?: string[];
+  parameters?: Array<{ name: string; in: string }>;
+  requestBody?: { content: Record<string, { schema?: { $ref?: string }; examples?: Record<string, { value: unknown }> }> };
+  responses: Record<string, { content?: Record<string, { example?: unknown; examples?: Record<string, { value: unknown }> }> }>;
+}
+
+function operationsOf(document: OpenAPIObject): DocumentedOperation[] {
+  return Object.entries(document.paths).flatMap(([path, item]) =>
+    HTTP_METHODS.filter((method) => item[method]).map((method) => ({ path, method, ...(item[method] as object) }) as DocumentedOperation),
+  );
+}
 
 describe('openapi.json', () => {
   let document: OpenAPIObject;
@@ -36,6 +76,76 @@ describe('openapi.json', () => {
     for (const path of ['/usage', '/logs', '/feedback', '/generate-keys', '/deactivate-keys', '/key-info', '/team/members', '/team/members/{memberId}']) {
       expect(Object.keys(document.paths)).toContain(path);
     }
+  });
+
+  it('lists every operation once, under one declared tag, data plane first, with a readable unique operation id', () => {
+    const operations = operationsOf(document);
+    expect(operations.map((operation) => operation.operationId)).toEqual(OPERATION_IDS);
+    expect(document.tags?.map((tag) => tag.name)).toEqual(OPENAPI_TAGS.map((tag) => tag.name));
+    const tagNames: string[] = OPENAPI_TAGS.map((tag) => tag.name);
+    for (const operation of operations) {
+      expect({ operation: operation.operationId, tags: operation.tags }).toEqual({ operation: operation.operationId, tags: [expect.any(String)] });
+      expect(tagNames).toContain(operation.tags?.[0]);
+    }
+    const tagRanks = operations.map((operation) => tagNames.indexOf(operation.tags?.[0] as string));
+    expect(tagRanks).toEqual([...tagRanks].sort((left, right) => left - right));
+  });
+
+  it('describes the key as a Sift key, not a JWT', () => {
+    const scheme = document.components?.securitySchemes?.[API_KEY_SCHEME];
+    expect(scheme).not.toHaveProperty('bearerFormat');
+    expect(scheme).toMatchObject({ description: expect.stringContaining('sift-prod-') });
+  });
+
+  it('documents the caller headers where the gateway reads them, and the keyless header on search and extract only', () => {
+    const headersOf = (operationId: string) =>
+      operationsOf(document)
+        .find((operation) => operation.operationId === operationId)
+        ?.parameters?.filter((parameter) => parameter.in === 'header')
+        .map((parameter) => parameter.name) ?? [];
+    const tracing = ['X-Project-ID', 'X-Session-Id', 'X-Human-Id'];
+    for (const operationId of ['search', 'extract']) expect(headersOf(operationId)).toEqual(expect.arrayContaining([...tracing, 'X-Service-Access-Mode']));
+    for (const operationId of ['crawl', 'map', 'research']) {
+      expect(headersOf(operationId)).toEqual(expect.arrayContaining(tracing));
+      expect(headersOf(operationId)).not.toContain('X-Service-Access-Mode');
+    }
+    expect(headersOf('usage')).toContain('X-Project-ID');
+    expect(headersOf('feedback')).toContain('X-Session-Id');
+  });
+
+  it('every request example passes the validation pipe of its body type, and the search example sets no date window', async () => {
+    const pipe = createRequestValidationPipe();
+    const examples = operationsOf(document).flatMap((operation) => {
+      const media = operation.requestBody?.content['application/json'];
+      // The MCP body is JSON-RPC, not one of the contracts' DTOs.
+      if (!media?.schema?.$ref) return [];
+      const schemaName = media.schema.$ref.split('/').pop() as keyof typeof contracts;
+      return Object.values(media.examples ?? {}).map((example) => ({ operationId: operation.operationId, dto: contracts[schemaName] as Type<object>, value: example.value }));
+    });
+    expect(examples.map((example) => example.operationId)).toEqual(expect.arrayContaining(['search', 'extract', 'crawl', 'map', 'research', 'feedback', 'logs']));
+    for (const example of examples) {
+      expect(typeof example.dto).toBe('function');
+      await expect(pipe.transform(example.value, { type: 'body', metatype: example.dto })).resolves.toBeInstanceOf(example.dto);
+    }
+    const search = examples.find((example) => example.operationId === 'search')?.value;
+    expect(search).toEqual(contracts.SEARCH_REQUEST_EXAMPLE);
+    for (const windowField of ['time_range', 'start_date', 'end_date']) expect(search).not.toHaveProperty(windowField);
+  });
+
+  it('shows an error body in the spec shape for every error status, and the keyless envelope beside the keyed 429 on keyless routes', () => {
+    for (const operation of operationsOf(document)) {
+      for (const [status, response] of Object.entries(operation.responses)) {
+        if (Number(status) < 400 || operation.operationId === 'health') continue;
+        const media = response.content?.['application/json'];
+        const bodies = media?.examples ? Object.entries(media.examples).map(([name, example]) => ({ name, value: example.value })) : [{ name: 'example', value: media?.example }];
+        for (const body of bodies) {
+          const expected = body.name === 'keyless' ? { error: expect.objectContaining({ code: expect.any(String), next_actions: expect.any(Array) }) } : { detail: { error: expect.any(String) } };
+          expect({ route: `${operation.operationId} ${status} ${body.name}`, body: body.value }).toEqual({ route: `${operation.operationId} ${status} ${body.name}`, body: expected });
+        }
+      }
+    }
+    const keylessRateLimit = operationsOf(document).find((operation) => operation.operationId === 'search')?.responses['429'].content?.['application/json'].examples;
+    expect(Object.keys(keylessRateLimit ?? {})).toEqual(['keyed', 'keyless']);
   });
 
   describe('served by the running gateway', () => {

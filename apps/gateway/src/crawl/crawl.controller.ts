@@ -1,5 +1,5 @@
 import { Body, Controller, Post } from '@nestjs/common';
-import { CrawlRequestDto, CrawlResponseDto } from '@sift/api-contracts';
+import { CRAWL_REQUEST_EXAMPLE, CrawlRequestDto, CrawlResponseDto } from '@sift/api-contracts';
 import { Endpoint } from '../http/endpoint.decorator';
 import { Ctx, RequestContext } from '../caller/request-context';
 import type { RequestOutcome } from '../request-log/request-outcome';
@@ -14,9 +14,11 @@ export class CrawlController {
   @RateLimitCategory('crawl')
   @Endpoint({
     tag: 'data',
+    operationId: 'crawl',
     summary: 'Crawl a site from a root URL, breadth-first, optionally guided by instructions',
     description: 'A crawl that reaches its timeout returns the pages gathered so far.',
     response: CrawlResponseDto,
+    body: { type: CrawlRequestDto, example: CRAWL_REQUEST_EXAMPLE },
     billed: true,
     requestLog: 'crawl',
     errors: { 400: 'no starting url provided / invalid pattern', 403: 'URL is not supported' },

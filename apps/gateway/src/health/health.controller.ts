@@ -24,7 +24,7 @@ export class HealthController {
 
   @Public()
   @Get('health')
-  @ApiOperation({ summary: 'Readiness: 200 when Postgres and Redis answer (status "degraded" when a queue has no worker), 503 otherwise' })
+  @ApiOperation({ operationId: 'health', summary: 'Readiness: 200 when Postgres and Redis answer (status "degraded" when a queue has no worker), 503 otherwise' })
   @ApiOkResponse({ type: HealthResponseDto })
   @ApiServiceUnavailableResponse({ type: HealthResponseDto })
   async health(@Res() response: Response): Promise<void> {

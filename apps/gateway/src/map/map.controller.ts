@@ -1,5 +1,5 @@
 import { Body, Controller, Post } from '@nestjs/common';
-import { MapRequestDto, MapResponseDto } from '@sift/api-contracts';
+import { MAP_REQUEST_EXAMPLE, MapRequestDto, MapResponseDto } from '@sift/api-contracts';
 import { Endpoint } from '../http/endpoint.decorator';
 import { Ctx, RequestContext } from '../caller/request-context';
 import type { RequestOutcome } from '../request-log/request-outcome';
@@ -14,8 +14,10 @@ export class MapController {
   @RateLimitCategory('crawl')
   @Endpoint({
     tag: 'data',
+    operationId: 'map',
     summary: "Discover a site's URLs (links, robots.txt sitemaps, /sitemap.xml) without extracting content",
     response: MapResponseDto,
+    body: { type: MapRequestDto, example: MAP_REQUEST_EXAMPLE },
     billed: true,
     requestLog: 'map',
     errors: { 400: 'no starting url provided / invalid pattern', 403: 'URL is not supported' },

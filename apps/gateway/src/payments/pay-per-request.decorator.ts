@@ -25,6 +25,13 @@ export function PayPerRequest(isPayable: PayableRequest): MethodDecorator {
         'Payment required (only when x402 is on, X402_PAY_TO): an advanced search without API key and without the keyless header. ' +
         'The PAYMENT-REQUIRED header (x402 v2, base64 JSON) lists scheme "exact", network, asset (USDC), amount and payTo; resend ' +
         'with PAYMENT-SIGNATURE. A paid answer carries PAYMENT-RESPONSE; a failed search settles nothing.',
+      example: {
+        detail: {
+          error:
+            'Payment required: advanced search without an API key is paid per request over x402. ' +
+            'The PAYMENT-REQUIRED header lists what to pay; resend the request with a PAYMENT-SIGNATURE header.',
+        },
+      },
     }),
   );
 }

@@ -1,6 +1,6 @@
 import { Body, Controller, Get, Param, Post, Query, Res, UseFilters } from '@nestjs/common';
 import { ApiQuery, ApiResponse } from '@nestjs/swagger';
-import { ResearchRequestDto, ResearchResponseDto } from '@sift/api-contracts';
+import { RESEARCH_REQUEST_EXAMPLE, ResearchRequestDto, ResearchResponseDto } from '@sift/api-contracts';
 import { RESEARCH_CEILINGS, researchCreditsBound } from '@sift/billing';
 import type { Response } from 'express';
 import { Ctx, RequestContext } from '../caller/request-context';
@@ -27,6 +27,7 @@ export class ResearchController {
   @UseFilters(InvalidResearchModelFilter)
   @Endpoint({
     tag: 'data',
+    operationId: 'research',
     summary: 'Start a research task: a cited report from several sources (poll GET /research/{request_id}, or stream)',
     description:
       'Answers 200 with the pending task at once; the research worker plans, searches, reads and writes the report. ' +
@@ -35,6 +36,7 @@ export class ResearchController {
       'finishes and is stored for GET /research/{request_id}. Charged when the task completes, for the work done: searches ' +
       `at the basic search rate, pages read at 1 credit per 5; a failed task costs nothing. Per-model ceilings: ${CEILINGS}.`,
     response: ResearchResponseDto,
+    body: { type: ResearchRequestDto, example: RESEARCH_REQUEST_EXAMPLE },
     billed: true,
     requestLog: 'research',
     errors: { 400: `${INVALID_MODEL} / invalid output_schema`, 429: 'More than the per-key research requests per minute (20 by default)' },
@@ -49,6 +51,7 @@ export class ResearchController {
   @Get('research/:request_id')
   @Endpoint({
     tag: 'data',
+    operationId: 'getResearch',
     summary: 'A research task: 202 while pending or in progress, 200 with the report when completed or the reason when failed',
     description: 'A task past its deadline (by default 5 minutes for mini, 15 for pro and auto, from its creation) is failed with the reason.',
     response: ResearchResponseDto,

@@ -1,5 +1,5 @@
 import { Body, Controller, Post } from '@nestjs/common';
-import { SearchRequestDto, SearchResponseDto } from '@sift/api-contracts';
+import { SEARCH_REQUEST_EXAMPLE, SearchRequestDto, SearchResponseDto } from '@sift/api-contracts';
 import { Endpoint } from '../http/endpoint.decorator';
 import { Ctx, RequestContext } from '../caller/request-context';
 import type { RequestOutcome } from '../request-log/request-outcome';
@@ -15,11 +15,13 @@ export class SearchController {
   @Post('search')
   @Endpoint({
     tag: 'data',
+    operationId: 'search',
     summary: 'Search the local index and the configured upstream engines',
     description:
       'Ranked, scored results with query-related chunks, optionally an answer, images and raw content. Result ids are ' +
       'version-5 UUIDs of the canonical URL in the namespace of request_id (usable in feedback). 1 credit; 2 at advanced depth.',
     response: SearchResponseDto,
+    body: { type: SearchRequestDto, example: SEARCH_REQUEST_EXAMPLE },
     keyless: true,
     billed: true,
     requestLog: 'search',

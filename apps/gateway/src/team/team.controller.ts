@@ -11,13 +11,13 @@ export class TeamController {
   constructor(private readonly teamService: TeamService) {}
 
   @Get()
-  @Endpoint({ tag: 'team', summary: 'List team members (every role)', response: MembersResponseDto })
+  @Endpoint({ tag: 'team', operationId: 'listTeamMembers', summary: 'List team members (every role)', response: MembersResponseDto })
   list(@Ctx() context: RequestContext): Promise<MembersResponseDto> {
     return this.teamService.list(context);
   }
 
   @Post()
-  @Endpoint({ tag: 'team', summary: 'Invite a member (owner, admin)', response: MemberDto, errors: ROLE_ERRORS })
+  @Endpoint({ tag: 'team', operationId: 'inviteTeamMember', summary: 'Invite a member (owner, admin)', response: MemberDto, errors: ROLE_ERRORS })
   invite(@Ctx() context: RequestContext, @Body() body: InviteMemberRequestDto): Promise<MemberDto> {
     return this.teamService.invite(context, body);
   }
@@ -25,6 +25,7 @@ export class TeamController {
   @Patch(':memberId')
   @Endpoint({
     tag: 'team',
+    operationId: 'changeTeamMemberRole',
     summary: "Change a member's role (owner, admin); role owner transfers ownership (owner only)",
     response: MembersResponseDto,
     errors: ROLE_ERRORS,
@@ -38,7 +39,7 @@ export class TeamController {
   }
 
   @Delete(':memberId')
-  @Endpoint({ tag: 'team', summary: 'Remove a member (owner, admin; never the owner)', response: MembersResponseDto, errors: ROLE_ERRORS })
+  @Endpoint({ tag: 'team', operationId: 'removeTeamMember', summary: 'Remove a member (owner, admin; never the owner)', response: MembersResponseDto, errors: ROLE_ERRORS })
   remove(@Ctx() context: RequestContext, @Param('memberId', new ParseUUIDPipe()) memberId: string): Promise<MembersResponseDto> {
     return this.teamService.remove(context, memberId);
   }

@@ -11,7 +11,13 @@ export class UsageController {
 
   @Get('usage')
   @RateLimitCategory('usage')
-  @Endpoint({ tag: 'account', summary: 'Credit usage of this key and its account this month (X-Project-ID scopes it)', response: UsageResponseDto })
+  @Endpoint({
+    tag: 'account',
+    operationId: 'usage',
+    summary: 'Credit usage of this key and its account this month (X-Project-ID scopes it)',
+    response: UsageResponseDto,
+    headers: ['X-Project-ID'],
+  })
   usage(@Ctx() context: RequestContext): Promise<UsageResponseDto> {
     const caller = keyedCaller(context);
     return this.billing.usage({ accountId: caller.accountId, apiKeyId: caller.apiKeyId, projectExternalId: context.projectExternalId ?? null });

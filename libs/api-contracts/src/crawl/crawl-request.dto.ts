@@ -42,3 +42,6 @@ export class CrawlRequestDto extends MapRequestDto {
   @IsBoolean()
   include_favicon: boolean = false;
 }
+
+/** The request Swagger UI fills in: a small, shallow crawl without instructions, so it ends quickly and cheaply. */
+export const CRAWL_REQUEST_EXAMPLE = { url: 'https://docs.python.org/3/tutorial/', max_depth: 1, limit: 10 } satisfies Partial<CrawlRequestDto>;

@@ -75,3 +75,6 @@ export class ExtractRequestDto {
   @Max(CHUNKS_PER_SOURCE.max)
   chunks_per_source: number = CHUNKS_PER_SOURCE.default;
 }
+
+/** The request Swagger UI fills in: one public page at basic depth (a fifth of a credit, charged per 5 pages). */
+export const EXTRACT_REQUEST_EXAMPLE = { urls: ['https://en.wikipedia.org/wiki/Web_crawler'], extract_depth: 'basic', format: 'markdown' } satisfies Partial<ExtractRequestDto>;

@@ -134,3 +134,10 @@ export class FeedbackRequestDto {
   @Type(() => UrlScoreDto)
   urls_scores?: UrlScoreDto[];
 }
+
+/** The shape Swagger UI fills in; request_id must be one of your own earlier responses for the call to succeed. */
+export const FEEDBACK_REQUEST_EXAMPLE = {
+  request_id: '123e4567-e89b-42d3-a456-426614174000',
+  agent_score: 4,
+  comment: 'The second result answered the question.',
+} satisfies Partial<FeedbackRequestDto>;

@@ -33,6 +33,12 @@ export class DeactivateKeysRequestDto {
 }
 
 /**
+ * The request Swagger UI fills in: the keys of one generate-keys answer (put its request_id here). Never an empty
+ * body, which deactivates the very key Swagger UI is authorised with.
+ */
+export const DEACTIVATE_KEYS_REQUEST_EXAMPLE = { request_id: '123e4567-e89b-42d3-a456-426614174000' } satisfies DeactivateKeysRequestDto;
+
+/**
  * What the body asks for: the calling key (no field at all), nothing (only empty lists: refused rather than read
  * as "myself", so a client whose list came out empty does not lock itself out), or the keys it names.
  */

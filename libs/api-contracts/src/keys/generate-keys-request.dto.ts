@@ -86,3 +86,6 @@ export class GenerateKeysRequestDto {
   @IsUUID()
   member_id?: string;
 }
+
+/** The request Swagger UI fills in: one development key with a small credit limit that expires in a day. */
+export const GENERATE_KEYS_REQUEST_EXAMPLE = { count: 1, name: 'ci', key_type: 'development', key_limit: 200, ttl_hours: 24 } satisfies Partial<GenerateKeysRequestDto>;

@@ -45,3 +45,6 @@ export class LogsRequestDto {
   @IsBoolean()
   filter_by_api_key: boolean = false;
 }
+
+/** The request Swagger UI fills in: the latest entries of the calling key. */
+export const LOGS_REQUEST_EXAMPLE = { limit: 20, filter_by_api_key: true } satisfies Partial<LogsRequestDto>;

@@ -103,3 +103,6 @@ export class MapRequestDto {
   @IsBoolean()
   include_usage: boolean = false;
 }
+
+/** The request Swagger UI fills in: a shallow map of one documentation site. */
+export const MAP_REQUEST_EXAMPLE = { url: 'https://docs.python.org/3/tutorial/', max_depth: 1, limit: 50 } satisfies Partial<MapRequestDto>;

@@ -67,3 +67,6 @@ export class ResearchRequestDto {
   @IsObject()
   output_schema?: Record<string, unknown>;
 }
+
+/** The request Swagger UI fills in: the mini model, which has the lowest ceilings; poll GET /research/{request_id}. */
+export const RESEARCH_REQUEST_EXAMPLE = { input: 'How do search engines rank web pages?', model: 'mini' } satisfies Partial<ResearchRequestDto>;

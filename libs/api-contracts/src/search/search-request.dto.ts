@@ -172,3 +172,9 @@ export class SearchRequestDto {
   @IsBoolean()
   include_usage: boolean = false;
 }
+
+/**
+ * The request Swagger UI fills in: answered from the local index at basic depth (1 credit). No dates or time range,
+ * which could exclude every page and still charge.
+ */
+export const SEARCH_REQUEST_EXAMPLE = { query: 'how does a web crawler work', search_depth: 'basic', max_results: 5 } satisfies Partial<SearchRequestDto>;
