@@ -1,10 +1,7 @@
 import type { Readable } from 'node:stream';
 import { StringDecoder } from 'node:string_decoder';
-import { request } from 'undici';
-import { guardedAgentFor } from './guarded-agent-registry';
-import { parsePublicUrl } from './public-url';
-import { defaultMaxBytes, defaultUserAgent, flattenHeaders, toFetchError } from './safe-fetch';
-import type { SafeRequestOptions } from './safe-request';
+import { defaultMaxBytes, flattenHeaders, toFetchError } from './safe-fetch';
+import { openSafeRequest, type SafeRequestOptions } from './safe-request';
 
 export interface SafeStreamingResponse {
   url: string;
@@ -20,33 +17,14 @@ export interface SafeStreamingResponse {
  * as soon as it comes.
  */
 export async function safeRequestStream(url: string, options: SafeRequestOptions): Promise<SafeStreamingResponse> {
-  const deadline = new AbortController();
-  const timer = setTimeout(() => deadline.abort(), options.deadlineMs);
-  const signal = options.signal ? AbortSignal.any([deadline.signal, options.signal]) : deadline.signal;
-  const headers: Record<string, string> = { 'user-agent': defaultUserAgent, 'accept-encoding': 'identity', accept: 'text/event-stream' };
-  if (options.body !== undefined) headers['content-type'] = 'application/json';
-  for (const [name, value] of Object.entries(options.headers ?? {})) headers[name.toLowerCase()] = value;
-  let target = url;
-  try {
-    target = parsePublicUrl(url).href;
-    const response = await request(target, {
-      method: options.method,
-      headers,
-      body: options.body === undefined ? undefined : JSON.stringify(options.body),
-      signal,
-      dispatcher: guardedAgentFor(options.policy),
-    });
-    const failure = (error: unknown) => toFetchError(error, target, deadline.signal.aborted, options);
-    return {
-      url: target,
-      status: response.statusCode,
-      headers: flattenHeaders(response.headers),
-      text: decodedPieces(response.body as Readable, options.maxBytes ?? defaultMaxBytes, failure, () => clearTimeout(timer)),
-    };
-  } catch (error) {
-    clearTimeout(timer);
-    throw toFetchError(error, target, deadline.signal.aborted, options);
-  }
+  const { target, response, deadline, finish } = await openSafeRequest(url, options, { type: 'text/event-stream', encoding: 'identity' });
+  const failure = (error: unknown) => toFetchError(error, target, deadline.aborted, options);
+  return {
+    url: target,
+    status: response.statusCode,
+    headers: flattenHeaders(response.headers),
+    text: decodedPieces(response.body as Readable, options.maxBytes ?? defaultMaxBytes, failure, finish),
+  };
 }
 
 async function* decodedPieces(body: Readable, maxBytes: number, failure: (error: unknown) => Error, finish: () => void): AsyncIterable<string> {

@@ -1,5 +1,5 @@
 import type { Readable } from 'node:stream';
-import { request } from 'undici';
+import { type Dispatcher, request } from 'undici';
 import { readDecodedBody } from './body-reader';
 import { decodeBody } from './charset-decoding';
 import { contentKindOfMimeType, parseContentType } from './content-kind';
@@ -32,22 +32,29 @@ export interface SafeResponse {
   elapsedMs: number;
 }
 
+/** An operator API request under way: the response's head, and the deadline that still bounds reading its body. */
+export interface OpenedRequest {
+  target: string;
+  response: Dispatcher.ResponseData;
+  /** Aborted when the request's whole time is up. */
+  deadline: AbortSignal;
+  /** Stops the deadline's timer: call it once the body is read or abandoned. */
+  finish(): void;
+}
+
 /**
- * One request with a method and a JSON body (an API call to a server the operator configured, such as an LLM
- * or SearXNG) under the same connect-time egress checks, deadline and decompressed-size cap as `safeFetch`.
- * Redirects are never followed: re-sending a body to wherever a Location points is how a POST gets
- * smuggled elsewhere, so a 3xx comes back to the caller like any other status.
+ * Sends one operator API request under the egress policy, with the default headers (`accept` and
+ * `accept-encoding` as given) overridden by the caller's, and starts the deadline of the whole exchange. The
+ * caller reads the body and calls `finish`; an error before the response head has already finished it.
  */
-export async function safeRequest(url: string, options: SafeRequestOptions): Promise<SafeResponse> {
-  const startedAt = performance.now();
+export async function openSafeRequest(url: string, options: SafeRequestOptions, accept: { type: string; encoding: string }): Promise<OpenedRequest> {
   const deadline = new AbortController();
   const timer = setTimeout(() => deadline.abort(), options.deadlineMs);
   const signal = options.signal ? AbortSignal.any([deadline.signal, options.signal]) : deadline.signal;
-  const headers: Record<string, string> = { 'user-agent': defaultUserAgent, 'accept-encoding': 'gzip, deflate, br', accept: 'application/json' };
+  const headers: Record<string, string> = { 'user-agent': defaultUserAgent, 'accept-encoding': accept.encoding, accept: accept.type };
   if (options.body !== undefined) headers['content-type'] = 'application/json';
   for (const [name, value] of Object.entries(options.headers ?? {})) headers[name.toLowerCase()] = value;
   let target = url;
-
   try {
     target = parsePublicUrl(url).href;
     const response = await request(target, {
@@ -57,6 +64,23 @@ export async function safeRequest(url: string, options: SafeRequestOptions): Pro
       signal,
       dispatcher: guardedAgentFor(options.policy),
     });
+    return { target, response, deadline: deadline.signal, finish: () => clearTimeout(timer) };
+  } catch (error) {
+    clearTimeout(timer);
+    throw toFetchError(error, target, deadline.signal.aborted, options);
+  }
+}
+
+/**
+ * One request with a method and a JSON body (an API call to a server the operator configured, such as an LLM
+ * or SearXNG) under the same connect-time egress checks, deadline and decompressed-size cap as `safeFetch`.
+ * Redirects are never followed: re-sending a body to wherever a Location points is how a POST gets
+ * smuggled elsewhere, so a 3xx comes back to the caller like any other status.
+ */
+export async function safeRequest(url: string, options: SafeRequestOptions): Promise<SafeResponse> {
+  const startedAt = performance.now();
+  const { target, response, deadline, finish } = await openSafeRequest(url, options, { type: 'application/json', encoding: 'gzip, deflate, br' });
+  try {
     const responseHeaders = flattenHeaders(response.headers);
     const body = await readDecodedBody(
       response.body as Readable,
@@ -76,8 +100,8 @@ export async function safeRequest(url: string, options: SafeRequestOptions): Pro
       elapsedMs: Math.round(performance.now() - startedAt),
     };
   } catch (error) {
-    throw toFetchError(error, target, deadline.signal.aborted, options);
+    throw toFetchError(error, target, deadline.aborted, options);
   } finally {
-    clearTimeout(timer);
+    finish();
   }
 }
