@@ -1,18 +1,16 @@
-import { applyDecorators, SetMetadata, UseInterceptors } from '@nestjs/common';
+import { applyDecorators, SetMetadata } from '@nestjs/common';
 import { ApiHeader, ApiResponse } from '@nestjs/swagger';
 import { ErrorResponseDto } from '@sift/api-contracts';
 import { PAY_PER_REQUEST, type PayableRequest } from './payable-request';
-import { PaymentSettlementInterceptor } from './payment-settlement.interceptor';
 
 /**
  * The route's requests that `isPayable` accepts may be paid over x402 instead of with a key (docs/x402.md): without
  * a key and without the keyless header they are answered 402 with the payment requirements, or run once the
- * facilitator verified the payment, which is settled only when the route succeeded.
+ * facilitator verified the payment, which the request-log interceptor settles only when the route succeeded.
  */
 export function PayPerRequest(isPayable: PayableRequest): MethodDecorator {
   return applyDecorators(
     SetMetadata(PAY_PER_REQUEST, isPayable),
-    UseInterceptors(PaymentSettlementInterceptor),
     ApiHeader({
       name: 'PAYMENT-SIGNATURE',
       required: false,

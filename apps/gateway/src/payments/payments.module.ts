@@ -1,11 +1,11 @@
 import { Global, Module } from '@nestjs/common';
-import { PaymentSettlementInterceptor } from './payment-settlement.interceptor';
+import { PaymentSettlement } from './payment-settlement.service';
 import { X402Payments } from './x402-payments.service';
 
-/** x402 pay-per-request: the guard admits paid callers through X402Payments, @PayPerRequest routes settle after success. */
+/** x402 pay-per-request: the guard admits paid callers through X402Payments, paid outcomes are settled by the request-log interceptor after success. */
 @Global()
 @Module({
-  providers: [X402Payments, PaymentSettlementInterceptor],
-  exports: [X402Payments, PaymentSettlementInterceptor],
+  providers: [X402Payments, PaymentSettlement],
+  exports: [X402Payments, PaymentSettlement],
 })
 export class PaymentsModule {}
