@@ -13,4 +13,6 @@ export * from './invalid-job-payload.error';
 export * from './worker-health-server';
 export * from './worker-process';
 export * from './queue-unavailable.error';
-export * from './job-deadline';
+export * from './job-envelope';
+export * from './request-scope';
+export * from './structured-logger';

@@ -8,7 +8,8 @@ import { DEFAULT_QUEUE_PREFIX } from './queue-prefix';
 import { QueueUnavailableError } from './queue-unavailable.error';
 import { blockingOptionsOf, waitForRedis } from './redis-connection';
 import { validatePayload } from './validate-payload';
-import { withDeadline } from './job-deadline';
+import { withEnvelope } from './job-envelope';
+import { currentRequestId } from './request-scope';
 
 export interface JobQueueOptions {
   /** Best opened with `createRedisConnection(url, { failFast: true })`: an outage then fails requests at once. */
@@ -72,7 +73,8 @@ export class JobQueue {
     const validPayload = validatePayload(definition, payload);
     await this.assertConnected('enqueue');
     const queue = this.queueFor(definition.queue);
-    const data = options.deadlineAt === undefined ? validPayload : withDeadline(validPayload, options.deadlineAt);
+    // A job enqueued while serving a request carries that request's id into the worker's log lines.
+    const data = withEnvelope(validPayload, { deadlineAt: options.deadlineAt, requestId: currentRequestId() });
     const job = await this.withinStepTimeout(
       'enqueue',
       queue.add(definition.name, data, {
