@@ -16,3 +16,4 @@ export * from './queue-unavailable.error';
 export * from './job-envelope';
 export * from './request-scope';
 export * from './structured-logger';
+export * from './upstream-metrics';
