@@ -12,6 +12,7 @@ import { createRequestValidationPipe } from './http/request-validation.pipe';
 import { loadGatewayConfig } from './core/core.module';
 import { setupOpenApi } from './openapi';
 import { StructuredNestLogger } from './observability/structured-nest-logger';
+import { mountQueueDashboard } from './observability/queue-dashboard';
 
 /** Builds the gateway exactly as `npm start` runs it; tests use the same factory on port 0. */
 export async function createGatewayApp(): Promise<INestApplication> {
@@ -27,6 +28,7 @@ export async function createGatewayApp(): Promise<INestApplication> {
   app.use('/feedback', json({ limit: FEEDBACK_MAX_BODY_BYTES, type: () => true }));
   app.use(json({ limit: DEFAULT_MAX_BODY_BYTES, type: ['application/json', 'application/*+json', 'text/plain'] }));
   app.use(refuseUnsafeRequestInput);
+  mountQueueDashboard(app);
   app.useGlobalFilters(new ApiExceptionFilter());
   app.useGlobalPipes(createRequestValidationPipe());
   answerClientErrorsInSpecShape(app.getHttpServer() as Server);

@@ -17,3 +17,4 @@ export * from './job-envelope';
 export * from './request-scope';
 export * from './structured-logger';
 export * from './upstream-metrics';
+export * from './queue-dashboard';

@@ -3,7 +3,7 @@ import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import { register } from 'prom-client';
 import { observeUpstreamRequests } from '@sift/queue';
 import { GATEWAY_CONFIG, type GatewayAppConfig } from '../core/core.module';
-import { bearerAllowed } from './metrics-access';
+import { bearerAllowed } from '../observability/bearer-access';
 import { QueueDepthMetrics } from './queue-depth-metrics';
 
 export interface MetricsAnswer {
