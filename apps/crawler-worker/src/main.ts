@@ -1,7 +1,7 @@
 import { BrowserPool, browserPoolOptionsOf } from '@sift/browser';
 import { loadConfig } from '@sift/config';
-import { createPrismaClient } from '@sift/persistence';
-import { runWorkerProcess, workerLogger } from '@sift/queue';
+import { createPrismaClient, DatabaseProbe } from '@sift/persistence';
+import { DEPENDENCY_CHECK_TIMEOUT_MS, executableCheck, registerBrowserPoolGauge, runWorkerProcess, workerLogger } from '@sift/queue';
 import { QueueName } from '@sift/queue-contracts';
 import { egressPolicyFromConfig } from '@sift/safe-fetch';
 import { pageOwnerOf, PageRepository } from '@sift/search-index';
@@ -11,7 +11,6 @@ import { createCrawlHandlers } from './crawl.handler';
 import { crawlerEnv } from './crawler-env';
 
 const log = workerLogger('crawler-worker');
-
 async function main(): Promise<void> {
   const config = loadConfig(crawlerEnv);
   const policy = egressPolicyFromConfig(config);
@@ -45,6 +44,8 @@ async function main(): Promise<void> {
     redisUrl: config.REDIS_URL,
     queuePrefix: config.QUEUE_PREFIX,
     stallRecovery: { lockDurationMs: config.QUEUE_LOCK_DURATION_MS, stalledIntervalMs: config.QUEUE_STALLED_INTERVAL_MS },
+    dependencies: { postgres: () => new DatabaseProbe(prisma).answers(DEPENDENCY_CHECK_TIMEOUT_MS), chromium: executableCheck(config.CHROMIUM_PATH) },
+    registerMetrics: (registry) => registerBrowserPoolGauge(registry, () => browser.openBrowserCount),
     healthPort: config.CRAWLER_PORT,
     startedDetails: { extractionThreads: extraction.threads },
     // Running crawls finish first; only then do the browser, the threads and the database connection go.

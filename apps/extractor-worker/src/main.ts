@@ -1,7 +1,7 @@
 import { BrowserPool, browserPoolOptionsOf } from '@sift/browser';
 import { loadConfig } from '@sift/config';
-import { createPrismaClient } from '@sift/persistence';
-import { runWorkerProcess, workerLogger } from '@sift/queue';
+import { createPrismaClient, DatabaseProbe } from '@sift/persistence';
+import { DEPENDENCY_CHECK_TIMEOUT_MS, executableCheck, registerBrowserPoolGauge, runWorkerProcess, workerLogger } from '@sift/queue';
 import { QueueName } from '@sift/queue-contracts';
 import { egressPolicyFromConfig } from '@sift/safe-fetch';
 import { PageRepository } from '@sift/search-index';
@@ -12,7 +12,6 @@ import { extractorEnv } from './extractor-env';
 import { ContentParser } from './parsing/content-parser';
 
 const log = workerLogger('extractor-worker');
-
 async function main(): Promise<void> {
   const config = loadConfig(extractorEnv);
   const policy = egressPolicyFromConfig(config);
@@ -40,6 +39,8 @@ async function main(): Promise<void> {
     redisUrl: config.REDIS_URL,
     queuePrefix: config.QUEUE_PREFIX,
     stallRecovery: { lockDurationMs: config.QUEUE_LOCK_DURATION_MS, stalledIntervalMs: config.QUEUE_STALLED_INTERVAL_MS },
+    dependencies: { postgres: () => new DatabaseProbe(prisma).answers(DEPENDENCY_CHECK_TIMEOUT_MS), chromium: executableCheck(config.CHROMIUM_PATH) },
+    registerMetrics: (registry) => registerBrowserPoolGauge(registry, () => browser.openBrowserCount),
     healthPort: config.EXTRACTOR_PORT,
     startedDetails: { parseThreads: parser.threads },
     // Running extractions finish first; only then do the browser and the database connection go.

@@ -38,7 +38,8 @@ export async function startSiftStack(extraEnv: NodeJS.ProcessEnv = {}): Promise<
     EXTRACTOR_PORT: '0',
     CRAWLER_PORT: '0',
     RESEARCH_PORT: '0',
-    SIFT_LOG_LEVEL: 'warn',
+    // The workers' "worker started" lines, which tell when the stack is up, are at level info.
+    SIFT_LOG_LEVEL: 'log',
     ...extraEnv,
   };
   const child: ChildProcess = spawn(process.execPath, [resolve(repositoryRoot, 'scripts', 'start.js')], {

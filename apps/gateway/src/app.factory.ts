@@ -1,4 +1,4 @@
-import { INestApplication, Logger, LogLevel } from '@nestjs/common';
+import { INestApplication, Logger } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import type { Server } from 'node:http';
@@ -11,14 +11,13 @@ import { collapseSlashesMiddleware, requestContextMiddleware } from './caller/re
 import { createRequestValidationPipe } from './http/request-validation.pipe';
 import { loadGatewayConfig } from './core/core.module';
 import { setupOpenApi } from './openapi';
-
-const LOG_LEVELS: LogLevel[] = ['error', 'warn', 'log', 'debug', 'verbose'];
+import { StructuredNestLogger } from './observability/structured-nest-logger';
+import { mountQueueDashboard } from './observability/queue-dashboard';
 
 /** Builds the gateway exactly as `npm start` runs it; tests use the same factory on port 0. */
 export async function createGatewayApp(): Promise<INestApplication> {
   const config = loadGatewayConfig();
-  const logger = LOG_LEVELS.slice(0, LOG_LEVELS.indexOf(config.SIFT_LOG_LEVEL) + 1);
-  const app = await NestFactory.create<NestExpressApplication>(AppModule, { bodyParser: false, logger });
+  const app = await NestFactory.create<NestExpressApplication>(AppModule, { bodyParser: false, logger: new StructuredNestLogger(config.SIFT_LOG_LEVEL) });
   app.set('trust proxy', config.TRUST_PROXY);
   app.disable('x-powered-by');
   // Responses are per request (ids, timings): an ETag would only cost a hash of every body.
@@ -29,6 +28,7 @@ export async function createGatewayApp(): Promise<INestApplication> {
   app.use('/feedback', json({ limit: FEEDBACK_MAX_BODY_BYTES, type: () => true }));
   app.use(json({ limit: DEFAULT_MAX_BODY_BYTES, type: ['application/json', 'application/*+json', 'text/plain'] }));
   app.use(refuseUnsafeRequestInput);
+  mountQueueDashboard(app);
   app.useGlobalFilters(new ApiExceptionFilter());
   app.useGlobalPipes(createRequestValidationPipe());
   answerClientErrorsInSpecShape(app.getHttpServer() as Server);

@@ -1,3 +1,5 @@
+// Tracing first: its instrumentation patches http, pg and ioredis as the app's imports load them.
+import './observability/tracing';
 import 'reflect-metadata';
 import { createGatewayApp, gatewayLogger } from './app.factory';
 import { loadGatewayConfig } from './core/core.module';

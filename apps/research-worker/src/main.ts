@@ -1,8 +1,8 @@
 import { BillingService } from '@sift/billing';
 import { loadConfig } from '@sift/config';
 import { OpenAiCompatibleClient } from '@sift/llm';
-import { AccountRepository, ApiKeyRepository, createPrismaClient, CreditLedgerRepository, ProjectRepository, RequestLogRepository } from '@sift/persistence';
-import { createRedisConnection, JobQueue, runWorkerProcess, workerLogger } from '@sift/queue';
+import { AccountRepository, ApiKeyRepository, createPrismaClient, CreditLedgerRepository, DatabaseProbe, ProjectRepository, RequestLogRepository } from '@sift/persistence';
+import { createRedisConnection, DEPENDENCY_CHECK_TIMEOUT_MS, JobQueue, runWorkerProcess, workerLogger } from '@sift/queue';
 import { QueueName } from '@sift/queue-contracts';
 import { ResearchEvents, ResearchTaskFinisher, ResearchTaskRepository, runResearch } from '@sift/research';
 import { egressPolicyFromConfig } from '@sift/safe-fetch';
@@ -13,7 +13,6 @@ import { researchEnv } from './research-env';
 import { ResearchTaskRunner } from './research-task-runner';
 
 const log = workerLogger('research-worker');
-
 async function main(): Promise<void> {
   const config = loadConfig(researchEnv);
   const policy = egressPolicyFromConfig(config);
@@ -55,6 +54,7 @@ async function main(): Promise<void> {
     redisUrl: config.REDIS_URL,
     queuePrefix: config.QUEUE_PREFIX,
     stallRecovery: { lockDurationMs: config.QUEUE_LOCK_DURATION_MS, stalledIntervalMs: config.QUEUE_STALLED_INTERVAL_MS },
+    dependencies: { postgres: () => new DatabaseProbe(prisma).answers(DEPENDENCY_CHECK_TIMEOUT_MS) },
     healthPort: config.RESEARCH_PORT,
     startedDetails: { writer: llm ? 'llm' : 'extractive', searxng: Boolean(config.SEARXNG_URL) },
     release: () => {

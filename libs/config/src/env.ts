@@ -91,6 +91,14 @@ export const gatewayEnv = z.object({
   RATE_LIMIT_RESEARCH_PER_MINUTE: integer(20),
   /** Per-key /usage requests per 10 minutes. */
   RATE_LIMIT_USAGE_PER_10_MINUTES: integer(10),
+  /** Serve /metrics on this port instead of PORT (0 = on PORT, as before); keep the port off the public network. */
+  METRICS_PORT: integer(0),
+  /** When set, /metrics answers only `Authorization: Bearer <METRICS_TOKEN>` (on either port). */
+  METRICS_TOKEN: z.string().default(''),
+  /** When set, the queue dashboard at /admin/queues answers `Authorization: Bearer <ADMIN_TOKEN>`; unset = no dashboard. */
+  ADMIN_TOKEN: z.string().default(''),
+  /** OTLP/HTTP collector (e.g. http://otel-collector:4318); when set, the gateway sends traces there. */
+  OTEL_EXPORTER_OTLP_ENDPOINT: z.string().default(''),
 });
 
 export const fetchEnv = z.object({

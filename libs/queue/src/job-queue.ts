@@ -8,7 +8,8 @@ import { DEFAULT_QUEUE_PREFIX } from './queue-prefix';
 import { QueueUnavailableError } from './queue-unavailable.error';
 import { blockingOptionsOf, waitForRedis } from './redis-connection';
 import { validatePayload } from './validate-payload';
-import { withDeadline } from './job-deadline';
+import { withEnvelope } from './job-envelope';
+import { currentRequestId } from './request-scope';
 
 export interface JobQueueOptions {
   /** Best opened with `createRedisConnection(url, { failFast: true })`: an outage then fails requests at once. */
@@ -38,6 +39,15 @@ export interface QueueConsumers {
   queue: QueueName;
   /** Worker connections consuming the queue right now (BullMQ's CLIENT LIST view). */
   consumers: number;
+}
+
+/** Jobs of one queue by state, and how long the oldest waiting one has waited (null when none waits). */
+export interface QueueDepth {
+  queue: QueueName;
+  waiting: number;
+  active: number;
+  delayed: number;
+  oldestWaitingSeconds: number | null;
 }
 
 const DEFAULT_REDIS_STEP_TIMEOUT_MS = 2_000;
@@ -72,7 +82,8 @@ export class JobQueue {
     const validPayload = validatePayload(definition, payload);
     await this.assertConnected('enqueue');
     const queue = this.queueFor(definition.queue);
-    const data = options.deadlineAt === undefined ? validPayload : withDeadline(validPayload, options.deadlineAt);
+    // A job enqueued while serving a request carries that request's id into the worker's log lines.
+    const data = withEnvelope(validPayload, { deadlineAt: options.deadlineAt, requestId: currentRequestId() });
     const job = await this.withinStepTimeout(
       'enqueue',
       queue.add(definition.name, data, {
@@ -142,11 +153,34 @@ export class JobQueue {
     );
   }
 
+  /**
+   * Each queue's depth and the age of its oldest waiting job, for /metrics. Bounded cost: one count per state and
+   * one job read per queue, whatever the backlog.
+   */
+  async depths(queues: readonly QueueName[]): Promise<QueueDepth[]> {
+    await this.assertConnected('read queue depth');
+    return Promise.all(queues.map((queue) => this.withinStepTimeout('read queue depth', this.depthOf(queue))));
+  }
+
   async close(): Promise<void> {
     const events = await Promise.all(this.queueEvents.values());
     await Promise.all([...events.map((queueEvents) => queueEvents.close()), ...[...this.queues.values()].map((queue) => queue.close())]);
     this.queueEvents.clear();
     this.queues.clear();
+  }
+
+  private async depthOf(name: QueueName): Promise<QueueDepth> {
+    const queue = this.queueFor(name);
+    // A job with a priority waits in the "prioritized" set rather than the "wait" list; both are waiting.
+    const [counts, oldest] = await Promise.all([queue.getJobCounts('wait', 'prioritized', 'active', 'delayed'), queue.getJobs(['wait', 'prioritized'], 0, 0, true)]);
+    const enqueuedAt = oldest.filter((job) => job !== undefined).map((job) => job.timestamp);
+    return {
+      queue: name,
+      waiting: (counts.wait ?? 0) + (counts.prioritized ?? 0),
+      active: counts.active ?? 0,
+      delayed: counts.delayed ?? 0,
+      oldestWaitingSeconds: enqueuedAt.length === 0 ? null : Math.max(0, (Date.now() - Math.min(...enqueuedAt)) / 1000),
+    };
   }
 
   /** A caller-chosen id may name a job that finished before this call: no event will come for it. */

@@ -3,7 +3,8 @@ import type { Redis } from 'ioredis';
 import type { JobDefinition, QueueName } from '@sift/queue-contracts';
 import { buildHandlerRegistry } from './handler-registry';
 import { InvalidJobPayloadError } from './invalid-job-payload.error';
-import { JobExpiredError, splitDeadline } from './job-deadline';
+import { JobExpiredError, openEnvelope } from './job-envelope';
+import { withRequestId } from './request-scope';
 import { DEFAULT_QUEUE_PREFIX } from './queue-prefix';
 import type { JobHandler } from './job-handler';
 import { WorkerMetrics } from './worker-metrics';
@@ -21,6 +22,18 @@ export interface StartWorkerOptions {
   onStalled?: (jobId: string) => void;
   /** Crash recovery timing; see STALL_RECOVERY. */
   stallRecovery?: Partial<StallRecovery>;
+  /** Reports each job's end, inside the job's request scope (its log line carries the request id). */
+  onJobFinished?: (finished: FinishedJob) => void;
+}
+
+export interface FinishedJob {
+  queue: QueueName;
+  job: string;
+  jobId: string;
+  attempt: number;
+  durationMs: number;
+  /** The failure's message; absent when the handler returned a result. */
+  error?: string;
 }
 
 export interface StallRecovery {
@@ -58,15 +71,21 @@ export async function startWorker(options: StartWorkerOptions): Promise<RunningW
   const registry = buildHandlerRegistry(options.queue, options.handlers, options.definitions);
   const metrics = new WorkerMetrics();
 
-  const processJob = async (job: Job): Promise<unknown> => {
+  const processJob = (job: Job): Promise<unknown> => {
+    const { payload, deadlineAt, requestId } = openEnvelope(job.data);
+    // Everything the handler logs or enqueues belongs to the request that made this job.
+    return withRequestId(requestId, () => runJob(job, payload, deadlineAt));
+  };
+
+  const runJob = async (job: Job, payload: unknown, deadlineAt: number | undefined): Promise<unknown> => {
     const handler = registry.get(job.name);
     const labels = { queue: options.queue, job: job.name };
     const stopTimer = metrics.duration.startTimer(labels);
+    let failure: unknown;
     try {
       if (!handler) {
         throw new UnrecoverableError(`No handler for job "${job.name}" on queue "${options.queue}"`);
       }
-      const { payload, deadlineAt } = splitDeadline(job.data);
       // A job its caller gave up on (queued too long, or taken back from a dead worker late) is not worth running.
       if (deadlineAt !== undefined && Date.now() >= deadlineAt) {
         metrics.expired.inc(labels);
@@ -84,9 +103,18 @@ export async function startWorker(options: StartWorkerOptions): Promise<RunningW
       return result;
     } catch (error) {
       metrics.failed.inc(labels);
+      failure = error;
       throw error;
     } finally {
-      stopTimer();
+      const seconds = stopTimer();
+      options.onJobFinished?.({
+        queue: options.queue,
+        job: job.name,
+        jobId: job.id ?? '',
+        attempt: job.attemptsMade + 1,
+        durationMs: Math.round(seconds * 1000),
+        error: failure === undefined ? undefined : failure instanceof Error ? failure.message : String(failure),
+      });
     }
   };
 

@@ -1,15 +1,27 @@
+import { access, constants } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import type { RedisHealth } from './redis-health';
+
+/** How long a dependency check may take: a probe answers within it even when Postgres hangs. */
+export const DEPENDENCY_CHECK_TIMEOUT_MS = 1_000;
+
+/** True when the dependency answers; a check must settle within DEPENDENCY_CHECK_TIMEOUT_MS (it runs on every probe). */
+export type DependencyCheck = () => Promise<boolean>;
 
 export interface WorkerHealthServerOptions {
   port: number;
   host?: string;
   checkRedis: () => Promise<RedisHealth>;
+  /** What else the worker cannot work without (Postgres, Chromium), by name. */
+  dependencies?: Record<string, DependencyCheck>;
   metrics: () => Promise<string>;
   metricsContentType: string;
 }
 
-/** Serves GET /health (Redis reachable → 200, else 503) and GET /metrics (Prometheus text) for orchestrators. */
+/**
+ * Serves GET /health (200 when Redis and every dependency answer, else 503, with each one's state) and GET /metrics
+ * (Prometheus text) for orchestrators.
+ */
 export async function startWorkerHealthServer(options: WorkerHealthServerOptions): Promise<{ server: Server; port: number; close: () => Promise<void> }> {
   const server = createServer((request, response) => {
     const path = new URL(request.url ?? '/', 'http://worker').pathname;
@@ -17,9 +29,10 @@ export async function startWorkerHealthServer(options: WorkerHealthServerOptions
       if (request.method !== 'GET') {
         response.writeHead(405, { allow: 'GET' }).end();
       } else if (path === '/health') {
-        const redis = await options.checkRedis();
-        response.writeHead(redis.ok ? 200 : 503, { 'content-type': 'application/json' });
-        response.end(JSON.stringify({ status: redis.ok ? 'ok' : 'error', redis }));
+        const [redis, dependencies] = await Promise.all([options.checkRedis(), checkDependencies(options.dependencies ?? {})]);
+        const ok = redis.ok && Object.values(dependencies).every((state) => state === 'ok');
+        response.writeHead(ok ? 200 : 503, { 'content-type': 'application/json' });
+        response.end(JSON.stringify({ status: ok ? 'ok' : 'error', redis, ...dependencies }));
       } else if (path === '/metrics') {
         const text = await options.metrics();
         response.writeHead(200, { 'content-type': options.metricsContentType }).end(text);
@@ -47,4 +60,19 @@ export async function startWorkerHealthServer(options: WorkerHealthServerOptions
         server.close(() => resolve());
       }),
   };
+}
+
+async function checkDependencies(dependencies: Record<string, DependencyCheck>): Promise<Record<string, 'ok' | 'unavailable'>> {
+  const entries = await Promise.all(
+    Object.entries(dependencies).map(async ([name, check]) => [name, (await check().catch(() => false)) ? 'ok' : 'unavailable'] as const),
+  );
+  return Object.fromEntries(entries);
+}
+
+/** A program the worker starts (Chromium) is installed and executable; launching it on every probe would cost too much. */
+export function executableCheck(path: string): DependencyCheck {
+  return () => access(path, constants.X_OK).then(
+    () => true,
+    () => false,
+  );
 }

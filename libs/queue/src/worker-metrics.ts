@@ -1,4 +1,4 @@
-import { Counter, Histogram, Registry } from 'prom-client';
+import { Counter, Gauge, Histogram, Registry } from 'prom-client';
 
 /** Prometheus counters of one worker, in a registry of its own so several workers can live in one process. */
 export class WorkerMetrics {
@@ -42,4 +42,16 @@ export class WorkerMetrics {
   get contentType(): string {
     return this.registry.contentType;
   }
+}
+
+/** The browser pool of a worker that renders pages: how many Chromium processes it holds open, read on scrape. */
+export function registerBrowserPoolGauge(registry: Registry, openBrowsers: () => number): void {
+  new Gauge({
+    name: 'sift_browser_pool_open_browsers',
+    help: 'Chromium browsers the worker holds open (launched lazily, recycled after a number of pages or a memory cap).',
+    registers: [registry],
+    collect() {
+      this.set(openBrowsers());
+    },
+  });
 }

@@ -1,17 +1,11 @@
-import type { QueueName } from '@sift/queue-contracts';
+import type { Registry } from 'prom-client';
+import type { JobDefinition, QueueName } from '@sift/queue-contracts';
 import type { JobHandler } from './job-handler';
 import { createRedisConnection } from './redis-connection';
 import { checkRedis } from './redis-health';
-import { type StallRecovery, startWorker } from './start-worker';
-import type { JobDefinition } from '@sift/queue-contracts';
-import { startWorkerHealthServer } from './worker-health-server';
-
-export type WorkerLog = (level: 'info' | 'error', message: string, details?: Record<string, unknown>) => void;
-
-/** One JSON line per event on standard error, named after the worker process. */
-export function workerLogger(service: string): WorkerLog {
-  return (level, message, details = {}) => process.stderr.write(`${JSON.stringify({ level, service, message, ...details })}\n`);
-}
+import { type FinishedJob, type StallRecovery, startWorker } from './start-worker';
+import { type WorkerLog, workerLogger } from './structured-logger';
+import { type DependencyCheck, startWorkerHealthServer } from './worker-health-server';
 
 export interface WorkerProcessOptions {
   service: string;
@@ -30,6 +24,10 @@ export interface WorkerProcessOptions {
   definitions?: readonly JobDefinition<unknown, unknown>[];
   /** Extra facts for the "worker started" log line. */
   startedDetails?: Record<string, unknown>;
+  /** What /health checks beside Redis (Postgres, Chromium), by name. */
+  dependencies?: Record<string, DependencyCheck>;
+  /** Adds the process's own metrics (its browser pool) to the worker's registry. */
+  registerMetrics?: (registry: Registry) => void;
 }
 
 /**
@@ -49,10 +47,13 @@ export async function runWorkerProcess(options: WorkerProcessOptions): Promise<v
     stallRecovery: options.stallRecovery,
     onError: (error) => log('error', 'worker error', { error: error.message }),
     onStalled: (jobId) => log('error', 'took back a stalled job (its worker crashed or was blocked)', { jobId }),
+    onJobFinished: (finished) => logFinishedJob(log, finished),
   });
+  options.registerMetrics?.(worker.metrics.registry);
   const health = await startWorkerHealthServer({
     port: options.healthPort,
     checkRedis: () => checkRedis(connection),
+    dependencies: options.dependencies,
     metrics: () => worker.metrics.text(),
     metricsContentType: worker.metrics.contentType,
   });
@@ -72,4 +73,10 @@ export async function runWorkerProcess(options: WorkerProcessOptions): Promise<v
   };
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
   process.on('SIGINT', () => void shutdown('SIGINT'));
+}
+
+/** One line per job, carrying the request id of the request that made it (the job's scope). */
+function logFinishedJob(log: WorkerLog, { error, ...job }: FinishedJob): void {
+  if (error === undefined) log('info', 'job completed', job);
+  else log('warn', 'job failed', { ...job, error });
 }

@@ -2,6 +2,7 @@ import { Injectable, Logger } from '@nestjs/common';
 import { affordablePages, BilledEndpoint, BillingMeterName, BillingService, ChargeLine, Reservation } from '@sift/billing';
 import { withBillingErrors } from './billing-error.mapper';
 import type { RequestContext } from '../caller/request-context';
+import { creditsChargedCounter } from '../metrics/credit-metrics';
 
 /** Held past the work's own deadline: the reply, the settle's wait for the account lock. */
 const RESERVATION_MARGIN_MS = 30_000;
@@ -25,6 +26,7 @@ export interface CreditBounds {
 @Injectable()
 export class MeteringService {
   private readonly logger = new Logger('metering');
+  private readonly creditsCharged = creditsChargedCounter();
 
   constructor(private readonly billing: BillingService) {}
 
@@ -69,6 +71,7 @@ export class MeteringService {
   async settle(context: RequestContext, reservation: Reservation | null, lines: readonly ChargeLine[]): Promise<number> {
     if (!reservation) return 0;
     const result = await withBillingErrors(() => this.billing.settle(reservation, lines));
+    this.creditsCharged.inc({ endpoint: reservation.endpoint }, result.charged);
     return result.charged;
   }
 

@@ -1,12 +1,19 @@
 import { createHash, randomUUID } from 'node:crypto';
 import type { NextFunction, Response } from 'express';
+import { withRequestId } from '@sift/queue';
+import { honouredRequestId } from '../observability/request-id-header';
 import type { RequestWithContext } from './request-context';
 
-/** Runs first: stamps the request id and start time, and reads the optional tracing headers. */
+/**
+ * Runs first: stamps the request id and start time, and reads the optional tracing headers. The rest of the
+ * request runs in its log scope, so the gateway's log lines and the jobs it enqueues carry the echoed X-Request-Id.
+ */
 export function requestContextMiddleware(request: RequestWithContext, response: Response, next: NextFunction): void {
   const humanId = header(request, 'x-human-id');
+  const requestId = randomUUID();
   request.sift = {
-    requestId: randomUUID(),
+    requestId,
+    correlationId: honouredRequestId(request.headers['x-request-id']) ?? requestId,
     startedAt: process.hrtime.bigint(),
     clientIp: request.ip ?? request.socket.remoteAddress ?? 'unknown',
     projectExternalId: header(request, 'x-project-id'),
@@ -14,8 +21,8 @@ export function requestContextMiddleware(request: RequestWithContext, response: 
     // The end user's identifier is never stored in the clear.
     humanIdHash: humanId ? createHash('sha256').update(humanId).digest('hex') : undefined,
   };
-  response.setHeader('X-Request-Id', request.sift.requestId);
-  next();
+  response.setHeader('X-Request-Id', request.sift.correlationId);
+  withRequestId(request.sift.correlationId, next);
 }
 
 /** `https://host//usage` and `/usage/` reach the same route as `/usage` (clients joining a base URL with a slash). */

@@ -32,7 +32,13 @@ export type Caller = KeyedCaller | KeylessCaller;
 
 /** Per-request facts every endpoint needs, fixed once the auth guard has run; read by services and the request recorder. */
 export interface RequestContext {
+  /** Ours, unique per request: it keys the request's charge, log row and research task, so a caller never chooses it. */
   requestId: string;
+  /**
+   * The X-Request-Id echoed to the caller and carried by every log line of the request and its jobs: the caller's
+   * (or its proxy's) own when it sent a valid one, else requestId.
+   */
+  correlationId: string;
   startedAt: bigint;
   caller?: Caller;
   projectExternalId?: string;

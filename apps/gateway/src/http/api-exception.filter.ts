@@ -26,7 +26,7 @@ export class ApiExceptionFilter implements ExceptionFilter {
     if (status === 503) this.logger.warn(`${request.method} ${request.path}: 503 ${(error as Error)?.message ?? error}`);
     else if (status >= 500) this.logger.error(`${request.method} ${request.path}: ${(error as Error)?.stack ?? error}`);
     for (const [name, value] of Object.entries(headers)) response.setHeader(name, value);
-    if (request.sift?.requestId) response.setHeader('X-Request-Id', request.sift.requestId);
+    if (request.sift?.correlationId) response.setHeader('X-Request-Id', request.sift.correlationId);
     response.status(status).json(body);
   }
 }

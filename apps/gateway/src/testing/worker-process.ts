@@ -27,6 +27,8 @@ export async function startWorkerProcess(app: 'extractor-worker' | 'crawler-work
       EXTRACTOR_PORT: '0',
       CRAWLER_PORT: '0',
       RESEARCH_PORT: '0',
+      // The "worker started" line this waits for, and the lines tests follow, are at level info.
+      SIFT_LOG_LEVEL: 'log',
       ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],

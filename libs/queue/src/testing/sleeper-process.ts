@@ -19,7 +19,7 @@ export interface SleeperProcess {
 
 export async function startSleeperWorker(env: Record<string, string>): Promise<SleeperProcess> {
   const { command, args } = sleeperWorkerCommand();
-  const child = spawn(command, args, { cwd: repositoryRoot, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(command, args, { cwd: repositoryRoot, env: { ...process.env, SIFT_LOG_LEVEL: 'log', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
   child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));

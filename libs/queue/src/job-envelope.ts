@@ -1,0 +1,40 @@
+/**
+ * Fields of a job's data that travel beside the payload, not in the job contracts: the caller's deadline (epoch ms)
+ * and the request id its log lines carry. The queue library adds them on enqueue and removes them before the
+ * handler validates the payload (a worker of an older version strips them as unknown keys).
+ */
+export const JOB_DEADLINE_FIELD = 'siftDeadlineAt';
+export const JOB_REQUEST_ID_FIELD = 'siftRequestId';
+
+export interface JobEnvelope {
+  deadlineAt?: number;
+  requestId?: string;
+}
+
+export function withEnvelope<Payload>(payload: Payload, envelope: JobEnvelope): Payload {
+  return {
+    ...payload,
+    ...(envelope.deadlineAt === undefined ? {} : { [JOB_DEADLINE_FIELD]: envelope.deadlineAt }),
+    ...(envelope.requestId === undefined ? {} : { [JOB_REQUEST_ID_FIELD]: envelope.requestId }),
+  };
+}
+
+/** The payload without the envelope, and the envelope's fields the producer set. */
+export function openEnvelope(data: unknown): { payload: unknown } & JobEnvelope {
+  if (typeof data !== 'object' || data === null) return { payload: data };
+  const { [JOB_DEADLINE_FIELD]: deadlineAt, [JOB_REQUEST_ID_FIELD]: requestId, ...payload } = data as Record<string, unknown>;
+  return {
+    payload,
+    deadlineAt: typeof deadlineAt === 'number' && Number.isFinite(deadlineAt) ? deadlineAt : undefined,
+    requestId: typeof requestId === 'string' ? requestId : undefined,
+  };
+}
+
+/** A job whose caller stopped waiting: it is failed without running. */
+export class JobExpiredError extends Error {
+  override readonly name = 'JobExpiredError';
+
+  constructor(jobName: string, jobId: string, deadlineAt: number) {
+    super(`Job ${jobName} (${jobId}) expired ${Date.now() - deadlineAt} ms before a worker could start it`);
+  }
+}

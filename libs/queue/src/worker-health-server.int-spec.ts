@@ -1,0 +1,92 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { createServer } from 'node:net';
+import type { Redis } from 'ioredis';
+import { createRedisConnection } from './redis-connection';
+import { checkRedis } from './redis-health';
+import { executableCheck, startWorkerHealthServer } from './worker-health-server';
+
+jest.setTimeout(30_000);
+
+function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const server = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/** A Redis of this test's own (the shared one is never stopped), without persistence. */
+async function startOwnRedis(port: number): Promise<ChildProcess> {
+  const child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: ['ignore', 'pipe', 'pipe'] });
+  await new Promise<void>((resolve, reject) => {
+    child.stdout?.on('data', (chunk: Buffer) => /Ready to accept connections/.test(chunk.toString()) && resolve());
+    child.once('exit', (code) => reject(new Error(`redis-server exited with ${code}`)));
+  });
+  return child;
+}
+
+async function health(port: number): Promise<{ status: number; body: Record<string, unknown> }> {
+  const response = await fetch(`http://127.0.0.1:${port}/health`);
+  return { status: response.status, body: (await response.json()) as Record<string, unknown> };
+}
+
+// A worker's GET /health against a real Redis that the test stops, and the checks of what else a worker needs.
+describe('worker health server', () => {
+  let redisProcess: ChildProcess | undefined;
+
+  afterEach(async () => {
+    if (redisProcess && redisProcess.exitCode === null) {
+      const exited = new Promise((resolve) => redisProcess?.once('exit', resolve));
+      redisProcess.kill('SIGKILL');
+      await exited;
+    }
+  });
+
+  it('reports unhealthy (503) once its Redis is unreachable', async () => {
+    const redisPort = await freePort();
+    redisProcess = await startOwnRedis(redisPort);
+    const connection: Redis = createRedisConnection(`redis://127.0.0.1:${redisPort}`);
+    connection.on('error', () => undefined);
+    const server = await startWorkerHealthServer({ port: 0, host: '127.0.0.1', checkRedis: () => checkRedis(connection), metrics: async () => '', metricsContentType: 'text/plain' });
+    try {
+      expect(await health(server.port)).toMatchObject({ status: 200, body: { status: 'ok', redis: { ok: true } } });
+
+      const stopped = new Promise((resolve) => redisProcess?.once('exit', resolve));
+      redisProcess.kill('SIGTERM');
+      await stopped;
+
+      const down = await health(server.port);
+      expect(down.status).toBe(503);
+      expect(down.body).toMatchObject({ status: 'error', redis: { ok: false } });
+    } finally {
+      connection.disconnect();
+      await server.close();
+    }
+  });
+
+  it('reports each dependency by name, and 503 when one is unavailable', async () => {
+    const server = await startWorkerHealthServer({
+      port: 0,
+      host: '127.0.0.1',
+      checkRedis: async () => ({ ok: true, latencyMs: 0 }),
+      dependencies: { postgres: async () => true, chromium: executableCheck('/usr/bin/chromium') },
+      metrics: async () => '',
+      metricsContentType: 'text/plain',
+    });
+    const missing = await startWorkerHealthServer({
+      port: 0,
+      host: '127.0.0.1',
+      checkRedis: async () => ({ ok: true, latencyMs: 0 }),
+      dependencies: { postgres: () => Promise.reject(new Error('connection refused')), chromium: executableCheck('/nonexistent/chromium') },
+      metrics: async () => '',
+      metricsContentType: 'text/plain',
+    });
+    try {
+      expect(await health(server.port)).toEqual({ status: 200, body: { status: 'ok', redis: { ok: true, latencyMs: 0 }, postgres: 'ok', chromium: 'ok' } });
+      expect(await health(missing.port)).toMatchObject({ status: 503, body: { status: 'error', postgres: 'unavailable', chromium: 'unavailable' } });
+    } finally {
+      await Promise.all([server.close(), missing.close()]);
+    }
+  });
+});
