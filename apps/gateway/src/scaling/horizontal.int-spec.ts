@@ -87,6 +87,8 @@ const ACCOUNTS = 3;
 /** Account 0 has two keys: its /usage must split per key and add up per account. */
 const KEY_ACCOUNTS = [0, 0, 1, 2];
 const URLS_PER_EXTRACT = 3;
+/** Seconds an extract may take: eight processes share 2 cores, and a page timing out would read as a failure here. */
+const EXTRACT_TIMEOUT = 30;
 /** Each key sends its mix this many times at once, so one account's requests overlap on both gateways. */
 const ROUNDS = 2;
 
@@ -196,7 +198,7 @@ describe('horizontal scaling rehearsal: two gateways, two workers of each kind, 
 
   async function extract(gateway: number, key: number, round: number): Promise<void> {
     const urls = extractUrls(round);
-    const answer = await post<Usage & { request_id: string; results: Array<{ url: string }>; failed_results: ExtractCheck['failed'] }>('extract', gateway, key, { urls });
+    const answer = await post<Usage & { request_id: string; results: Array<{ url: string }>; failed_results: ExtractCheck['failed'] }>('extract', gateway, key, { urls, timeout: EXTRACT_TIMEOUT });
     extracts.push({ requested: urls, succeeded: answer.body.results?.map((result) => result.url) ?? [], failed: answer.body.failed_results ?? [] });
   }
 
