@@ -273,9 +273,9 @@ describe('horizontal scaling rehearsal: two gateways, two workers of each kind, 
 
   it('runs each job once: the workers count as many completions as BullMQ holds completed jobs, none started twice', async () => {
     const connection = new Redis(process.env.REDIS_URL ?? '', { maxRetriesPerRequest: null });
+    const queues = Object.values(QueueName).map((name) => new Queue(name, { connection, prefix }));
     try {
-      for (const queueName of Object.values(QueueName)) {
-        const queue = new Queue(queueName, { connection, prefix });
+      for (const queue of queues) {
         const [completed, failed, unfinished] = await Promise.all([
           queue.getJobs(['completed']),
           queue.getJobs(['failed']),
@@ -286,15 +286,15 @@ describe('horizontal scaling rehearsal: two gateways, two workers of each kind, 
         expect([...completed, ...failed].filter((job) => job.attemptsStarted !== 1).map((job) => job.id)).toEqual([]);
         const counted = await Promise.all(
           workers
-            .filter((worker) => QUEUE_OF[worker.app] === queueName)
+            .filter((worker) => QUEUE_OF[worker.app] === queue.name)
             .map(async (worker) => (await callGateway<string>(worker.metricsUrl, 'GET', '/metrics')).body),
         );
-        expect(counted.reduce((sum, text) => sum + counterTotal(text, 'sift_jobs_completed_total', queueName), 0)).toBe(completed.length);
-        expect(counted.reduce((sum, text) => sum + counterTotal(text, 'sift_jobs_failed_total', queueName), 0)).toBe(failed.length);
-        await queue.close();
+        expect(counted.reduce((sum, text) => sum + counterTotal(text, 'sift_jobs_completed_total', queue.name), 0)).toBe(completed.length);
+        expect(counted.reduce((sum, text) => sum + counterTotal(text, 'sift_jobs_failed_total', queue.name), 0)).toBe(failed.length);
       }
     } finally {
-      connection.disconnect();
+      await Promise.all(queues.map((queue) => queue.close()));
+      await connection.quit();
     }
   });
 
