@@ -132,8 +132,8 @@ describe('horizontal scaling rehearsal: two gateways, two workers of each kind, 
 
   async function startWorker(app: WorkerApp, env: Record<string, string>): Promise<StartedWorker> {
     const port = await freeLoopbackPort();
-    const process = await startWorkerProcess(app, { QUEUE_PREFIX: prefix, ...WORKER_SETTINGS[app], ...env, [WORKER_PORT_VARIABLE[app]]: String(port) });
-    return { app, process, metricsUrl: `http://127.0.0.1:${port}` };
+    const started = await startWorkerProcess(app, { QUEUE_PREFIX: prefix, ...WORKER_SETTINGS[app], ...env, [WORKER_PORT_VARIABLE[app]]: String(port) });
+    return { app, process: started, metricsUrl: `http://127.0.0.1:${port}` };
   }
 
   beforeAll(async () => {
