@@ -19,7 +19,7 @@ export interface TestGateway {
  * X-Forwarded-For entry (each test can be its own keyless caller), and a keyless budget small enough to exhaust in a
  * few requests.
  */
-const TEST_ENV: Record<string, string> = {
+export const TEST_GATEWAY_ENV: Record<string, string> = {
   TRUST_PROXY: '1',
   KEYLESS_REQUESTS_PER_MINUTE: '3',
   SIFT_LOG_LEVEL: 'error',
@@ -30,7 +30,7 @@ const TEST_ENV: Record<string, string> = {
  * while the app reads its configuration and are restored afterwards, so test files do not leak settings.
  */
 export async function startTestGateway(envOverrides: Record<string, string> = {}): Promise<TestGateway> {
-  const settings = { ...TEST_ENV, ...envOverrides };
+  const settings = { ...TEST_GATEWAY_ENV, ...envOverrides };
   const previous = Object.fromEntries(Object.keys(settings).map((name) => [name, process.env[name]]));
   Object.assign(process.env, settings);
   let app: INestApplication;
