@@ -16,7 +16,9 @@ class SchemaReaderModule {}
  * the exploration.
  */
 export async function readDtoSchemas(dtos: ReadonlyArray<Type<object>>): Promise<Map<Type<object>, JsonSchema>> {
-  const app = await NestFactory.create(SchemaReaderModule, { preview: true, logger: false });
+  // No `logger` option: any value, `false` included, replaces Nest's process-wide logger, which silenced the
+  // gateway's own log lines from here on. Its few start-up lines are the price.
+  const app = await NestFactory.create(SchemaReaderModule, { preview: true });
   try {
     const document = SwaggerModule.createDocument(app, new DocumentBuilder().build(), { extraModels: [...dtos] });
     const schemas = document.components?.schemas ?? {};

@@ -1,4 +1,3 @@
-import { callGateway } from '@sift/testing';
 import { type AppProcess, freeLoopbackPort, startAppProcess } from './app-process';
 import { TEST_GATEWAY_ENV } from './gateway-harness';
 
@@ -10,16 +9,12 @@ export interface GatewayProcess extends AppProcess {
 /**
  * The gateway as its own process (`apps/gateway/src/main.ts`, as `npm start` runs it), with the test gateway's
  * settings: a second instance beside an in-process one shares Postgres and Redis with it, and nothing else. Ready
- * when GET /health answers at all (it answers 503 until workers consume the queues).
+ * when it logs that it listens: the line an operator waits for, so a start-up that silences the gateway's own
+ * logging (as a second Nest application created with `logger: false` once did) fails here.
  */
 export async function startGatewayProcess(env: Record<string, string> = {}): Promise<GatewayProcess> {
   const port = await freeLoopbackPort();
   const baseUrl = `http://127.0.0.1:${port}`;
-  const answersHealth = () =>
-    callGateway(baseUrl, 'GET', '/health').then(
-      () => true,
-      () => false,
-    );
-  const gateway = await startAppProcess('apps/gateway/src/main.ts', { ...TEST_GATEWAY_ENV, ...env, PORT: String(port) }, answersHealth);
+  const gateway = await startAppProcess('apps/gateway/src/main.ts', { ...TEST_GATEWAY_ENV, SIFT_LOG_LEVEL: 'log', ...env, PORT: String(port) }, /Sift gateway listening on /);
   return { baseUrl, ...gateway };
 }
