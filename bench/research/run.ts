@@ -12,6 +12,7 @@ import { createPrismaClient } from '@sift/persistence';
 import { isGroundedIn } from '@sift/research';
 import { PageRepository } from '@sift/search-index';
 import { benchDataDirectory, GIT_DOCS_SITE_ROOT, startGitDocsSite } from '@sift/testing';
+// eslint-disable-next-line @nx/enforce-module-boundaries -- the benchmarks share one stack helper; bench projects are not libraries
 import { createBenchKey, dropDatabase, importThroughAdmin } from '../search-quality/search-stack';
 import { citedClaimsOf } from './report-citations';
 import { researchToCompletion, startSift, type FinishedResearch } from './research-stack';
