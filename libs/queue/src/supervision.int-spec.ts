@@ -114,7 +114,7 @@ describe('the npm start supervisor', () => {
       const logs = capture();
       const { command, args } = sleeperWorkerCommand();
       const stack = supervise({
-        children: [{ name: 'sleeper', command, args, cwd: repositoryRoot, env: { ...process.env, QUEUE_PREFIX: prefix } }],
+        children: [{ name: 'sleeper', command, args, cwd: repositoryRoot, env: { ...process.env, SIFT_LOG_LEVEL: 'log', QUEUE_PREFIX: prefix } }],
         log: logs.log,
         stopTimeoutMs: 20_000,
         output: logs.output,
