@@ -12,7 +12,8 @@ const root = REPOSITORY_ROOT;
 function startCrawlerWorker(env: Record<string, string>): Promise<ChildProcess> {
   const child = spawn(process.execPath, ['scripts/run-ts.js', 'apps/crawler-worker/src/main.ts'], {
     cwd: root,
-    env: { ...process.env, ...env },
+    // The "started" line this waits for is at level info.
+    env: { ...process.env, SIFT_LOG_LEVEL: 'log', ...env },
     stdio: ['ignore', 'ignore', 'pipe'],
   });
   return new Promise((resolve, reject) => {
