@@ -9,3 +9,4 @@ export { binaryNoise, linkHeavyHtml, pdfBomb } from './hostile-content';
 export type { PdfBombOptions } from './hostile-content';
 export { chatCompletionChunk, startLoopbackChatServer } from './loopback-chat-server';
 export type { ChatReply, ChatRequest, LoopbackChatServer } from './loopback-chat-server';
+export { startLoopbackSearxng, type SearxngResult } from './loopback-searxng';

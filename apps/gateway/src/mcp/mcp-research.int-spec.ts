@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { FixtureServer, startFixtureServer } from '@sift/safe-fetch';
-import { callGateway, createTestAccount, createTestKey, GitDocsSite, startGitDocsSite } from '@sift/testing';
+import type { FixtureServer } from '@sift/safe-fetch';
+import { callGateway, createTestAccount, createTestKey, GitDocsSite, startGitDocsSite, startLoopbackSearxng } from '@sift/testing';
 import { ResearchService } from '../research/research.service';
 import { startTestGateway, TestGateway } from '../testing/gateway-harness';
 import { startWorkerProcess, WorkerProcess } from '../testing/worker-process';
@@ -45,18 +45,10 @@ describe('MCP research tool', () => {
 
   beforeAll(async () => {
     site = await startGitDocsSite();
-    searxng = await startFixtureServer({
-      '/search': (request, response) => {
-        const query = new URL(request.url ?? '/', 'http://searxng').searchParams.get('q') ?? '';
-        const results = [
-          { url: `${site.origin}/git-merge.html`, title: 'git-merge(1)', content: 'Join two or more development histories together', engine: 'fixture' },
-          { url: `${site.origin}/git-rebase.html`, title: 'git-rebase(1)', content: 'Reapply commits on top of another base tip', engine: 'fixture' },
-        ];
-        response.writeHead(200, { 'content-type': 'application/json' }).end(
-          JSON.stringify({ query, number_of_results: results.length, results, answers: [], corrections: [], infoboxes: [], suggestions: [], unresponsive_engines: [] }),
-        );
-      },
-    });
+    searxng = await startLoopbackSearxng([
+      { url: `${site.origin}/git-merge.html`, title: 'git-merge(1)', content: 'Join two or more development histories together' },
+      { url: `${site.origin}/git-rebase.html`, title: 'git-rebase(1)', content: 'Reapply commits on top of another base tip' },
+    ]);
     extractor = await startWorkerProcess('extractor-worker');
     research = await startWorkerProcess('research-worker', { QUEUE_PREFIX: extractor.queuePrefix, SEARXNG_URL: searxng.url });
     gateway = await startTestGateway({ QUEUE_PREFIX: extractor.queuePrefix, FETCH_ALLOW_CIDRS: '127.0.0.1/32' });

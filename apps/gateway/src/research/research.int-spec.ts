@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { ResearchEvent } from '@sift/queue-contracts';
 import { inlineCitation, isGroundedIn, sourceListEntry } from '@sift/research';
-import { FixtureServer, startFixtureServer } from '@sift/safe-fetch';
+import type { FixtureServer } from '@sift/safe-fetch';
 import {
   callGateway,
   createTestAccount,
@@ -10,6 +10,7 @@ import {
   type LoopbackChatServer,
   startGitDocsSite,
   startLoopbackChatServer,
+  startLoopbackSearxng,
   type TestKey,
 } from '@sift/testing';
 import Ajv from 'ajv';
@@ -85,20 +86,14 @@ describe('research', () => {
     // Pages that take seconds to answer: a task reading them is still running when its worker is killed.
     slowSite = await startGitDocsSite({ responseDelayMs: 4_000 });
     const port = new URL(site.origin).port;
-    searxng = await startFixtureServer({
-      '/search': (request, response) => {
-        const query = new URL(request.url ?? '/', 'http://searxng').searchParams.get('q') ?? '';
-        const origin = query.includes(slowMarker) ? slowSite.origin : site.origin;
-        const results = [
-          { url: `${origin}/git-merge.html`, title: 'git-merge(1)', content: 'Join two or more development histories together', engine: 'fixture' },
-          { url: `${origin}/git-rebase.html`, title: 'git-rebase(1)', content: 'Reapply commits on top of another base tip', engine: 'fixture' },
-          // The same site under another name: exclude_domains ["localhost"] must keep it out.
-          { url: `http://localhost:${port}/git-branch.html`, title: 'git-branch(1)', content: 'List, create, or delete branches', engine: 'fixture' },
-        ];
-        response.writeHead(200, { 'content-type': 'application/json' }).end(
-          JSON.stringify({ query, number_of_results: results.length, results, answers: [], corrections: [], infoboxes: [], suggestions: [], unresponsive_engines: [] }),
-        );
-      },
+    searxng = await startLoopbackSearxng((query) => {
+      const origin = query.includes(slowMarker) ? slowSite.origin : site.origin;
+      return [
+        { url: `${origin}/git-merge.html`, title: 'git-merge(1)', content: 'Join two or more development histories together' },
+        { url: `${origin}/git-rebase.html`, title: 'git-rebase(1)', content: 'Reapply commits on top of another base tip' },
+        // The same site under another name: exclude_domains ["localhost"] must keep it out.
+        { url: `http://localhost:${port}/git-branch.html`, title: 'git-branch(1)', content: 'List, create, or delete branches' },
+      ];
     });
     extractor = await startWorkerProcess('extractor-worker');
     researchEnv = {

@@ -24,8 +24,8 @@ import { randomUUID } from 'node:crypto';
 import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
 import { QueueName } from '@sift/queue-contracts';
-import { FixtureServer, startFixtureServer } from '@sift/safe-fetch';
-import { callGateway, createTestAccount, createTestKey, GIT_DOCS_SITE_ROOT, GitDocsSite, startGitDocsSite, type GatewayAnswer } from '@sift/testing';
+import type { FixtureServer } from '@sift/safe-fetch';
+import { callGateway, createTestAccount, createTestKey, GIT_DOCS_SITE_ROOT, GitDocsSite, startGitDocsSite, type GatewayAnswer, startLoopbackSearxng } from '@sift/testing';
 import { freeLoopbackPort } from '../testing/app-process';
 import { startTestGateway, TestGateway } from '../testing/gateway-harness';
 import { GatewayProcess, startGatewayProcess } from '../testing/gateway-process';
@@ -139,19 +139,11 @@ describe('horizontal scaling rehearsal: two gateways, two workers of each kind, 
   beforeAll(async () => {
     site = await startGitDocsSite();
     // SearXNG's JSON wire format, answering every query with pages of the Git documentation site.
-    searxng = await startFixtureServer({
-      '/search': (request, response) => {
-        const query = new URL(request.url ?? '/', 'http://searxng').searchParams.get('q') ?? '';
-        const results = [
-          { url: `${site.origin}/git-merge.html`, title: 'git-merge(1)', content: 'Join two or more development histories together', engine: 'fixture' },
-          { url: `${site.origin}/git-rebase.html`, title: 'git-rebase(1)', content: 'Reapply commits on top of another base tip', engine: 'fixture' },
-          { url: `${site.origin}/git-cherry-pick.html`, title: 'git-cherry-pick(1)', content: 'Apply the changes introduced by some existing commits', engine: 'fixture' },
-        ];
-        response.writeHead(200, { 'content-type': 'application/json' }).end(
-          JSON.stringify({ query, number_of_results: results.length, results, answers: [], corrections: [], infoboxes: [], suggestions: [], unresponsive_engines: [] }),
-        );
-      },
-    });
+    searxng = await startLoopbackSearxng([
+      { url: `${site.origin}/git-merge.html`, title: 'git-merge(1)', content: 'Join two or more development histories together' },
+      { url: `${site.origin}/git-rebase.html`, title: 'git-rebase(1)', content: 'Reapply commits on top of another base tip' },
+      { url: `${site.origin}/git-cherry-pick.html`, title: 'git-cherry-pick(1)', content: 'Apply the changes introduced by some existing commits' },
+    ]);
     const shared = { QUEUE_PREFIX: prefix, FETCH_ALLOW_CIDRS: '127.0.0.1/32', SEARXNG_URL: searxng.url };
     // Polls of several tasks from one key must not run into the per-key rate limit (shared by both gateways in Redis).
     const gatewayEnv = { ...shared, RATE_LIMIT_DEV_PER_MINUTE: '1000' };
