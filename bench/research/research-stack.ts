@@ -2,10 +2,9 @@
 // benchmark, and the two calls a research client makes: POST /research, then GET /research/{id} until it is done.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { createServer } from 'node:net';
 import { join } from 'node:path';
 // eslint-disable-next-line @nx/enforce-module-boundaries -- the benchmarks share one stack helper; bench projects are not libraries
-import { repositoryRoot } from '../search-quality/search-stack';
+import { freePort, repositoryRoot } from '../search-quality/search-stack';
 
 const startTimeoutMs = 180_000;
 const pollIntervalMs = 200;
@@ -13,15 +12,6 @@ const pollIntervalMs = 200;
 export interface SiftProcesses {
   baseUrl: string;
   stop(): Promise<void>;
-}
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
-  const address = server.address();
-  await new Promise<void>((done) => server.close(() => done()));
-  if (typeof address !== 'object' || address === null) throw new Error('no port');
-  return address.port;
 }
 
 async function healthy(baseUrl: string): Promise<boolean> {

@@ -11,7 +11,9 @@ import { join } from 'node:path';
 import { createPrismaClient } from '@sift/persistence';
 import { isGroundedIn } from '@sift/research';
 import { PageRepository } from '@sift/search-index';
-import { benchDataDirectory, GIT_DOCS_SITE_ROOT, startGitDocsSite } from '@sift/testing';
+import { startGitDocsSite } from '@sift/testing';
+// eslint-disable-next-line @nx/enforce-module-boundaries -- the benchmarks share one stack helper; bench projects are not libraries
+import { cranfieldImportLines, gitDocsImportLines } from '../search-quality/bench-corpora';
 // eslint-disable-next-line @nx/enforce-module-boundaries -- the benchmarks share one stack helper; bench projects are not libraries
 import { createBenchKey, dropDatabase, importThroughAdmin } from '../search-quality/search-stack';
 import { citedClaimsOf } from './report-citations';
@@ -49,21 +51,6 @@ interface QuestionResult {
 
 function readQuestions(): Question[] {
   return (JSON.parse(readFileSync(join(__dirname, 'questions.json'), 'utf8')) as { questions: Question[] }).questions;
-}
-
-/** Every page of the site as an import line under its loopback URL, so the research worker can also fetch it. */
-function gitDocsImportLines(origin: string): string[] {
-  const sitemap = readFileSync(join(GIT_DOCS_SITE_ROOT, 'sitemap.xml'), 'utf8');
-  const paths = [...sitemap.matchAll(/<loc>http:\/\/127\.0\.0\.1:8080(\/[^<]+)<\/loc>/g)].map((match) => match[1]);
-  return paths.map((path) => JSON.stringify({ url: `${origin}${path}`, html: readFileSync(join(GIT_DOCS_SITE_ROOT, path), 'utf8') }));
-}
-
-function cranfieldImportLines(): string[] {
-  const corpus = readFileSync(join(benchDataDirectory(), 'cranfield', 'beir', 'corpus.jsonl'), 'utf8').trim().split('\n');
-  return corpus.map((line) => {
-    const document = JSON.parse(line) as { _id: string; title: string; text: string };
-    return JSON.stringify({ url: `https://cranfield.example/doc/${document._id}`, title: document.title, text: document.text });
-  });
 }
 
 function pathOnSite(url: string, origin: string): string {

@@ -7,21 +7,12 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
 import { benchDataDirectory } from '@sift/testing';
+import { cpuMs, ticksPerSecond } from './proc-cpu';
 import { createBenchKey, searchOverHttp, startGateway } from '../search-quality/search-stack';
 
 const databaseUrl = process.env.BENCH_DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/sift_bench_latency';
 const depth = process.env.BENCH_DEPTH ?? 'basic';
 const durationSeconds = Number(process.env.BENCH_DURATION_SECONDS ?? 15);
-const ticksPerSecond = Number(execFileSync('getconf', ['CLK_TCK']).toString().trim());
-
-function cpuMs(pid: number): number {
-  try {
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-    return ((Number(fields[11]) + Number(fields[12])) * 1000) / ticksPerSecond;
-  } catch {
-    return 0;
-  }
-}
 
 function pidsMatching(pattern: string): number[] {
   try {

@@ -1,4 +1,4 @@
-import { averagePrecision, ndcgAtK, precisionAtK, recallAtK } from './ranking-metrics';
+import { averagePrecision, ndcgAtK, precisionAtK, recallAtK, reciprocalRank } from './ranking-metrics';
 
 describe('ranking metrics', () => {
   const judgements = new Map([
@@ -17,5 +17,10 @@ describe('ranking metrics', () => {
     expect(precisionAtK(['c', 'x', 'a'], judgements, 10)).toBeCloseTo(0.1);
     expect(averagePrecision(['c', 'a', 'x', 'b'], judgements)).toBeCloseTo((1 / 2 + 2 / 4) / 2);
     expect(recallAtK(['a'], judgements, 10)).toBeCloseTo(0.5);
+  });
+
+  it('gives the reciprocal rank of the first relevant result, 0 without one', () => {
+    expect(reciprocalRank(['x', 'c', 'b', 'a'], judgements)).toBeCloseTo(1 / 3);
+    expect(reciprocalRank(['x', 'c'], judgements)).toBe(0);
   });
 });

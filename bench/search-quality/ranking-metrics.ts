@@ -35,3 +35,9 @@ export function recallAtK(ranked: string[], judgements: Judgements, k: number): 
   if (relevantTotal === 0) return 0;
   return ranked.slice(0, k).filter((id) => (judgements.get(id) ?? 0) > 0).length / relevantTotal;
 }
+
+/** 1 / the rank of the first relevant result (gain > 0), 0 when none is ranked. */
+export function reciprocalRank(ranked: string[], judgements: Judgements): number {
+  const position = ranked.findIndex((id) => (judgements.get(id) ?? 0) > 0);
+  return position < 0 ? 0 : 1 / (position + 1);
+}

@@ -1,36 +1,57 @@
-// Search quality on Cranfield, measured as a user gets it: the corpus is imported with `admin index import`
-// into a fresh database, the gateway runs as its own process, and the 225 queries go through POST /search
-// (max_results 20, the API's ceiling, so MAP and P@10 are computed over those 20) at ultra-fast and basic depth.
-// The same queries through LocalIndexProvider directly, with 100 candidates, are the secondary figure.
+// Search quality measured as a user meets it, on a mixed index: Cranfield's 1400 aerodynamics abstracts imported
+// with `admin index import` into one database together with the two extraction corpora (586 news, blog and
+// multilingual pages) and the Git documentation site (272 pages); the gateway runs as its own process and every
+// query goes through POST /search, at basic and advanced depth, with and without include_domains.
+// 1. Cranfield's 225 queries: nDCG@10, MAP (over the results returned) and P@10, at max_results 10 and 20; and how
+//    often the filtered search returns the same top 10 as the unfiltered one.
+// 2. Our own natural-language questions over the Git documentation site (git-docs-questions.json, dev and
+//    held-out halves): success@3 (an answering page in the top 3) and MRR over the top 10. Misses are printed for
+//    the dev half only, the half ranking changes may be tuned on.
+// Run: node scripts/run-ts.js bench/search-quality/run.ts   (BENCH_REUSE_INDEX=1 keeps an imported index)
 // Metric: ../shared/bench-data/README.md.
-import { createReadStream, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createInterface } from 'node:readline';
-import { createPrismaClient } from '@sift/persistence';
-import { LocalIndexProvider } from '@sift/search-index';
 import { benchDataDirectory } from '@sift/testing';
-import { averagePrecision, ndcgAtK, precisionAtK, recallAtK } from './ranking-metrics';
+import { CRANFIELD_DOMAIN, CRANFIELD_URL_PREFIX, cranfieldImportLines, extractionCorporaImportLines, gitDocsImportLines } from './bench-corpora';
+import { averagePrecision, ndcgAtK, precisionAtK, reciprocalRank } from './ranking-metrics';
 import type { Judgements } from './ranking-metrics';
 import { createBenchKey, dropDatabase, importThroughAdmin, searchOverHttp, startGateway, type GatewayProcess } from './search-stack';
 
-const dataDirectory = join(benchDataDirectory(), 'cranfield', 'beir');
+const cranfieldDirectory = join(benchDataDirectory(), 'cranfield', 'beir');
 const databaseUrl = process.env.BENCH_DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/sift_bench';
-const documentUrlPrefix = 'https://cranfield.example/doc/';
-const httpDepths = ['ultra-fast', 'basic'] as const;
-const httpMaxResults = 20;
+const reuseIndex = process.env.BENCH_REUSE_INDEX === '1';
+const gitDocsOrigin = 'https://git-docs.example';
+const gitDocsDomain = 'git-docs.example';
+const depths = ['basic', 'advanced'] as const;
+const targets = { ndcgAt10: 0.4, successAt3: 0.85 };
 
-async function readJsonl<T>(path: string): Promise<T[]> {
-  const rows: T[] = [];
-  for await (const line of createInterface({ input: createReadStream(path, { encoding: 'utf8' }), crlfDelay: Infinity })) {
-    if (line.trim()) rows.push(JSON.parse(line) as T);
-  }
-  return rows;
+type Depth = (typeof depths)[number];
+
+interface Question {
+  id: number;
+  split: 'dev' | 'held-out';
+  input: string;
+  /** Paths on the site (`/git-show.html`); any of them answers the question. */
+  pages: string[];
+}
+
+interface SearchPath {
+  depth: Depth;
+  includeDomains: string[] | null;
+  maxResults: number;
+}
+
+function readJsonl<T>(path: string): T[] {
+  return readFileSync(path, 'utf8')
+    .split('\n')
+    .filter((line) => line.trim())
+    .map((line) => JSON.parse(line) as T);
 }
 
 function readJudgements(): Map<string, Judgements> {
   const byQuery = new Map<string, Judgements>();
-  const lines = readFileSync(join(dataDirectory, 'qrels', 'test.tsv'), 'utf8').trim().split('\n').slice(1);
+  const lines = readFileSync(join(cranfieldDirectory, 'qrels', 'test.tsv'), 'utf8').trim().split('\n').slice(1);
   for (const line of lines) {
     const [queryId, corpusId, score] = line.split('\t');
     const judgements = byQuery.get(queryId) ?? new Map<string, number>();
@@ -41,98 +62,154 @@ function readJudgements(): Map<string, Judgements> {
 }
 
 function mean(values: number[]): number {
-  return values.reduce((sum, value) => sum + value, 0) / values.length;
-}
-
-interface QueryScores {
-  ndcgAt10: number[];
-  map: number[];
-  precisionAt10: number[];
-  latenciesMs: number[];
-}
-
-function emptyScores(): QueryScores {
-  return { ndcgAt10: [], map: [], precisionAt10: [], latenciesMs: [] };
+  return values.length ? values.reduce((sum, value) => sum + value, 0) / values.length : 0;
 }
 
 function percentile(values: number[], fraction: number): number {
   const sorted = [...values].sort((left, right) => left - right);
-  return sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * fraction))];
+  return sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * fraction))] ?? 0;
 }
 
-function corpusIdsOf(urls: string[]): string[] {
-  return urls.map((url) => url.slice(documentUrlPrefix.length));
+function pathLabel(path: SearchPath): string {
+  return `${path.depth}, ${path.includeDomains ? `include_domains ${path.includeDomains.join(',')}` : 'no filter'}, max_results ${path.maxResults}`;
+}
+
+async function timedSearch(gateway: GatewayProcess, apiKey: string, query: string, path: SearchPath): Promise<{ urls: string[]; ms: number }> {
+  const started = process.hrtime.bigint();
+  const hits = await searchOverHttp(gateway, apiKey, {
+    query,
+    search_depth: path.depth,
+    max_results: path.maxResults,
+    ...(path.includeDomains ? { include_domains: path.includeDomains } : {}),
+  });
+  return { urls: hits.map((hit) => hit.url), ms: Number(process.hrtime.bigint() - started) / 1e6 };
+}
+
+async function measureCranfield(gateway: GatewayProcess, apiKey: string): Promise<{ path: SearchPath; ndcg: number }[]> {
+  const queries = readJsonl<{ _id: string; text: string }>(join(cranfieldDirectory, 'queries.jsonl'));
+  const judgementsByQuery = readJudgements();
+  const rows: { path: SearchPath; ndcg: number }[] = [];
+  console.log(`\n## Cranfield (${queries.length} queries) on the mixed index\n`);
+  console.log('| Path | nDCG@10 | MAP (over the results) | P@10 | same top 10 as unfiltered | p50 |');
+  console.log('|---|---|---|---|---|---|');
+  for (const maxResults of [10, 20]) {
+    for (const depth of depths) {
+      const unfilteredTop = new Map<string, string[]>();
+      for (const includeDomains of [null, [CRANFIELD_DOMAIN]]) {
+        const path: SearchPath = { depth, includeDomains, maxResults };
+        const ndcg: number[] = [];
+        const map: number[] = [];
+        const precision: number[] = [];
+        const latencies: number[] = [];
+        let sameTop = 0;
+        for (const query of queries) {
+          const judgements = judgementsByQuery.get(query._id) ?? new Map<string, number>();
+          const { urls, ms } = await timedSearch(gateway, apiKey, query.text, path);
+          latencies.push(ms);
+          // Pages of other collections keep their place (they are not relevant): the ranking a user sees.
+          const shown = urls.map((url) => (url.startsWith(CRANFIELD_URL_PREFIX) ? url.slice(CRANFIELD_URL_PREFIX.length) : url));
+          ndcg.push(ndcgAtK(shown, judgements, 10));
+          map.push(averagePrecision(shown, judgements));
+          precision.push(precisionAtK(shown, judgements, 10));
+          // The Cranfield pages of the unfiltered top 10 against as many of the filtered list: the same order?
+          const cranfieldRanked = urls.filter((url) => url.startsWith(CRANFIELD_URL_PREFIX));
+          if (includeDomains === null) unfilteredTop.set(query._id, urls.slice(0, 10).filter((url) => url.startsWith(CRANFIELD_URL_PREFIX)));
+          else {
+            const unfiltered = unfilteredTop.get(query._id) ?? [];
+            if (unfiltered.join(' ') === cranfieldRanked.slice(0, unfiltered.length).join(' ')) sameTop += 1;
+          }
+        }
+        rows.push({ path, ndcg: mean(ndcg) });
+        const same = includeDomains === null ? '–' : `${sameTop}/${queries.length}`;
+        console.log(
+          `| ${pathLabel(path)} | ${mean(ndcg).toFixed(3)} | ${mean(map).toFixed(3)} | ${mean(precision).toFixed(3)} | ${same} | ${percentile(latencies, 0.5).toFixed(1)} ms |`,
+        );
+      }
+    }
+  }
+  return rows;
+}
+
+function questionsOf(): Question[] {
+  return (JSON.parse(readFileSync(join(__dirname, 'git-docs-questions.json'), 'utf8')) as { questions: Question[] }).questions;
+}
+
+async function measureQuestions(gateway: GatewayProcess, apiKey: string): Promise<{ path: SearchPath; successAt3: number }[]> {
+  const questions = questionsOf();
+  const rows: { path: SearchPath; successAt3: number }[] = [];
+  const misses: string[] = [];
+  console.log(`\n## Git documentation questions (${questions.length}: dev ${questions.filter((question) => question.split === 'dev').length}) on the mixed index\n`);
+  console.log('| Path | success@3 dev | success@3 held-out | success@3 all | MRR@10 all | p50 |');
+  console.log('|---|---|---|---|---|---|');
+  for (const depth of depths) {
+    for (const includeDomains of [null, [gitDocsDomain]]) {
+      const path: SearchPath = { depth, includeDomains, maxResults: 10 };
+      const success = { dev: [] as number[], 'held-out': [] as number[] };
+      const reciprocal: number[] = [];
+      const latencies: number[] = [];
+      for (const question of questions) {
+        const { urls, ms } = await timedSearch(gateway, apiKey, question.input, path);
+        latencies.push(ms);
+        const paths = urls.map((url) => (url.startsWith(gitDocsOrigin) ? new URL(url).pathname : url));
+        const answers = new Map(question.pages.map((page) => [page, 1]));
+        const hit = paths.slice(0, 3).some((page) => answers.has(page)) ? 1 : 0;
+        success[question.split].push(hit);
+        reciprocal.push(reciprocalRank(paths, answers));
+        if (!hit && question.split === 'dev') misses.push(`  ${pathLabel(path)} #${question.id} "${question.input}" wants ${question.pages.join(' ')}; got ${paths.slice(0, 3).join(' ')}`);
+      }
+      const all = [...success.dev, ...success['held-out']];
+      rows.push({ path, successAt3: mean(all) });
+      console.log(
+        `| ${pathLabel(path)} | ${mean(success.dev).toFixed(3)} | ${mean(success['held-out']).toFixed(3)} | ${mean(all).toFixed(3)} | ${mean(reciprocal).toFixed(3)} | ${percentile(latencies, 0.5).toFixed(1)} ms |`,
+      );
+    }
+  }
+  if (misses.length) console.log(`\nDev misses (top 3 shown):\n${misses.join('\n')}`);
+  return rows;
+}
+
+function met(condition: boolean): string {
+  return condition ? 'met' : 'NOT MET';
+}
+
+function printTargets(cranfield: { path: SearchPath; ndcg: number }[], questions: { path: SearchPath; successAt3: number }[]): void {
+  console.log('\n## Targets\n');
+  for (const row of cranfield) console.log(`nDCG@10 ${row.ndcg.toFixed(3)} ≥ ${targets.ndcgAt10} (${pathLabel(row.path)}): ${met(row.ndcg >= targets.ndcgAt10)}`);
+  for (const row of [...cranfield, ...questions]) {
+    if (row.path.depth !== 'advanced') continue;
+    const basic = [...cranfield, ...questions].find(
+      (other) => other.path.depth === 'basic' && other.path.maxResults === row.path.maxResults && String(other.path.includeDomains) === String(row.path.includeDomains) && ('ndcg' in other) === ('ndcg' in row),
+    );
+    const [advancedScore, basicScore] = 'ndcg' in row ? [row.ndcg, (basic as { ndcg: number }).ndcg] : [row.successAt3, (basic as { successAt3: number }).successAt3];
+    console.log(`advanced ${advancedScore.toFixed(3)} ≥ basic ${basicScore.toFixed(3)} (${'ndcg' in row ? 'Cranfield' : 'questions'}, ${pathLabel(row.path)}): ${met(advancedScore >= basicScore)}`);
+  }
+  for (const row of questions) console.log(`success@3 ${row.successAt3.toFixed(3)} ≥ ${targets.successAt3} (${pathLabel(row.path)}): ${met(row.successAt3 >= targets.successAt3)}`);
 }
 
 async function main(): Promise<void> {
-  await dropDatabase(databaseUrl);
+  console.log(`load average at start: ${loadavg().map((value) => value.toFixed(2)).join(' ')}`);
   const workDirectory = mkdtempSync(join(tmpdir(), 'sift-bench-search-'));
   let gateway: GatewayProcess | undefined;
-  const prisma = createPrismaClient(databaseUrl, 2);
   try {
-    const corpus = await readJsonl<{ _id: string; title: string; text: string }>(join(dataDirectory, 'corpus.jsonl'));
-    const importFile = join(workDirectory, 'cranfield.jsonl');
-    writeFileSync(
-      importFile,
-      corpus.map((document) => JSON.stringify({ url: `${documentUrlPrefix}${document._id}`, title: document.title, text: document.text })).join('\n'),
-    );
-    const imported = await importThroughAdmin(databaseUrl, importFile);
-    console.log(`admin index import: imported ${imported.imported}, skipped ${imported.skipped} in ${imported.seconds.toFixed(1)} s`);
-
+    if (!reuseIndex) {
+      await dropDatabase(databaseUrl);
+      const importFile = join(workDirectory, 'mixed.jsonl');
+      writeFileSync(importFile, [...cranfieldImportLines(), ...extractionCorporaImportLines(), ...gitDocsImportLines(gitDocsOrigin)].join('\n'));
+      const imported = await importThroughAdmin(databaseUrl, importFile);
+      console.log(`admin index import: imported ${imported.imported}, skipped ${imported.skipped} in ${imported.seconds.toFixed(1)} s`);
+    }
     // Started after the import: the index's corpus statistics are read once per process.
     gateway = await startGateway(databaseUrl, { RATE_LIMIT_PROD_PER_MINUTE: '1000000' });
     const apiKey = await createBenchKey(databaseUrl);
-    const queries = await readJsonl<{ _id: string; text: string }>(join(dataDirectory, 'queries.jsonl'));
-    const judgementsByQuery = readJudgements();
-
-    const overHttp = new Map(httpDepths.map((depth) => [depth, emptyScores()]));
-    for (const depth of httpDepths) {
-      const scores = overHttp.get(depth) ?? emptyScores();
-      // One warm-up request, so the first measured query does not pay for the gateway's lazy start.
-      await searchOverHttp(gateway, apiKey, { query: queries[0].text, search_depth: depth, max_results: httpMaxResults });
-      for (const query of queries) {
-        const judgements = judgementsByQuery.get(query._id) ?? new Map<string, number>();
-        const started = process.hrtime.bigint();
-        const hits = await searchOverHttp(gateway, apiKey, { query: query.text, search_depth: depth, max_results: httpMaxResults });
-        scores.latenciesMs.push(Number(process.hrtime.bigint() - started) / 1e6);
-        const ranked = corpusIdsOf(hits.map((hit) => hit.url));
-        scores.ndcgAt10.push(ndcgAtK(ranked, judgements, 10));
-        scores.map.push(averagePrecision(ranked, judgements));
-        scores.precisionAt10.push(precisionAtK(ranked, judgements, 10));
-      }
-    }
-
-    const index = new LocalIndexProvider(prisma);
-    const depth = Number(process.env.BENCH_RESULTS ?? 100);
-    const direct = emptyScores();
-    const recall: number[] = [];
-    for (const query of queries) {
-      const judgements = judgementsByQuery.get(query._id) ?? new Map<string, number>();
-      const started = process.hrtime.bigint();
-      const deep = await index.search({ query: query.text, maxResults: depth });
-      direct.latenciesMs.push(Number(process.hrtime.bigint() - started) / 1e6);
-      const ranked = corpusIdsOf(deep.map((candidate) => candidate.url));
-      direct.ndcgAt10.push(ndcgAtK(ranked, judgements, 10));
-      direct.map.push(averagePrecision(ranked, judgements));
-      direct.precisionAt10.push(precisionAtK(ranked, judgements, 10));
-      recall.push(recallAtK(ranked, judgements, 100));
-    }
-
-    console.log(`Queries: ${queries.length}`);
-    console.log('| Path | nDCG@10 | MAP | P@10 | p50 latency |');
-    console.log('|---|---|---|---|---|');
-    for (const [name, scores] of overHttp) {
-      console.log(
-        `| POST /search, search_depth ${name}, max_results ${httpMaxResults} (MAP over those ${httpMaxResults}) | ${mean(scores.ndcgAt10).toFixed(3)} | ${mean(scores.map).toFixed(3)} | ${mean(scores.precisionAt10).toFixed(3)} | ${percentile(scores.latenciesMs, 0.5).toFixed(1)} ms |`,
-      );
-    }
-    console.log(
-      `| LocalIndexProvider directly, top ${depth} (MAP over those ${depth}; Recall@100 ${mean(recall).toFixed(3)}) | ${mean(direct.ndcgAt10).toFixed(3)} | ${mean(direct.map).toFixed(3)} | ${mean(direct.precisionAt10).toFixed(3)} | ${percentile(direct.latenciesMs, 0.5).toFixed(1)} ms |`,
-    );
+    // One warm-up request per depth, so the first measured query does not pay for the gateway's lazy start.
+    for (const depth of depths) await searchOverHttp(gateway, apiKey, { query: 'warm up', search_depth: depth });
+    const cranfield = await measureCranfield(gateway, apiKey);
+    const questions = await measureQuestions(gateway, apiKey);
+    printTargets(cranfield, questions);
   } finally {
     await gateway?.stop();
     rmSync(workDirectory, { recursive: true, force: true });
-    await prisma.$disconnect();
+    console.log(`\nload average at end: ${loadavg().map((value) => value.toFixed(2)).join(' ')}`);
   }
 }
 

@@ -25,10 +25,10 @@ export async function dropDatabase(url: string): Promise<void> {
 }
 
 /** `npm run admin -- <args>` as a child process; its stderr (migration notes, progress) passes through. */
-export async function runAdmin(databaseUrl: string, args: string[]): Promise<string> {
+export async function runAdmin(databaseUrl: string, args: string[], root = repositoryRoot): Promise<string> {
   const child = run(process.execPath, ['scripts/run-ts.js', 'apps/admin-cli/src/main.ts', ...args], {
-    cwd: repositoryRoot,
-    env: { ...process.env, DATABASE_URL: databaseUrl },
+    cwd: root,
+    env: { ...process.env, SWC_NODE_PROJECT: resolve(root, 'tsconfig.runtime.json'), DATABASE_URL: databaseUrl },
     maxBuffer: 64 * 1024 * 1024,
   });
   child.child.stderr?.pipe(process.stderr);
@@ -42,15 +42,16 @@ export async function importThroughAdmin(databaseUrl: string, file: string): Pro
   return JSON.parse(stdout.trim().split('\n').at(-1) ?? '{}') as { imported: number; skipped: number; seconds: number };
 }
 
-/** A production key on the enterprise plan, created through `admin keys create`. */
-export async function createBenchKey(databaseUrl: string): Promise<string> {
-  const stdout = await runAdmin(databaseUrl, ['keys', 'create', '--account', `bench-${Date.now()}`, '--plan', 'enterprise', '--env', 'prod', '--json']);
+/** A production key on the enterprise plan, created through `admin keys create` (of the checkout at `root`). */
+export async function createBenchKey(databaseUrl: string, root = repositoryRoot): Promise<string> {
+  const stdout = await runAdmin(databaseUrl, ['keys', 'create', '--account', `bench-${Date.now()}`, '--plan', 'enterprise', '--env', 'prod', '--json'], root);
   const created = JSON.parse(stdout.trim().split('\n').at(-1) ?? '{}') as { api_key?: string };
   if (!created.api_key) throw new Error(`keys create printed no key: ${stdout}`);
   return created.api_key;
 }
 
-async function freePort(): Promise<number> {
+/** A TCP port free on loopback now (for a child process to listen on). */
+export async function freePort(): Promise<number> {
   const server = createServer();
   await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
   const address = server.address();
@@ -61,15 +62,19 @@ async function freePort(): Promise<number> {
 
 export interface GatewayProcess {
   baseUrl: string;
+  pid: number;
   stop(): Promise<void>;
 }
 
-/** Starts `apps/gateway/src/main.ts` on a free port against the database, and resolves once /health answers 200. */
-export async function startGateway(databaseUrl: string, env: Record<string, string> = {}): Promise<GatewayProcess> {
+/**
+ * Starts `apps/gateway/src/main.ts` (of the checkout at `root`, this one by default; `nodeArguments` such as
+ * `--cpu-prof` go to node) on a free port against the database, and resolves once /health answers 200.
+ */
+export async function startGateway(databaseUrl: string, env: Record<string, string> = {}, root = repositoryRoot, nodeArguments: string[] = []): Promise<GatewayProcess> {
   const port = await freePort();
-  const child: ChildProcess = spawn(process.execPath, ['scripts/run-ts.js', 'apps/gateway/src/main.ts'], {
-    cwd: repositoryRoot,
-    env: { ...process.env, PORT: String(port), DATABASE_URL: databaseUrl, SIFT_LOG_LEVEL: 'warn', SEARXNG_URL: '', LLM_BASE_URL: '', ...env },
+  const child: ChildProcess = spawn(process.execPath, [...nodeArguments, 'scripts/run-ts.js', 'apps/gateway/src/main.ts'], {
+    cwd: root,
+    env: { ...process.env, SWC_NODE_PROJECT: resolve(root, 'tsconfig.runtime.json'), PORT: String(port), DATABASE_URL: databaseUrl, SIFT_LOG_LEVEL: 'warn', SEARXNG_URL: '', LLM_BASE_URL: '', ...env },
     stdio: ['ignore', 'ignore', 'pipe'],
   });
   let errorOutput = '';
@@ -99,6 +104,7 @@ export async function startGateway(databaseUrl: string, env: Record<string, stri
   exited.catch(() => undefined);
   return {
     baseUrl,
+    pid: child.pid ?? 0,
     stop: async () => {
       if (child.exitCode !== null) return;
       const gone = new Promise<void>((done) => child.once('exit', () => done()));

@@ -55,6 +55,14 @@ describe('admin command line (child process, real Postgres)', () => {
     expect(await authenticator.authenticate(second.api_key as string)).not.toBeNull();
   }, CHILD_PROCESS_TEST_TIMEOUT);
 
+  it('keys create --ttl-hours makes a key that expires then, and refuses hours outside 1–8760', async () => {
+    const output = lastLineJson(await adminOk('keys', 'create', '--account', `cli-${randomUUID()}`, '--ttl-hours', '2', '--json'));
+    const expiresAt = new Date(output.expires_at as string).getTime();
+    expect(Math.abs(expiresAt - (Date.now() + 2 * 3_600_000))).toBeLessThan(60_000);
+    expect((await authenticator.authenticate(output.api_key as string))?.expiresAt?.getTime()).toBe(expiresAt);
+    await expect(adminOk('keys', 'create', '--account', `cli-${randomUUID()}`, '--ttl-hours', '0')).rejects.toThrow(/whole hours from 1 to 8760/);
+  }, CHILD_PROCESS_TEST_TIMEOUT);
+
   it("puts a new account on the self-hosted plan unless told otherwise: no monthly cap, request logs readable", async () => {
     const output = lastLineJson(await adminOk('keys', 'create', '--account', `cli-${randomUUID()}`, '--json'));
     expect(output).toMatchObject({ account_created: true, plan: 'self-hosted' });

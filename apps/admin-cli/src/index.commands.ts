@@ -36,7 +36,7 @@ function positiveInteger(name: string, maximum: number): (value: string) => numb
 }
 
 export function registerIndexCommands(program: Command): void {
-  const index = program.command('index').description('Fill the local search index: import documents, crawl sites, re-chunk old documents');
+  const index = program.command('index').description('Fill the local search index: import documents, crawl sites, re-chunk and re-segment old documents');
 
   index
     .command('import')
@@ -50,6 +50,12 @@ export function registerIndexCommands(program: Command): void {
     .description('Cut the documents stored before search chunks existed into chunks (safe to run again)')
     .option('--json', 'print the result as JSON on the last line')
     .action((options: { json?: boolean }) => rechunkDocuments(options));
+
+  index
+    .command('resegment')
+    .description('Index again, with their words cut, the Chinese, Japanese and Thai pages stored before word segmentation (safe to run again)')
+    .option('--json', 'print the result as JSON on the last line')
+    .action((options: { json?: boolean }) => resegmentDocuments(options));
 
   index
     .command('crawl')
@@ -105,6 +111,16 @@ async function rechunkDocuments(options: { json?: boolean }): Promise<void> {
     const chunked = await context.pages.chunkUnchunked({ onBatch: (total) => report(() => `${total} documents chunked so far`) });
     const seconds = (Date.now() - startedAt) / 1000;
     printResult(options.json, [`chunked ${chunked} documents (${seconds.toFixed(1)} s)`], { chunked, seconds });
+  });
+}
+
+async function resegmentDocuments(options: { json?: boolean }): Promise<void> {
+  await withAdminContext(async (context) => {
+    const startedAt = Date.now();
+    const report = progressReporter();
+    const indexed = await context.pages.resegment({ onBatch: (read, done) => report(() => `${read} documents read, ${done} indexed again`) });
+    const seconds = (Date.now() - startedAt) / 1000;
+    printResult(options.json, [`indexed ${indexed} documents again (${seconds.toFixed(1)} s)`], { indexed, seconds });
   });
 }
 

@@ -1,4 +1,5 @@
-import { Option, type Command } from 'commander';
+import { InvalidArgumentError, Option, type Command } from 'commander';
+import { KEY_MANAGEMENT_LIMITS } from '@sift/api-contracts';
 import { generateApiKey, hashApiKey, type ApiKeyEnvironment } from '@sift/auth';
 import type { AccountWithPlan, MemberRecord } from '@sift/persistence';
 import { requireAccount, requirePlan } from './account-lookup';
@@ -15,7 +16,16 @@ interface CreateKeyOptions {
   limit?: number;
   paygoLimit?: number;
   member?: string;
+  ttlHours?: number;
   json?: boolean;
+}
+
+/** --ttl-hours: whole hours within the range POST /generate-keys accepts for ttl_hours. */
+function parseTtlHours(value: string): number {
+  const hours = Number(value);
+  const { min, max } = KEY_MANAGEMENT_LIMITS.ttlHours;
+  if (!/^\d+$/.test(value) || hours < min || hours > max) throw new InvalidArgumentError(`Expected whole hours from ${min} to ${max}.`);
+  return hours;
 }
 
 // The operator's own keys are not capped: hosted plans (researcher, growth, …) are for operators who resell.
@@ -33,6 +43,7 @@ export function registerKeysCommands(program: Command): void {
     .addOption(new Option('--env <environment>', 'key environment').choices(['dev', 'prod']).default('dev'))
     .option('--limit <credits>', 'monthly credit limit of this key', parseCredits)
     .option('--paygo-limit <credits>', "set the account's monthly pay-as-you-go ceiling", parseCredits)
+    .option('--ttl-hours <hours>', 'the key stops authenticating this many hours from now (as ttl_hours of POST /generate-keys)', parseTtlHours)
     .option(
       '--member <email-or-id>',
       "the team member the key belongs to and acts as (their role's rights); without it the key is the operator's, with the owner's rights",
@@ -117,12 +128,14 @@ async function createKey(options: CreateKeyOptions): Promise<void> {
       environment: options.env,
       creditLimit: options.limit ?? null,
       memberId: member?.id ?? null,
+      expiresAt: options.ttlHours === undefined ? null : new Date(Date.now() + options.ttlHours * 3_600_000),
     });
     printResult(
       options.json,
       [
         accountCreated ? `Created account "${account.name}" on plan ${account.planId}.` : `Account "${account.name}" (plan ${account.planId}).`,
         `Created ${options.env} key ${key.id} "${key.name}"${key.creditLimit === null ? '' : ` limited to ${key.creditLimit} credits/month`}` +
+          (key.expiresAt ? `, expiring ${key.expiresAt.toISOString()}` : '') +
           (member ? ` for ${member.email} (${member.role}).` : " (account-level: the operator's, with the owner's rights)."),
         'API key (shown only this once; store it now):',
         generated.apiKey,
@@ -133,6 +146,7 @@ async function createKey(options: CreateKeyOptions): Promise<void> {
         name: key.name,
         environment: options.env,
         credit_limit: key.creditLimit,
+        expires_at: key.expiresAt?.toISOString() ?? null,
         member_id: member?.id ?? null,
         member_role: member?.role ?? null,
         account: account.name,

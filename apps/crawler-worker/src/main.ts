@@ -5,8 +5,8 @@ import { DEPENDENCY_CHECK_TIMEOUT_MS, executableCheck, registerBrowserPoolGauge,
 import { QueueName } from '@sift/queue-contracts';
 import { egressPolicyFromConfig } from '@sift/safe-fetch';
 import { pageOwnerOf, PageRepository } from '@sift/search-index';
-import { parsingLimitsOf } from '@sift/task-pool';
-import { createDefaultCrawlDependencies, PageExtractionPool, RobotsCache } from './crawl';
+import { ContentParsingPool, parsingLimitsOf } from '@sift/task-pool';
+import { createDefaultCrawlDependencies, RobotsCache } from './crawl';
 import { createCrawlHandlers } from './crawl.handler';
 import { crawlerEnv } from './crawler-env';
 
@@ -20,7 +20,7 @@ async function main(): Promise<void> {
   const robotsCache = new RobotsCache();
   const browser = new BrowserPool(browserPoolOptionsOf(config, policy));
   // Extraction threads are started (and their modules loaded) before the first job, not by it.
-  const extraction = await PageExtractionPool.start({
+  const extraction = await ContentParsingPool.start({
     threads: config.CRAWL_EXTRACTION_THREADS,
     ...parsingLimitsOf(config),
     onThreadError: (error) => log('error', 'an extraction thread failed outside a task', { error: error.message }),

@@ -2,15 +2,13 @@ import { randomUUID } from 'node:crypto';
 import type { ServerResponse } from 'node:http';
 import { BrowserPool } from '@sift/browser';
 import { createPrismaClient, type PrismaClient } from '@sift/persistence';
-import { createRedisConnection, JobQueue, startWorker, type RunningWorker } from '@sift/queue';
-import { ExtractUrlJob, type ExtractUrlPayload, type ExtractUrlResult, QueueName } from '@sift/queue-contracts';
+import { ExtractUrlJob, type ExtractUrlPayload, type ExtractUrlResult } from '@sift/queue-contracts';
 import { type EgressPolicy, type FixtureServer, startFixtureServer } from '@sift/safe-fetch';
 import { PageRepository } from '@sift/search-index';
+import { ContentParsingPool } from '@sift/task-pool';
 import { createTestAccount } from '@sift/testing';
-import type { Redis } from 'ioredis';
-import { createExtractUrlHandler } from './extract-url.handler';
 import { ExtractionService } from './extraction.service';
-import { ContentParser } from './parsing/content-parser';
+import { type ExtractQueue, startExtractQueue } from './testing/extract-queue';
 import { minimalPdf } from './testing/minimal-pdf';
 
 // Chromium's first launch alone can take several seconds.
@@ -59,7 +57,7 @@ describe('ExtractionService against loopback fixtures', () => {
   let accountId: string;
   let zeroRetentionAccountId: string;
   let service: ExtractionService;
-  let parser: ContentParser;
+  let parser: ContentParsingPool;
   const pendingSlowResponses: ServerResponse[] = [];
   // Errors the service could only report as "internal error"; a test fails when one slips through.
   const unexpectedErrors: unknown[] = [];
@@ -121,7 +119,7 @@ describe('ExtractionService against loopback fixtures', () => {
     pages = new PageRepository(prisma);
     accountId = (await createTestAccount(prisma, { plan: 'researcher', name: 'extractor' })).id;
     zeroRetentionAccountId = (await createTestAccount(prisma, { plan: 'researcher', name: 'extractor-zdr', zeroDataRetention: true })).id;
-    parser = await ContentParser.start({ threads: 1, deadlineMs: 15_000, maxHeapMb: 256, maxQueue: 32, maxPdfPages: 200 });
+    parser = await ContentParsingPool.start({ threads: 1, deadlineMs: 15_000, maxHeapMb: 256, maxQueue: 32, maxPdfPages: 200 });
     service = new ExtractionService({ policy, browser, parser, pages, onError: (error) => unexpectedErrors.push(error) });
   });
 
@@ -245,33 +243,19 @@ describe('ExtractionService against loopback fixtures', () => {
   });
 
   describe('through the extract queue', () => {
-    const prefix = `test-extractor-${randomUUID()}`;
-    let connection: Redis;
-    let jobQueue: JobQueue;
-    let worker: RunningWorker;
+    let queue: ExtractQueue;
 
-    beforeAll(async () => {
-      connection = createRedisConnection(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379/5');
-      jobQueue = new JobQueue({ connection, prefix });
-      worker = await startWorker({ queue: QueueName.Extract, handlers: [createExtractUrlHandler(service)], concurrency: 4, connection, prefix });
-    });
-
-    afterAll(async () => {
-      await worker?.close();
-      await jobQueue?.close();
-      const keys = await connection.keys(`${prefix}:*`);
-      if (keys.length > 0) await connection.del(...keys);
-      await connection.quit();
-    });
+    beforeAll(async () => (queue = await startExtractQueue(service, 4)));
+    afterAll(() => queue?.close());
 
     it('answers one job per URL, successes and per-URL failures alike', async () => {
       const [article, missing] = await Promise.all([
-        jobQueue.enqueueAndWait(ExtractUrlJob, payloadFor('/article'), { timeoutMs: 30_000 }),
-        jobQueue.enqueueAndWait(ExtractUrlJob, payloadFor('/missing'), { timeoutMs: 30_000 }),
+        queue.jobQueue.enqueueAndWait(ExtractUrlJob, payloadFor('/article'), { timeoutMs: 30_000 }),
+        queue.jobQueue.enqueueAndWait(ExtractUrlJob, payloadFor('/missing'), { timeoutMs: 30_000 }),
       ]);
       expect(expectSuccess(article).page.title).toBe('The Lighthouse Keeper');
       expect(expectFailure(missing).error).toBe('HTTP 404');
-      expect(await worker.metrics.text()).toMatch(/sift_jobs_completed_total\{queue="extract",job="extract-url"\} 2/);
+      expect(await queue.worker.metrics.text()).toMatch(/sift_jobs_completed_total\{queue="extract",job="extract-url"\} 2/);
     });
   });
 });

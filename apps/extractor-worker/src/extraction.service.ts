@@ -4,18 +4,16 @@ import type { ExtractUrlPayload, ExtractUrlResult } from '@sift/queue-contracts'
 import { topChunks } from '@sift/ranking';
 import { type EgressPolicy, type FetchedResource, FetchError, safeFetch } from '@sift/safe-fetch';
 import { pageOwnerOf, type PageRepository } from '@sift/search-index';
-import { TaskPoolError } from '@sift/task-pool';
+import { type ContentParsingPool, type HtmlAnalysis, type HtmlDocument, TaskPoolError } from '@sift/task-pool';
 import { Deadline } from './deadline';
 import { BINARY_CONTENT_REASON, ExtractionFailure, failureReasonOf, parsingFailureReason, timedOutReason } from './extraction-failure';
 import { needsBrowser } from './needs-browser';
-import type { ContentParser } from './parsing/content-parser';
-import type { HtmlAnalysis, HtmlDocument } from './parsing/content-parsing.task';
 
 export interface ExtractionServiceOptions {
   policy: EgressPolicy;
   browser: Pick<BrowserPool, 'render'>;
   /** Every fetched or rendered document is parsed here, off the event loop, within a deadline and a heap cap. */
-  parser: Pick<ContentParser, 'html' | 'pdf' | 'text'>;
+  parser: Pick<ContentParsingPool, 'html' | 'pdf' | 'text'>;
   /** Absent when the worker runs without a database: nothing is cached or stored. */
   pages?: Pick<PageRepository, 'save' | 'getFresh'>;
   maxBytes?: number;

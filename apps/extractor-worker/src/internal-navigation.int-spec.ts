@@ -3,8 +3,8 @@ import type { ServerResponse } from 'node:http';
 import { BrowserPool } from '@sift/browser';
 import type { ExtractUrlPayload, ExtractUrlResult } from '@sift/queue-contracts';
 import { type EgressPolicy, type FixtureServer, startFixtureServer } from '@sift/safe-fetch';
+import { ContentParsingPool } from '@sift/task-pool';
 import { ExtractionService } from './extraction.service';
-import { ContentParser } from './parsing/content-parser';
 
 // Chromium's first launch alone can take several seconds.
 jest.setTimeout(60_000);
@@ -25,7 +25,7 @@ describe('an advanced extract of a page that navigates to an internal name', () 
   let internal: FixtureServer;
   let site: FixtureServer;
   let browser: BrowserPool;
-  let parser: ContentParser;
+  let parser: ContentParsingPool;
   let service: ExtractionService;
   const unexpectedErrors: unknown[] = [];
   const filler = '<p>' + 'A public page with enough text to be an article before it navigates away. '.repeat(5) + '</p>';
@@ -51,7 +51,7 @@ describe('an advanced extract of a page that navigates to an internal name', () 
       ['127.0.0.2'],
     );
     browser = new BrowserPool({ policy, maxConcurrentPages: 2 });
-    parser = await ContentParser.start({ threads: 1, deadlineMs: 15_000, maxHeapMb: 256, maxQueue: 32, maxPdfPages: 200 });
+    parser = await ContentParsingPool.start({ threads: 1, deadlineMs: 15_000, maxHeapMb: 256, maxQueue: 32, maxPdfPages: 200 });
     service = new ExtractionService({ policy, browser, parser, onError: (error) => unexpectedErrors.push(error) });
   });
 

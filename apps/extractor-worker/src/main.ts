@@ -5,11 +5,10 @@ import { DEPENDENCY_CHECK_TIMEOUT_MS, executableCheck, registerBrowserPoolGauge,
 import { QueueName } from '@sift/queue-contracts';
 import { egressPolicyFromConfig } from '@sift/safe-fetch';
 import { PageRepository } from '@sift/search-index';
-import { parsingLimitsOf } from '@sift/task-pool';
+import { ContentParsingPool, parsingLimitsOf } from '@sift/task-pool';
 import { createExtractUrlHandler } from './extract-url.handler';
 import { ExtractionService } from './extraction.service';
 import { extractorEnv } from './extractor-env';
-import { ContentParser } from './parsing/content-parser';
 
 const log = workerLogger('extractor-worker');
 async function main(): Promise<void> {
@@ -18,7 +17,7 @@ async function main(): Promise<void> {
   const prisma = createPrismaClient(config.DATABASE_URL);
   const browser = new BrowserPool(browserPoolOptionsOf(config, policy));
   // Parsing threads are started (and their modules loaded) before the first job, not by it.
-  const parser = await ContentParser.start({
+  const parser = await ContentParsingPool.start({
     threads: config.EXTRACT_PARSE_THREADS,
     ...parsingLimitsOf(config),
     maxPdfPages: config.PDF_MAX_PAGES,

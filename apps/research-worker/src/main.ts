@@ -1,4 +1,4 @@
-import { BillingService } from '@sift/billing';
+import { BillingService, creditsChargedCounter } from '@sift/billing';
 import { loadConfig } from '@sift/config';
 import { OpenAiCompatibleClient } from '@sift/llm';
 import { AccountRepository, ApiKeyRepository, createPrismaClient, CreditLedgerRepository, DatabaseProbe, ProjectRepository, RequestLogRepository } from '@sift/persistence';
@@ -28,7 +28,11 @@ async function main(): Promise<void> {
     apiKeys: new ApiKeyRepository(prisma),
     projects: new ProjectRepository(prisma),
   });
-  const finisher = new ResearchTaskFinisher(tasks, events, billing, new RequestLogRepository(prisma), log);
+  // The worker's registry exists once the worker process runs; tasks settle only after that.
+  let creditsCharged: ReturnType<typeof creditsChargedCounter> | undefined;
+  const finisher = new ResearchTaskFinisher(tasks, events, billing, new RequestLogRepository(prisma), log, (credits) =>
+    creditsCharged?.inc({ endpoint: 'research' }, credits),
+  );
   const fanOut = new SearchFanOut(configuredSearchProviders(new LocalIndexProvider(prisma), { searxngUrl: config.SEARXNG_URL, policy }), (name, message) =>
     log('error', 'search provider failed', { provider: name, error: message }),
   );
@@ -56,6 +60,9 @@ async function main(): Promise<void> {
     stallRecovery: { lockDurationMs: config.QUEUE_LOCK_DURATION_MS, stalledIntervalMs: config.QUEUE_STALLED_INTERVAL_MS },
     dependencies: { postgres: () => new DatabaseProbe(prisma).answers(DEPENDENCY_CHECK_TIMEOUT_MS) },
     healthPort: config.RESEARCH_PORT,
+    registerMetrics: (registry) => {
+      creditsCharged = creditsChargedCounter(registry);
+    },
     startedDetails: { writer: llm ? 'llm' : 'extractive', searxng: Boolean(config.SEARXNG_URL) },
     release: () => {
       clearInterval(sweep);

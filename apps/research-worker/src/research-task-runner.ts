@@ -85,7 +85,7 @@ export class ResearchTaskRunner {
       outcome = await this.options.runResearch(task.request, budgetOf(task), this.options.dependenciesFor(task), progress, task.checkpoint ?? undefined);
     } catch (error) {
       const reason = deadline.signal.aborted ? OVERDUE_REASON : `Research failed: ${(error as Error).message}`;
-      await finisher.fail(task.requestId, reason);
+      await finisher.fail(task, reason);
       log('error', 'research task failed', { requestId: task.requestId, error: reason, resumed });
       return { status: 'failed' };
     } finally {

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { DEFAULT_KEYLESS_BUDGET, keylessBucketsFor, rateLimitBucketsFor } from './rate-limits';
-import { RedisRateLimiter } from './redis-rate-limiter.service';
+import { leaseSize, RedisRateLimiter } from './redis-rate-limiter.service';
 
 describe('RedisRateLimiter (real Redis)', () => {
   let redis: Redis;
@@ -70,5 +70,20 @@ describe('RedisRateLimiter (real Redis)', () => {
     for (let request = 0; request < 3; request += 1) expect((await limiter.consumeAll(buckets)).allowed).toBe(true);
     expect((await limiter.consumeAll(buckets)).allowed).toBe(false);
     expect((await limiter.consumeAll(keylessBucketsFor(`${ip}-other`, { perMinute: 3, perDay: 200 }))).allowed).toBe(true);
+  });
+
+  it('leases a hundredth of a large limit per round trip, and two gateways together never exceed the limit', async () => {
+    expect([leaseSize(20), leaseSize(199), leaseSize(1000), leaseSize(1_000_000)]).toEqual([1, 1, 10, 50]);
+    const bucket = randomUUID();
+    for (let request = 0; request < 95; request += 1) expect((await limiter.consume(bucket, 1000, 60)).allowed).toBe(true);
+    // 95 requests took ten leases of 10 tokens: ten round trips, not 95.
+    expect(Number(await redis.get(keyPrefix + bucket))).toBe(100);
+    const other = new RedisRateLimiter(redis, keyPrefix);
+    const shared = randomUUID();
+    const decisions = await Promise.all(Array.from({ length: 700 }, (_, request) => (request % 2 ? limiter : other).consume(shared, 500, 60)));
+    const allowed = decisions.filter((decision) => decision.allowed).length;
+    expect(allowed).toBeLessThanOrEqual(500);
+    // At most a lease's unused tokens per gateway are lost.
+    expect(allowed).toBeGreaterThanOrEqual(500 - 2 * (leaseSize(500) - 1));
   });
 });

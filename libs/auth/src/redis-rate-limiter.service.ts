@@ -9,12 +9,12 @@ export interface RateLimitDecision {
 }
 
 /**
- * Fixed-window counter: INCR the window's key, start its expiry on the first hit, read the time left. One
- * Lua script makes the three steps atomic, so concurrent gateway replicas never both see "one left".
+ * Fixed-window counter: INCRBY the window's key by the tokens taken, start its expiry on the first hit, read the
+ * time left. One Lua script makes the three steps atomic, so concurrent gateway replicas never both see "one left".
  */
 const CONSUME_SCRIPT = `
-local count = redis.call('INCR', KEYS[1])
-if count == 1 then
+local count = redis.call('INCRBY', KEYS[1], ARGV[2])
+if count == tonumber(ARGV[2]) then
   redis.call('PEXPIRE', KEYS[1], ARGV[1])
 end
 local ttl = redis.call('PTTL', KEYS[1])
@@ -27,10 +27,33 @@ return {count, ttl}
 
 const CONSUME_COMMAND = 'siftConsumeRateWindow';
 
-type RedisWithConsume = Redis & { [CONSUME_COMMAND](key: string, windowMilliseconds: string): Promise<[number, number]> };
+type RedisWithConsume = Redis & { [CONSUME_COMMAND](key: string, windowMilliseconds: string, tokens: string): Promise<[number, number]> };
+
+/**
+ * Tokens one round trip takes from a window: a hundredth of the limit, at most 50, so a busy key costs one Redis
+ * call per that many requests instead of one per request. Below 200 requests per window it is 1: exact counting.
+ * The price: tokens a gateway leased but did not use by the window's end are spent (at most a hundredth of the
+ * limit per gateway per window), so a key may be refused that much early, never served more than its limit.
+ */
+export function leaseSize(limit: number): number {
+  return Math.min(50, Math.max(1, Math.floor(limit / 100)));
+}
+
+interface Lease {
+  tokens: number;
+  expiresAt: number;
+  /** What the window had left beyond this lease when it was taken. */
+  remainingBeyond: number;
+  /** The round trip taking the next lease, which concurrent requests for the key wait for instead of their own. */
+  pending: Promise<RateLimitDecision> | null;
+}
+
+/** Leases kept before the expired ones are swept. */
+const LEASES_BEFORE_SWEEP = 10_000;
 
 export class RedisRateLimiter {
   private readonly redis: RedisWithConsume;
+  private readonly leases = new Map<string, Lease>();
 
   constructor(
     redis: Redis,
@@ -43,9 +66,46 @@ export class RedisRateLimiter {
   }
 
   async consume(bucketKey: string, limit: number, windowSeconds: number): Promise<RateLimitDecision> {
-    const [count, ttlMilliseconds] = await this.redis[CONSUME_COMMAND](this.keyPrefix + bucketKey, String(windowSeconds * 1000));
-    if (count <= limit) return { allowed: true, remaining: limit - count, retryAfterSeconds: 0 };
-    return { allowed: false, remaining: 0, retryAfterSeconds: Math.max(1, Math.ceil(ttlMilliseconds / 1000)) };
+    const key = this.keyPrefix + bucketKey;
+    // Exact counting: every request is its own round trip, so none waits for another's.
+    if (leaseSize(limit) === 1) return this.takeLease(key, { tokens: 0, expiresAt: 0, remainingBeyond: 0, pending: null }, limit, windowSeconds);
+    for (;;) {
+      const lease = this.leaseOf(key);
+      if (lease.tokens > 0 && Date.now() < lease.expiresAt) {
+        lease.tokens -= 1;
+        return { allowed: true, remaining: lease.remainingBeyond + lease.tokens, retryAfterSeconds: 0 };
+      }
+      if (!lease.pending) {
+        lease.pending = this.takeLease(key, lease, limit, windowSeconds).finally(() => (lease.pending = null));
+        return lease.pending;
+      }
+      // Another request is taking a lease for this key: wait for it, then share what it leased.
+      await lease.pending.catch(() => undefined);
+    }
+  }
+
+  /** One round trip: this request's token plus the lease; refused when the window has none left. */
+  private async takeLease(key: string, lease: Lease, limit: number, windowSeconds: number): Promise<RateLimitDecision> {
+    const size = leaseSize(limit);
+    const [count, ttlMilliseconds] = await this.redis[CONSUME_COMMAND](key, String(windowSeconds * 1000), String(size));
+    const granted = Math.min(size, limit - (count - size));
+    if (granted <= 0) return { allowed: false, remaining: 0, retryAfterSeconds: Math.max(1, Math.ceil(ttlMilliseconds / 1000)) };
+    lease.tokens = granted - 1;
+    lease.expiresAt = Date.now() + ttlMilliseconds;
+    lease.remainingBeyond = Math.max(0, limit - count);
+    return { allowed: true, remaining: lease.remainingBeyond + lease.tokens, retryAfterSeconds: 0 };
+  }
+
+  private leaseOf(key: string): Lease {
+    let lease = this.leases.get(key);
+    if (lease) return lease;
+    if (this.leases.size >= LEASES_BEFORE_SWEEP) {
+      const now = Date.now();
+      for (const [leasedKey, old] of this.leases) if (old.expiresAt <= now && !old.pending) this.leases.delete(leasedKey);
+    }
+    lease = { tokens: 0, expiresAt: 0, remainingBeyond: 0, pending: null };
+    this.leases.set(key, lease);
+    return lease;
   }
 
   /** Counts the request against every bucket; refused when any bucket is over, with the longest wait. */

@@ -177,22 +177,25 @@ describe('BillingService: reserve → settle / release (real Postgres)', () => {
     expect(await ledgerSum(account.id)).toEqual({ plan: 3, paygo: 0 });
   });
 
-  it('grants an unlimited caller its maximum without a row, and a stale "unlimited" still never oversells', async () => {
-    const unlimited = { keyCreditLimit: null, planId: 'enterprise', planMonthlyCredits: null, paygoLimit: null };
+  it('grants an unlimited caller its maximum without a row, and a remembered "unlimited" still never oversells', async () => {
     const enterprise = await givenAccount('enterprise');
-    const granted = await enterprise.reserve(7, 7, { knownLimits: unlimited });
+    const granted = await enterprise.reserve(7, 7);
     expect(granted).toMatchObject({ credits: 7, held: false });
     expect(await prisma.creditReservation.count({ where: { accountId: enterprise.account.id } })).toBe(0);
     expect(await billing.settle(granted, [{ kind: 'search', credits: 7 }])).toMatchObject({ charged: 7 });
-    // The key got a 2-credit limit after the gateway cached it as unlimited: the settlement still stops at the limit.
+    // The key gets a 2-credit limit while this process still trusts the database's "nothing limits it": the
+    // reservation is granted from memory, and the settlement still stops at the limit.
+    await prisma.apiKey.update({ where: { id: enterprise.key.id }, data: { creditLimit: 2 } });
+    const remembered = await enterprise.reserve(5, 5);
+    expect(remembered).toMatchObject({ credits: 5, held: false });
+    expect(await billing.settle(remembered, [{ kind: 'search', credits: 5 }])).toMatchObject({ charged: 0 });
+    // Another process (nothing remembered) asks the database, which now refuses.
+    const otherProcess = serviceOn(prisma);
+    await expect(enterprise.reserve(1, 1, {}, otherProcess)).rejects.toBeInstanceOf(CreditLimitError);
+    // A caller that something limits is never remembered: each reservation goes to the database.
     const limited = await givenAccount('growth', { keyLimit: 2 });
-    const stale = await limited.reserve(5, 5, { knownLimits: unlimited });
-    expect(stale).toMatchObject({ credits: 5, held: false });
-    expect(await billing.settle(stale, [{ kind: 'search', credits: 5 }])).toMatchObject({ charged: 2 });
-    expect(await ledgerSum(limited.account.id)).toEqual({ plan: 2, paygo: 0 });
-    // Known limits that do limit something go to the database as usual.
-    const known = { keyCreditLimit: 2, planId: 'growth', planMonthlyCredits: 1000, paygoLimit: null };
-    await expect(limited.reserve(1, 1, { knownLimits: known })).rejects.toBeInstanceOf(CreditLimitError);
+    expect(await limited.reserve(2, 2)).toMatchObject({ credits: 2, held: true });
+    await expect(limited.reserve(1, 1)).rejects.toBeInstanceOf(CreditLimitError);
   });
 
   it('never charges more than the reservation granted', async () => {

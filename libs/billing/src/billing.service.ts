@@ -32,27 +32,6 @@ export interface ReserveInput {
   minimumCredits: number;
   /** How long the credits stay held if the request neither settles nor releases (its deadline plus a margin). */
   holdMilliseconds: number;
-  /**
-   * The limits the caller's key had when it was authenticated (the gateway caches them with the key for seconds).
-   * When none of them limits anything, the reservation is granted without a database round trip: the database
-   * would grant the maximum and hold nothing (see sift_reserve_credits). A limit set meanwhile is still enforced
-   * by the settlement, which never charges past what the limits allow once no live reservation bounds it.
-   */
-  knownLimits?: CreditLimits;
-}
-
-/** The limits a charge is checked against: the key's, the plan's monthly allowance, the pay-as-you-go ceiling. */
-export interface CreditLimits {
-  keyCreditLimit: number | null;
-  planId: string;
-  planMonthlyCredits: number | null;
-  paygoLimit: number | null;
-}
-
-/** True when no charge of any size can be refused: no key limit, and no plan allowance or an uncapped paygo plan. */
-export function limitsNothing(limits: CreditLimits): boolean {
-  if (limits.keyCreditLimit !== null) return false;
-  return limits.planMonthlyCredits === null || (limits.planId === PAYGO_PLAN_ID && limits.paygoLimit === null);
 }
 
 /** Credits granted to one request, to be settled after the work or released on failure. */
@@ -94,8 +73,18 @@ export interface BillingServiceDependencies {
  * one statement holding the account lock only while Postgres runs it (search latency is benchmarked and every
  * round trip under the lock queues the account's other requests), and the rule exists once.
  */
+/**
+ * How long an (account, key) the database found nothing to limit is trusted to stay so: its reservations are then
+ * granted without a round trip. A limit set meanwhile is still enforced by the settlement, which never charges
+ * past what the limits allow once no live reservation bounds it.
+ */
+const UNLIMITED_TRUSTED_MS = 10_000;
+const UNLIMITED_REMEMBERED_BEFORE_SWEEP = 10_000;
+
 export class BillingService {
   private readonly now: () => Date;
+  /** (account, key) pairs sift_reserve_credits last found unlimited (held nothing), until when that is trusted. */
+  private readonly unlimitedUntil = new Map<string, number>();
 
   constructor(private readonly dependencies: BillingServiceDependencies) {
     this.now = dependencies.now ?? (() => new Date());
@@ -118,7 +107,10 @@ export class BillingService {
     // granted (the request log creates it too).
     const projectId = input.projectExternalId ? (await projects.findOrCreate(input.accountId, input.projectExternalId)).id : null;
     const maximumCredits = Math.min(input.maximumCredits, MAXIMUM_RESERVATION);
-    if (input.knownLimits && limitsNothing(input.knownLimits)) {
+    // Whether anything limits the caller is decided by the database alone (sift_reserve_credits); its last
+    // "nothing" is remembered for a few seconds instead of being re-derived here.
+    const pair = `${input.accountId}:${input.apiKeyId ?? ''}`;
+    if ((this.unlimitedUntil.get(pair) ?? 0) > Date.now()) {
       return { accountId: input.accountId, apiKeyId: input.apiKeyId, projectId, requestId: input.requestId, endpoint: input.endpoint, credits: maximumCredits, held: false };
     }
     const result = await ledger.reserve({
@@ -134,6 +126,8 @@ export class BillingService {
     });
     switch (result.outcome) {
       case 'reserved':
+        if (!result.held && result.credits === maximumCredits) this.rememberUnlimited(pair);
+        else this.unlimitedUntil.delete(pair);
         return {
           accountId: input.accountId,
           apiKeyId: input.apiKeyId,
@@ -186,6 +180,14 @@ export class BillingService {
       case 'conflict':
         throw new Error(`Ledger entries of request ${reservation.requestId} already belong to another account.`);
     }
+  }
+
+  private rememberUnlimited(pair: string): void {
+    if (this.unlimitedUntil.size >= UNLIMITED_REMEMBERED_BEFORE_SWEEP) {
+      const now = Date.now();
+      for (const [known, until] of this.unlimitedUntil) if (until <= now) this.unlimitedUntil.delete(known);
+    }
+    this.unlimitedUntil.set(pair, Date.now() + UNLIMITED_TRUSTED_MS);
   }
 
   /** The request failed: its credits are no longer held and nothing is charged. */

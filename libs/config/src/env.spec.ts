@@ -1,5 +1,5 @@
-import { availableParallelism } from 'node:os';
 import { z } from 'zod';
+import { usableCpuCount } from './cpu-quota';
 import { browserEnv, ConfigError, DEFAULT_THREAD_CAP, fetchEnv, gatewayEnv, loadConfig, parsingEnv, researchDeadlineEnv, threadCount, x402Env } from './env';
 
 describe('parsing and browser limits', () => {
@@ -19,7 +19,7 @@ describe('threadCount', () => {
   const schema = z.object({ THREADS: threadCount() });
 
   it('is the CPU count up to a cap when unset or empty, at least 1 when set', () => {
-    const expected = Math.min(availableParallelism(), DEFAULT_THREAD_CAP);
+    const expected = Math.min(usableCpuCount(), DEFAULT_THREAD_CAP);
     expect(DEFAULT_THREAD_CAP).toBe(4);
     expect(loadConfig(schema, {}).THREADS).toBe(expected);
     expect(loadConfig(schema, { THREADS: '' }).THREADS).toBe(expected);

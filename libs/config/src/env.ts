@@ -1,6 +1,6 @@
 import { isIP } from 'node:net';
-import { availableParallelism } from 'node:os';
 import { z } from 'zod';
+import { usableCpuCount } from './cpu-quota';
 
 /**
  * Every setting Sift reads, validated once at start-up into a typed object (a bad value stops the process with
@@ -17,11 +17,14 @@ const flag = (fallback: boolean) =>
  */
 export const DEFAULT_THREAD_CAP = 4;
 
-/** A thread count: at least 1; when unset or left empty (as in `.env.example`), the usable CPUs up to the cap. */
+/**
+ * A thread count: at least 1; when unset or left empty (as in `.env.example`), the CPUs this process may use (its
+ * cgroup's CPU quota, not the host's core count) up to the cap.
+ */
 export const threadCount = () =>
   z.preprocess(
     (value) => (value === '' ? undefined : value),
-    z.coerce.number().int().min(1).default(Math.min(availableParallelism(), DEFAULT_THREAD_CAP)),
+    z.coerce.number().int().min(1).default(Math.min(usableCpuCount(), DEFAULT_THREAD_CAP)),
   );
 
 export const coreEnv = z.object({

@@ -1,1 +1,2 @@
 export * from './env';
+export { cgroupCpuLimit, usableCpuCount } from './cpu-quota';

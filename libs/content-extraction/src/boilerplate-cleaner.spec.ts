@@ -1,12 +1,13 @@
 import { removeBoilerplate } from './boilerplate-cleaner';
-import { parseDocument } from './parse-document';
+import { bodyOf, parseMarkup, textOf } from './markup-tree';
 
 const prose = 'Residents gathered in the square to discuss the new library, which opens next spring with longer hours. ';
 
 function remainingText(body: string): string {
-  const document = parseDocument(`<html><body>${body}<div>${prose.repeat(12)}</div></body></html>`);
+  const document = parseMarkup(`<html><body>${body}<div>${prose.repeat(12)}</div></body></html>`);
   removeBoilerplate(document);
-  return document.body.textContent ?? '';
+  const remaining = bodyOf(document);
+  return remaining ? textOf(remaining) : '';
 }
 
 describe('removeBoilerplate', () => {

@@ -1,3 +1,7 @@
+import { DomUtils } from 'htmlparser2';
+import type { Attributes } from './document-tags';
+import { bodyOf, isElement, MarkupDocument, MarkupElement } from './markup-tree';
+
 // Page furniture that is never main content, removed before the content scorer runs so that it cannot win or
 // drag a sibling in. Each removal is skipped when the element holds most of the page's text: some sites put
 // the whole page inside <form> or give <body> a "sidebar" class.
@@ -31,26 +35,39 @@ const HIDDEN_STYLE = /(?:^|;)\s*(?:display\s*:\s*none|visibility\s*:\s*hidden)/i
 
 type FurnitureKind = 'always' | 'unless-prose' | null;
 
-function attributeWords(element: Element): string[] {
-  const value = `${element.getAttribute('class') ?? ''} ${element.getAttribute('id') ?? ''} ${element.getAttribute('role') ?? ''}`;
-  if (value.trim() === '') return [];
-  const words = value
+function kindOfWords(value: string): FurnitureKind {
+  if (value.trim() === '') return null;
+  const allWords = value
     .replace(/([a-z])([A-Z])/g, '$1 $2')
     .toLowerCase()
     .split(/[^a-z0-9]+/);
-  return words.filter((_, index) => index === 0 || !NEGATIONS.has(words[index - 1]));
+  const words = allWords.filter((_, index) => index === 0 || !NEGATIONS.has(allWords[index - 1]));
+  if (words.some((word) => FURNITURE_WORDS.has(word))) return 'always';
+  return words.some((word) => AMBIGUOUS_WORDS.has(word)) ? 'unless-prose' : null;
 }
 
-function furnitureKind(element: Element, tag: string): FurnitureKind {
+/** What the class, id and role words of an element name; a page repeats the same few class lists, hence the cache. */
+function attributeKind(attributes: Attributes, cache: Map<string, FurnitureKind>): FurnitureKind {
+  const value = `${attributes['class'] ?? ''} ${attributes['id'] ?? ''} ${attributes['role'] ?? ''}`;
+  let kind = cache.get(value);
+  if (kind === undefined) {
+    kind = kindOfWords(value);
+    cache.set(value, kind);
+  }
+  return kind;
+}
+
+function furnitureKind(element: MarkupElement, cache: Map<string, FurnitureKind>): FurnitureKind {
+  const tag = element.name;
   if (FURNITURE_TAGS.has(tag)) return 'always';
   if (tag === 'article' || tag === 'main') return null;
-  if (isHidden(element)) return 'always';
-  const role = element.getAttribute('role');
+  const attributes = element.attribs;
+  if (isHidden(attributes)) return 'always';
+  const role = attributes['role'];
   if (role === 'navigation' || role === 'complementary' || role === 'contentinfo' || role === 'banner') return 'always';
-  const words = attributeWords(element);
-  if (words.some((word) => FURNITURE_WORDS.has(word))) return 'always';
-  if (AMBIGUOUS_TAGS.has(tag) || words.some((word) => AMBIGUOUS_WORDS.has(word))) return 'unless-prose';
-  return null;
+  const kind = attributeKind(attributes, cache);
+  if (kind === 'always') return 'always';
+  return AMBIGUOUS_TAGS.has(tag) || kind === 'unless-prose' ? 'unless-prose' : null;
 }
 
 interface TextLengths {
@@ -58,66 +75,64 @@ interface TextLengths {
   inLinks: number;
 }
 
+interface Candidate {
+  element: MarkupElement;
+  kind: FurnitureKind;
+  lengths: TextLengths;
+}
+
 /**
- * One walk over the body: text length (all, and inside links) of every element, for the wrapper and prose
- * guards, and the furniture candidates. Selector queries over attributes are several times slower on linkedom.
+ * One walk over the body: the furniture candidates with the text length (all, and inside links) of each, for the
+ * wrapper and prose guards, and the text length of the whole body.
  */
-function survey(root: Element): { lengths: Map<Element, TextLengths>; candidates: [Element, FurnitureKind][] } {
-  const lengths = new Map<Element, TextLengths>();
-  const candidates: [Element, FurnitureKind][] = [];
-  const visit = (element: Element, insideLink: boolean): TextLengths => {
-    const tag = element.tagName.toLowerCase();
-    const kind = furnitureKind(element, tag);
-    if (kind) candidates.push([element, kind]);
-    const childInsideLink = insideLink || tag === 'a';
+function survey(root: MarkupElement): { pageText: number; candidates: Candidate[] } {
+  const candidates: Candidate[] = [];
+  const kindCache = new Map<string, FurnitureKind>();
+  const visit = (element: MarkupElement, insideLink: boolean): TextLengths => {
+    const kind = furnitureKind(element, kindCache);
+    const childInsideLink = insideLink || element.name === 'a';
     const total: TextLengths = { all: 0, inLinks: 0 };
-    for (let child = element.firstChild; child; child = child.nextSibling) {
-      if (child.nodeType === 3) {
-        const length = (child.nodeValue ?? '').trim().length;
+    // Added before its descendants, so that candidates stay in document order.
+    if (kind) candidates.push({ element, kind, lengths: total });
+    for (const child of element.children) {
+      if (DomUtils.isText(child)) {
+        const length = child.data.trim().length;
         total.all += length;
         if (childInsideLink) total.inLinks += length;
-      } else if (child.nodeType === 1) {
-        const inner = visit(child as Element, childInsideLink);
+      } else if (isElement(child)) {
+        const inner = visit(child, childInsideLink);
         total.all += inner.all;
         total.inLinks += inner.inLinks;
       }
     }
-    lengths.set(element, total);
     return total;
   };
-  const rootTotal: TextLengths = { all: 0, inLinks: 0 };
-  for (let child = root.firstElementChild; child; child = child.nextElementSibling) {
-    const inner = visit(child, false);
-    rootTotal.all += inner.all;
-    rootTotal.inLinks += inner.inLinks;
-  }
-  lengths.set(root, rootTotal);
-  return { lengths, candidates };
+  let pageText = 0;
+  for (const child of root.children) if (isElement(child)) pageText += visit(child, false).all;
+  return { pageText, candidates };
 }
 
 function isProse({ all, inLinks }: TextLengths): boolean {
   return all - inLinks >= PROSE_MIN_CHARS && inLinks <= all * PROSE_MAX_LINK_DENSITY;
 }
 
-export function isHidden(element: Element): boolean {
-  if (element.hasAttribute('hidden') || element.getAttribute('aria-hidden') === 'true') return true;
-  const style = element.getAttribute('style');
+function isHidden(attributes: Attributes): boolean {
+  if (attributes['hidden'] !== undefined || attributes['aria-hidden'] === 'true') return true;
+  const style = attributes['style'];
   return !!style && HIDDEN_STYLE.test(style);
 }
 
 /** Removes navigation, sharing, related-content, comment and advertising blocks and hidden elements in place. */
-export function removeBoilerplate(document: Document): void {
-  const body = document.body;
+export function removeBoilerplate(document: MarkupDocument): void {
+  const body = bodyOf(document);
   if (!body) return;
-  const { lengths, candidates } = survey(body);
-  const pageText = lengths.get(body)?.all ?? 0;
+  const { pageText, candidates } = survey(body);
   // A block holding this much of the page is a layout wrapper, whatever its name says.
   const wrapperThreshold = Math.max(500, pageText * 0.4);
-  for (const [element, kind] of candidates) {
-    if (!element.parentNode) continue;
-    const length = lengths.get(element) ?? { all: 0, inLinks: 0 };
-    if (length.all > wrapperThreshold) continue;
-    if (kind === 'unless-prose' && isProse(length)) continue;
-    element.remove();
+  for (const { element, kind, lengths } of candidates) {
+    if (lengths.all > wrapperThreshold) continue;
+    if (kind === 'unless-prose' && isProse(lengths)) continue;
+    // A candidate inside a block removed before it is only detached from that block, which is gone already.
+    DomUtils.removeElement(element);
   }
 }

@@ -1,8 +1,10 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { extractHtml } from './html-extractor';
+import { DocumentTags } from './document-tags';
 import { readPageMetadata } from './page-metadata';
-import { parseDocument, readJsonLd } from './parse-document';
+import { parseMarkup } from './markup-tree';
+import { readJsonLd } from './parse-document';
 import { contentHashOf } from './web-page';
 
 const article = readFileSync(path.join(__dirname, 'fixtures', 'article.html'), 'utf8');
@@ -49,7 +51,7 @@ describe('extractHtml on an article page', () => {
   });
 
   it('reads the metadata the page document does not carry (site name, canonical URL, raw language hints)', () => {
-    const metadata = readPageMetadata(parseDocument(article), readJsonLd(article), pageUrl);
+    const metadata = readPageMetadata(new DocumentTags(parseMarkup(article)), readJsonLd(article), pageUrl);
     expect(metadata.siteName).toBe('The Daily Grind');
     expect(metadata.canonicalUrl).toBe('https://grind.example/guides/coffee');
     expect(metadata.contentLanguageHints).toEqual(['en-GB', 'de']);

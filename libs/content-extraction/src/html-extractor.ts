@@ -1,16 +1,19 @@
 import { removeBoilerplate } from './boilerplate-cleaner';
 import { pruneContent } from './content-pruner';
 import { absolutizeContentUrls } from './content-urls';
+import { contentMarkup } from './content-markup';
 import { countryHintsOf } from './country-hints';
+import { DocumentTags } from './document-tags';
 import { ExtractedLinks, ExtractOptions } from './extract-options';
 import { elementToText } from './element-to-text';
-import { faviconFromDocument } from './favicon';
+import { faviconFromTags } from './favicon';
 import { elementToMarkdown } from './html-to-markdown';
 import { collectImages } from './image-collector';
-import { linksFromDocument } from './link-extractor';
+import { linksFromMarkup } from './link-extractor';
+import { MarkupDocument, parseMarkup } from './markup-tree';
 import { findMainContent } from './main-content';
 import { readPageMetadata } from './page-metadata';
-import { documentBaseUrl, parseDocument, readJsonLd, stripNonContent } from './parse-document';
+import { parseDocument, readJsonLd, stripNonContent } from './parse-document';
 import { WebPage, webPageOf } from './web-page';
 
 /** A page and its links from one parse, for crawlers; the links are the crawler's, not part of the page. */
@@ -19,19 +22,19 @@ export interface PageWithLinks {
   links: ExtractedLinks;
 }
 
-function pageOfDocument(document: Document, html: string, stripped: string, options: ExtractOptions): WebPage {
-  const { baseUrl } = documentBaseUrl(document, options.baseUrl);
-  const metadata = readPageMetadata(document, readJsonLd(html), baseUrl);
-  const favicon = faviconFromDocument(document, options.baseUrl);
-  const previewImage = document.querySelector('meta[property="og:image"], meta[name="twitter:image"]')?.getAttribute('content') ?? undefined;
+/**
+ * The page from its markup tree: metadata from the whole page, then boilerplate removal on the tree, and only what
+ * is left is built as a DOM for the content scorer (building the DOM is most of the cost of a parse).
+ */
+function pageOfMarkup(markup: MarkupDocument, tags: DocumentTags, html: string, options: ExtractOptions): WebPage {
+  const { baseUrl } = tags.baseUrl(options.baseUrl);
+  const metadata = readPageMetadata(tags, readJsonLd(html), baseUrl);
+  const favicon = faviconFromTags(tags, options.baseUrl);
+  const previewImage = tags.metas.find((meta) => meta['property'] === 'og:image' || meta['name'] === 'twitter:image')?.['content'];
 
-  const freshCleanDocument = (): Document => {
-    const copy = parseDocument(stripped);
-    removeBoilerplate(copy);
-    return copy;
-  };
-  removeBoilerplate(document);
-  const content = findMainContent(document, freshCleanDocument);
+  removeBoilerplate(markup);
+  const cleanHtml = contentMarkup(markup);
+  const content = findMainContent(parseDocument(cleanHtml), () => parseDocument(cleanHtml));
   if (content) {
     pruneContent(content.element);
     absolutizeContentUrls(content.element, baseUrl);
@@ -57,17 +60,17 @@ function pageOfDocument(document: Document, html: string, stripped: string, opti
 
 /** Main content of an HTML page as markdown and plain text, with its metadata, images and favicon. */
 export function extractHtml(html: string, options: ExtractOptions): WebPage {
-  const stripped = stripNonContent(html);
-  return pageOfDocument(parseDocument(stripped), html, stripped, options);
+  const markup = parseMarkup(stripNonContent(html));
+  return pageOfMarkup(markup, new DocumentTags(markup), html, options);
 }
 
 /**
- * Content and links of a page from one parse, for crawlers. Links are read first: content extraction rewrites
- * the document (boilerplate removal, Readability) and would lose the navigation links a crawler follows.
+ * Content and links of a page from one parse, for crawlers. Links are read first: boilerplate removal rewrites
+ * the tree and would lose the navigation links a crawler follows.
  */
 export function extractPage(html: string, options: ExtractOptions): PageWithLinks {
-  const stripped = stripNonContent(html);
-  const document = parseDocument(stripped);
-  const links = linksFromDocument(document, options.baseUrl);
-  return { page: pageOfDocument(document, html, stripped, options), links };
+  const markup = parseMarkup(stripNonContent(html));
+  const tags = new DocumentTags(markup);
+  const links = linksFromMarkup(markup, tags, options.baseUrl);
+  return { page: pageOfMarkup(markup, tags, html, options), links };
 }

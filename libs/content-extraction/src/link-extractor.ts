@@ -1,5 +1,7 @@
 import { ExtractedLinks, ExtractedLink } from './extract-options';
-import { documentBaseUrl, parseDocument, resolveUrl, stripNonContent } from './parse-document';
+import { DocumentTags } from './document-tags';
+import { findElements, isElement, MarkupDocument, MarkupElement, parseMarkup, textOf } from './markup-tree';
+import { resolveUrl, stripNonContent } from './parse-document';
 
 const CONTEXT_CHARS = 200;
 
@@ -9,7 +11,15 @@ interface BlockText {
   searchFrom: number;
 }
 
-const BLOCK_SELECTOR = 'p, li, td, th, dd, dt, h1, h2, h3, h4, h5, h6, blockquote, figcaption, div, section, article, body';
+const BLOCK_TAGS = new Set(['p', 'li', 'td', 'th', 'dd', 'dt', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'blockquote', 'figcaption', 'div', 'section', 'article', 'body']);
+
+/** The nearest ancestor of a link that is a block. */
+function blockOf(anchor: MarkupElement): MarkupElement | undefined {
+  for (let node = anchor.parent; node && isElement(node); node = node.parent) {
+    if (BLOCK_TAGS.has(node.name)) return node;
+  }
+  return undefined;
+}
 
 /**
  * Up to ~200 characters of the text around a link, centred on it, taken from its nearest block. Block texts are
@@ -17,11 +27,11 @@ const BLOCK_SELECTOR = 'p, li, td, th, dd, dt, h1, h2, h3, h4, h5, h6, blockquot
  * For the same reason each block remembers where its previous link was found: links come in document order, so
  * the search for the next one starts there instead of at the top of the block (a page of 100k links).
  */
-function linkContext(anchor: Element, text: string, blocks: Map<Element, BlockText>): string {
-  const block = anchor.parentElement?.closest(BLOCK_SELECTOR);
+function linkContext(anchor: MarkupElement, text: string, blocks: Map<MarkupElement, BlockText>): string {
+  const block = blockOf(anchor);
   let blockText = block ? blocks.get(block) : { text, searchFrom: 0 };
   if (blockText === undefined && block) {
-    blockText = { text: (block.textContent ?? '').replace(/\s+/g, ' ').trim(), searchFrom: 0 };
+    blockText = { text: textOf(block).replace(/\s+/g, ' ').trim(), searchFrom: 0 };
     blocks.set(block, blockText);
   }
   blockText ??= { text, searchFrom: 0 };
@@ -38,26 +48,27 @@ function linkContext(anchor: Element, text: string, blocks: Map<Element, BlockTe
  * fragments, http(s) only. Entities in hrefs are decoded by the parser.
  */
 export function extractLinks(html: string, baseUrl: string): ExtractedLinks {
-  return linksFromDocument(parseDocument(stripNonContent(html)), baseUrl);
+  const document = parseMarkup(stripNonContent(html));
+  return linksFromMarkup(document, new DocumentTags(document), baseUrl);
 }
 
-/** The links of an already parsed, not yet modified document (see `extractLinks`). */
-export function linksFromDocument(document: Document, baseUrl: string): ExtractedLinks {
-  const { baseUrl: resolveAgainst, baseHref } = documentBaseUrl(document, baseUrl);
-  const robots = Array.from(document.querySelectorAll('meta[name]'))
-    .filter((element) => /^(robots|googlebot)$/i.test(element.getAttribute('name') ?? ''))
-    .map((element) => (element.getAttribute('content') ?? '').toLowerCase());
+/** The links of an already parsed, not yet modified page (see `extractLinks`). */
+export function linksFromMarkup(document: MarkupDocument, tags: DocumentTags, baseUrl: string): ExtractedLinks {
+  const { baseUrl: resolveAgainst, baseHref } = tags.baseUrl(baseUrl);
+  const robots = tags.metas
+    .filter((meta) => /^(robots|googlebot)$/i.test(meta['name'] ?? ''))
+    .map((meta) => (meta['content'] ?? '').toLowerCase());
   const robotsNoFollow = robots.some((content) => /\b(nofollow|none)\b/.test(content));
-  const canonical = document.querySelector('link[rel="canonical"][href]')?.getAttribute('href');
+  const canonical = tags.link('canonical')?.['href'];
 
   const links: ExtractedLink[] = [];
-  const blockTexts = new Map<Element, BlockText>();
-  for (const anchor of Array.from(document.querySelectorAll('a[href]'))) {
-    const url = resolveUrl(anchor.getAttribute('href'), resolveAgainst);
+  const blockTexts = new Map<MarkupElement, BlockText>();
+  for (const anchor of findElements(document, (element) => element.name === 'a' && element.attribs['href'] !== undefined)) {
+    const url = resolveUrl(anchor.attribs['href'], resolveAgainst);
     if (!url) continue;
     const withoutFragment = url.split('#')[0];
-    const text = (anchor.textContent ?? '').replace(/\s+/g, ' ').trim();
-    const rel = (anchor.getAttribute('rel') ?? '').toLowerCase().split(/\s+/);
+    const text = textOf(anchor).replace(/\s+/g, ' ').trim();
+    const rel = (anchor.attribs['rel'] ?? '').toLowerCase().split(/\s+/);
     links.push({ url: withoutFragment, text, context: linkContext(anchor, text, blockTexts), nofollow: rel.includes('nofollow') });
   }
   return { links, canonicalUrl: resolveUrl(canonical, resolveAgainst), baseHref, robotsNoFollow };

@@ -25,6 +25,8 @@ function runReadability(document: Document): Element | null {
     const article = new Readability<Element>(document, {
       charThreshold: 400,
       keepClasses: false,
+      // Only the content element is used; page metadata comes from readPageMetadata, and scripts are stripped.
+      disableJSONLD: true,
       // Hand back the element itself: re-serialising and re-parsing its HTML would double the work.
       serializer: (element) => element as Element,
     }).parse();

@@ -1,3 +1,4 @@
+import { DocumentTags, relsOf } from './document-tags';
 import { resolveUrl } from './parse-document';
 
 export interface PageMetadata {
@@ -14,15 +15,6 @@ export interface PageMetadata {
 }
 
 const NEWS_TYPES = new Set(['NewsArticle', 'ReportageNewsArticle', 'AnalysisNewsArticle', 'BlogPosting', 'LiveBlogPosting']);
-
-function meta(document: Document, ...keys: string[]): string | undefined {
-  for (const key of keys) {
-    const element = document.querySelector(`meta[property="${key}"], meta[name="${key}"], meta[itemprop="${key}"]`);
-    const content = element?.getAttribute('content')?.trim();
-    if (content) return content;
-  }
-  return undefined;
-}
 
 function jsonLdNodes(blocks: unknown[]): Record<string, unknown>[] {
   const nodes: Record<string, unknown>[] = [];
@@ -46,11 +38,12 @@ function types(node: Record<string, unknown>): string[] {
 /** Self-labelling that search engines honour for safe search: <meta name="rating">, the RTA label, schema.org. */
 const ADULT_RATINGS = /^(adult|mature|restricted|rta-5042-1996-1400-1577-rta|18\+?)$/i;
 
-function labelledAdult(document: Document, nodes: Record<string, unknown>[]): boolean {
-  const ratings = Array.from(document.querySelectorAll('meta[name="rating" i], meta[name="RATING"], meta[http-equiv="pics-label" i]'))
-    .map((element) => element.getAttribute('content')?.trim() ?? '');
+function labelledAdult(tags: DocumentTags, nodes: Record<string, unknown>[]): boolean {
+  const ratings = tags.metas
+    .filter((meta) => meta['name']?.toLowerCase() === 'rating' || meta['http-equiv']?.toLowerCase() === 'pics-label')
+    .map((meta) => meta['content']?.trim() ?? '');
   if (ratings.some((rating) => ADULT_RATINGS.test(rating) || /RTA-5042-1996-1400-1577-RTA/i.test(rating))) return true;
-  const ageRestriction = meta(document, 'og:restrictions:age');
+  const ageRestriction = tags.meta('og:restrictions:age');
   if (ageRestriction && /^(18|21)\+?$/.test(ageRestriction)) return true;
   return nodes.some((node) => node['isFamilyFriendly'] === false || node['isFamilyFriendly'] === 'false');
 }
@@ -61,39 +54,40 @@ function toIsoDate(value: string | undefined): string | undefined {
   return Number.isNaN(time) ? undefined : new Date(time).toISOString();
 }
 
-export function readPageMetadata(document: Document, jsonLd: unknown[], baseUrl: string): PageMetadata {
+export function readPageMetadata(tags: DocumentTags, jsonLd: unknown[], baseUrl: string): PageMetadata {
   const nodes = jsonLdNodes(jsonLd);
   const article = nodes.find((node) => types(node).some((type) => NEWS_TYPES.has(type) || type === 'Article'));
-  const ogType = meta(document, 'og:type');
-  const htmlLanguage = document.documentElement?.getAttribute('lang')?.trim() || undefined;
-  const ogLocale = meta(document, 'og:locale');
-  const hreflangs = Array.from(document.querySelectorAll('link[rel="alternate"][hreflang]'))
-    .map((link) => link.getAttribute('hreflang')?.trim())
+  const ogType = tags.meta('og:type');
+  const htmlLanguage = tags.language?.trim() || undefined;
+  const ogLocale = tags.meta('og:locale');
+  const hreflangs = tags.links
+    .filter((link) => link['hreflang'] !== undefined && relsOf(link).includes('alternate'))
+    .map((link) => link['hreflang']?.trim())
     .filter((value): value is string => !!value && value !== 'x-default');
   const hints = Array.from(new Set([htmlLanguage, ogLocale?.replace('_', '-'), ...hreflangs].filter((value): value is string => !!value)));
 
-  const documentTitle = document.querySelector('title')?.textContent?.replace(/\s+/g, ' ').trim();
+  const documentTitle = tags.firstText('title')?.replace(/\s+/g, ' ').trim();
   const headline = typeof article?.['headline'] === 'string' ? article['headline'] : undefined;
   const title =
-    meta(document, 'og:title', 'twitter:title') ?? documentTitle ?? headline ?? document.querySelector('h1')?.textContent?.trim() ?? '';
+    tags.meta('og:title', 'twitter:title') ?? documentTitle ?? headline ?? tags.firstText('h1')?.trim() ?? '';
 
   const published =
-    meta(document, 'article:published_time', 'og:published_time', 'datePublished', 'date', 'dc.date', 'DC.date.issued', 'pubdate') ??
+    tags.meta('article:published_time', 'og:published_time', 'datePublished', 'date', 'dc.date', 'DC.date.issued', 'pubdate') ??
     (typeof article?.['datePublished'] === 'string' ? article['datePublished'] : undefined) ??
-    document.querySelector('time[datetime]')?.getAttribute('datetime') ??
+    tags.firstDatetime ??
     undefined;
 
   return {
     title: title.replace(/\s+/g, ' ').trim(),
-    description: meta(document, 'description', 'og:description', 'twitter:description'),
-    siteName: meta(document, 'og:site_name', 'application-name'),
-    canonicalUrl: resolveUrl(document.querySelector('link[rel="canonical"]')?.getAttribute('href'), baseUrl),
+    description: tags.meta('description', 'og:description', 'twitter:description'),
+    siteName: tags.meta('og:site_name', 'application-name'),
+    canonicalUrl: resolveUrl(tags.link('canonical')?.['href'], baseUrl),
     language: htmlLanguage ?? ogLocale?.replace('_', '-'),
     publishedDate: toIsoDate(published),
     isNews:
       !!article && types(article).some((type) => NEWS_TYPES.has(type)) ||
-      ogType === 'article' && !!meta(document, 'article:published_time'),
-    isUnsafe: labelledAdult(document, nodes),
+      ogType === 'article' && !!tags.meta('article:published_time'),
+    isUnsafe: labelledAdult(tags, nodes),
     contentLanguageHints: hints,
   };
 }

@@ -6,6 +6,7 @@ import { parseHTML } from 'linkedom';
 // tag for a browser), so the end-tag pattern allows attributes-like junk before ">".
 const NON_CONTENT_BLOCKS = /<(script|style|svg|template|noscript)\b[^>]*>[\s\S]*?<\/\1(?:\s[^>]*)?>|<!--[\s\S]*?-->/gi;
 
+/** The page without scripts, styles, drawings and comments. */
 export function stripNonContent(html: string): string {
   return html.replace(NON_CONTENT_BLOCKS, ' ');
 }
@@ -15,7 +16,7 @@ export function stripNonContent(html: string): string {
  * fragments get them explicitly; and markup before the <html> tag (plugins print <title>, <meta> and <style>
  * before the doctype) would leave an empty body, so it is moved into <head>, where a browser would put it.
  */
-function completeDocument(html: string): string {
+export function completeDocument(html: string): string {
   const htmlTag = /<html[\s>]/i.exec(html);
   if (!htmlTag) return `<!DOCTYPE html><html><head></head><body>${html}</body></html>`;
   const prefix = html.slice(0, htmlTag.index).replace(/<!doctype[^>]*>/gi, '');
@@ -54,11 +55,4 @@ export function resolveUrl(value: string | null | undefined, baseUrl: string): s
   } catch {
     return undefined;
   }
-}
-
-/** The `<base href>` of a page resolved against its address, or the address itself. */
-export function documentBaseUrl(document: Document, pageUrl: string): { baseUrl: string; baseHref?: string } {
-  const baseHref = document.querySelector('base[href]')?.getAttribute('href') ?? undefined;
-  const resolved = resolveUrl(baseHref, pageUrl);
-  return { baseUrl: resolved ?? pageUrl, baseHref: resolved };
 }

@@ -39,22 +39,40 @@ function sectionHeadings(element: Element): string[] | null {
   return largest.length >= MIN_SECTIONS ? largest : null;
 }
 
+/** The element-child indexes leading from `body` down to `element`. */
+function pathFrom(body: Element, element: Element): number[] {
+  const path: number[] = [];
+  for (let node = element; node !== body && node.parentElement; node = node.parentElement) {
+    let index = 0;
+    for (let sibling = node.previousElementSibling; sibling; sibling = sibling.previousElementSibling) index += 1;
+    path.unshift(index);
+  }
+  return path;
+}
+
+interface FoundContainer {
+  element: Element;
+  textLength: number;
+  headings: string[];
+}
+
+/** The sectioned container holding the most text at or under `element`; the first one on a tie. */
+function largestContainerIn(element: Element): FoundContainer | null {
+  const headings = sectionHeadings(element);
+  // Nested sections (sect2 inside sect1) are part of the outer container already.
+  if (headings) return { element, textLength: (element.textContent ?? '').length, headings };
+  let best: FoundContainer | null = null;
+  for (let child = element.firstElementChild; child; child = child.nextElementSibling) {
+    const found = largestContainerIn(child);
+    if (found && (!best || found.textLength > best.textLength)) best = found;
+  }
+  return best;
+}
+
 /** The sectioned container holding the most text, found in one walk of the (not yet modified) body. */
 export function findSectionedContainer(body: Element): SectionedContainer | null {
-  let best: SectionedContainer | null = null;
-  const visit = (element: Element, path: number[]): void => {
-    const headings = sectionHeadings(element);
-    if (headings) {
-      const textLength = (element.textContent ?? '').length;
-      if (!best || textLength > best.textLength) best = { path, textLength, headings };
-      // Nested sections (sect2 inside sect1) are part of the outer container already.
-      return;
-    }
-    let index = 0;
-    for (let child = element.firstElementChild; child; child = child.nextElementSibling, index += 1) visit(child, [...path, index]);
-  };
-  visit(body, []);
-  return best;
+  const found = largestContainerIn(body);
+  return found && { path: pathFrom(body, found.element), textLength: found.textLength, headings: found.headings };
 }
 
 export function elementAtPath(body: Element, path: number[]): Element | null {

@@ -53,4 +53,13 @@ describe('CrawlJob and MapJob', () => {
     expect(MapJob.resultSchema.safeParse({ ...progress, results: [] }).success).toBe(false);
     expect(CrawlJob.resultSchema.safeParse({ ...progress, results: [{ url: 'https://docs.example.com', rawContent: 'x' }] }).success).toBe(false);
   });
+
+  it('carry a crawled page narrowed to what the answer shows, not its whole text again', () => {
+    const progress = { baseUrl: 'https://docs.example.com', successfulPages: 1, failedPages: 0, partial: false };
+    const narrowed = { url: page.url, finalUrl: page.finalUrl, title: page.title, images: [] };
+    expect(CrawlJob.resultSchema.parse({ ...progress, results: [{ page: narrowed, content: 'x' }] }).results[0].page).toEqual(narrowed);
+    // A worker that still sends the whole page is read as the narrowed one.
+    expect(CrawlJob.resultSchema.parse({ ...progress, results: [{ page, content: 'x' }] }).results[0].page).toEqual(narrowed);
+    expect(CrawlJob.resultSchema.safeParse({ ...progress, results: [{ page: { url: page.url, title: page.title }, content: 'x' }] }).success).toBe(false);
+  });
 });

@@ -1,4 +1,5 @@
-export { tokenize } from './tokenize';
+export { tokenize, tokenizeSegmented } from './tokenize';
+export { segmentWords } from './segment-words';
 export { chunkText, DEFAULT_CHUNK_CHARS } from './chunk-text';
 export { Bm25Index } from './bm25-index';
 export type { Bm25Options, ScoredDocument } from './bm25-index';

@@ -1,3 +1,5 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { brotliCompressSync, constants, deflateRawSync, gzipSync } from 'node:zlib';
 import iconv from 'iconv-lite';
 import { assertPublicDestination, FetchError, safeFetch, startFixtureServer, type EgressPolicy, type FetchErrorCode, type FixtureServer } from './index';
@@ -215,6 +217,26 @@ describe('safeFetch against loopback fixture servers', () => {
     const resource = await safeFetch(`${site.url}${path}`, { policy, deadlineMs: 5000 });
     expect(resource.charset).toBe(charset);
     expect(resource.text).toContain(text);
+  });
+
+  it('reuses its connection to a server that announces a short keep-alive (timeout=1)', async () => {
+    const server = createServer((_request, response) => response.end(html('<p>again</p>')));
+    // Node announces this as `Keep-Alive: timeout=1`.
+    server.keepAliveTimeout = 1_000;
+    let connections = 0;
+    server.on('connection', () => (connections += 1));
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.2', resolve));
+    const { port } = server.address() as AddressInfo;
+    try {
+      for (let page = 0; page < 10; page += 1) {
+        await expect(safeFetch(`http://127.0.0.2:${port}/page-${page}`, { policy, deadlineMs: 5000 })).resolves.toMatchObject({ status: 200 });
+      }
+      // undici hands a socket back a turn after its response, so the second request may open a second one; no more.
+      expect(connections).toBeLessThanOrEqual(2);
+    } finally {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    }
   });
 
   it('rejects non-http schemes and credentials in URLs', async () => {

@@ -8,14 +8,40 @@ export interface CorpusSnapshotOptions {
   maximumDocumentsForLexemeTable: number;
 }
 
+/**
+ * How many documents of a site's own count weigh as much as the corpus average in the site's length average: a
+ * site with few pages is compared with the corpus, one with many with itself.
+ */
+const SITE_LENGTH_PRIOR_DOCUMENTS = 20;
+/** Sites with fewer shared pages than this use the corpus average (their own would move it by under a third). */
+const SITE_LENGTH_MINIMUM_DOCUMENTS = 10;
+/** At most this many sites (the largest) carry their own length average into a search's statement. */
+const SITE_LENGTH_MAXIMUM_SITES = 2000;
+
+/** The key of a lexeme of one text search configuration in CorpusSnapshot.documentFrequencies. */
+export function configLexemeKey(config: string, lexeme: string): string {
+  return `${config}\u0000${lexeme}`;
+}
+
 export interface CorpusSnapshot extends CorpusStatistics {
   configs: string[];
   /**
-   * Document frequency of every lexeme in the shared pages when the snapshot was taken (empty when not built).
-   * Shared pages only: a lexeme that only other tenants' private pages contain must look absent to a search, or
-   * its effect on the scores would tell a caller that some account's pages contain it.
+   * Documents per text search configuration: a lexeme's idf is taken among the pages of its own configuration
+   * (language), so a word of one language is not made rare by an index that mostly holds another.
+   */
+  documentCounts: ReadonlyMap<string, number>;
+  /**
+   * Document frequency of every (configuration, lexeme) in the shared pages when the snapshot was taken (empty when
+   * not built), keyed by configLexemeKey. Shared pages only: a lexeme that only other tenants' private pages contain
+   * must look absent to a search, or its effect on the scores would tell a caller that some account's pages contain it.
    */
   documentFrequencies: ReadonlyMap<string, number>;
+  /**
+   * The average length BM25 normalises a page's length against, per site (domain) with enough pages shorter than
+   * the corpus's: a short abstract among short abstracts is not terse. Without it, one collection of long pages in
+   * the index weakens length normalisation for every collection of short ones.
+   */
+  siteAverageWordCounts: { domains: string[]; averages: number[] };
   takenAt: number;
 }
 
@@ -62,17 +88,40 @@ export class CorpusSnapshotCache {
     const words = rows.reduce((sum, row) => sum + row.words, 0);
     const documentFrequencies = new Map<string, number>();
     if (documentCount > 0 && documentCount <= this.options.maximumDocumentsForLexemeTable) {
-      const lexemes = await this.prisma.$queryRaw<{ word: string; ndoc: number }[]>`
-        SELECT word, ndoc FROM ts_stat('SELECT search_vector FROM documents WHERE owner_account_id IS NULL')`;
-      for (const lexeme of lexemes) documentFrequencies.set(lexeme.word, lexeme.ndoc);
+      for (const { config } of rows) {
+        const pagesOfConfig = `SELECT search_vector FROM documents WHERE owner_account_id IS NULL AND sift_search_config(language) = '${config.replace(/'/g, "''")}'::regconfig`;
+        const lexemes = await this.prisma.$queryRaw<{ word: string; ndoc: number }[]>`SELECT word, ndoc FROM ts_stat(${pagesOfConfig})`;
+        for (const lexeme of lexemes) documentFrequencies.set(configLexemeKey(config, lexeme.word), lexeme.ndoc);
+      }
     }
+    const averageWordCount = documentCount > 0 ? words / documentCount : 0;
     this.snapshot = {
       documentCount,
-      averageWordCount: documentCount > 0 ? words / documentCount : 0,
+      averageWordCount,
       configs: rows.map((row) => row.config),
+      documentCounts: new Map(rows.map((row) => [row.config, row.documents])),
       documentFrequencies,
+      siteAverageWordCounts: await this.siteAverageWordCounts(averageWordCount),
       takenAt: Date.now(),
     };
     return this.snapshot;
+  }
+
+  /**
+   * The length average of each large site whose pages are shorter than the corpus's, drawn towards the corpus
+   * average by a prior worth 20 pages. A site of short pages (abstracts) is normalised among its own pages instead of
+   * against an average that long pages elsewhere inflate; a site of long pages keeps the corpus average, because a
+   * long page usually covers more topics (manuals, references) and that should keep costing it, as it did before.
+   */
+  private async siteAverageWordCounts(corpusAverage: number): Promise<CorpusSnapshot['siteAverageWordCounts']> {
+    const sites = await this.prisma.$queryRaw<{ domain: string; documents: number; words: number }[]>`
+      SELECT domain, count(*)::int AS documents, coalesce(sum(word_count), 0)::float8 AS words
+      FROM documents WHERE owner_account_id IS NULL
+      GROUP BY domain HAVING count(*) >= ${SITE_LENGTH_MINIMUM_DOCUMENTS} AND avg(word_count) < ${corpusAverage}
+      ORDER BY 2 DESC, 1 LIMIT ${SITE_LENGTH_MAXIMUM_SITES}`;
+    return {
+      domains: sites.map((site) => site.domain),
+      averages: sites.map((site) => (site.words + SITE_LENGTH_PRIOR_DOCUMENTS * corpusAverage) / (site.documents + SITE_LENGTH_PRIOR_DOCUMENTS)),
+    };
   }
 }

@@ -19,3 +19,13 @@ export function languageCodeOf(value: string | null | undefined): string | undef
   const primary = lower.split(/[-_]/, 1)[0];
   return /^[a-z]{2,3}$/.test(primary) ? primary : undefined;
 }
+
+const NAMES_BY_CODE = new Map(Object.entries(LANGUAGE_NAMES).map(([name, code]) => [code, name]));
+
+/**
+ * The name of the text search configuration of a language code ("en" → "english"), as sift_search_config
+ * (migration 20261122010000) names it; only names the corpus's configurations include are ever compared with it.
+ */
+export function searchConfigNameOf(code: string | null | undefined): string | undefined {
+  return code ? NAMES_BY_CODE.get(code) : undefined;
+}

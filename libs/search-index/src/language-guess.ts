@@ -1,33 +1,33 @@
 import { tokenize } from '@sift/ranking';
+import { detectAll, supportedLanguages, toISO2 } from 'tinyld';
 
-// The most frequent function words of each language: enough to tell them apart on a paragraph.
-const STOP_WORDS: Record<string, string[]> = {
-  en: ['the', 'of', 'and', 'to', 'in', 'is', 'that', 'for', 'it', 'with', 'as', 'was', 'on', 'are', 'by', 'this', 'be', 'which'],
-  de: ['der', 'die', 'und', 'in', 'den', 'von', 'zu', 'das', 'mit', 'sich', 'des', 'auf', 'für', 'ist', 'im', 'nicht', 'ein', 'eine'],
-  fr: ['le', 'la', 'les', 'de', 'des', 'et', 'en', 'du', 'un', 'une', 'est', 'pour', 'que', 'qui', 'dans', 'par', 'sur', 'au'],
-  es: ['el', 'la', 'de', 'que', 'y', 'en', 'los', 'del', 'se', 'las', 'por', 'un', 'para', 'con', 'una', 'es', 'al', 'lo'],
-  it: ['il', 'di', 'che', 'e', 'la', 'per', 'un', 'in', 'del', 'della', 'non', 'sono', 'una', 'con', 'gli', 'le', 'si', 'da'],
-  pt: ['de', 'que', 'o', 'a', 'do', 'da', 'em', 'um', 'para', 'com', 'não', 'uma', 'os', 'no', 'se', 'na', 'por', 'mais'],
-  nl: ['de', 'het', 'een', 'en', 'van', 'ik', 'te', 'dat', 'die', 'in', 'is', 'niet', 'op', 'voor', 'met', 'zijn', 'er', 'aan'],
-};
+// tinyld knows 62 languages. Left out: Klingon, Volapük, Esperanto and Latin, which almost no page is written in,
+// and Berber, which it reported for German and English pages of the trafilatura evaluation set.
+const UNLIKELY_ON_THE_WEB = new Set(['tlh', 'vo', 'eo', 'la', 'ber']);
+// ISO 639-1 codes: tinyld compares its first pass (grams unique to a language) with `only` in that form.
+const WEB_LANGUAGES = supportedLanguages.map(toISO2).filter((language) => !UNLIKELY_ON_THE_WEB.has(language));
 
-const STOP_WORD_SETS = Object.entries(STOP_WORDS).map(([language, words]) => [language, new Set(words)] as const);
+// The first characters decide: enough for every language tinyld tells apart, and a page's length costs nothing.
+const SAMPLE_CHARS = 2000;
+const MINIMUM_WORDS = 5;
+const LINE_BREAKS = /\s*\n\s*/g;
+// The best language must outscore the runner-up by this factor. On the 447 pages of the trafilatura evaluation set
+// that declare a language, their main-content segments as text (bench/language-detection): 418 named as declared,
+// 19 otherwise (9 of them German pages declared English), 10 unsure; with a factor of 1.1: 420, 21, 6; 1.5: 414, 19,
+// 14; the former 7-language stop-word guess: 378, 26, 43.
+const MINIMUM_MARGIN = 1.25;
 
 /**
- * A language for text that arrives without one (imports of plain text), so it is indexed with the right
- * stemmer and stop words. Undefined when no language's function words reach 8% of the first 2,000 words.
+ * A language (ISO 639-1 code) for text that arrives without one (imports of plain text, pages that declare none),
+ * so it is indexed with the right stemmer and stop words and filter_by_language can keep it. Undefined when the
+ * text has fewer than five words or the detector (tinyld, 57 languages) is unsure.
  */
 export function guessLanguage(text: string): string | undefined {
-  const words = tokenize(text.slice(0, 20000)).slice(0, 2000);
-  if (words.length < 5) return undefined;
-  let best: string | undefined;
-  let bestHits = 0;
-  for (const [language, stopWords] of STOP_WORD_SETS) {
-    const hits = words.reduce((count, word) => count + (stopWords.has(word) ? 1 : 0), 0);
-    if (hits > bestHits) {
-      best = language;
-      bestHits = hits;
-    }
-  }
-  return bestHits / words.length >= 0.08 ? best : undefined;
+  const sample = text.slice(0, SAMPLE_CHARS);
+  if (tokenize(sample.slice(0, 400)).length < MINIMUM_WORDS) return undefined;
+  // tinyld cuts text at punctuation, not at line breaks, and gives a whole piece to a language on one letter
+  // sequence unique to it: a line break ends a sentence here, so one odd word costs one line, not the paragraph.
+  const [best, runnerUp] = detectAll(sample.replace(LINE_BREAKS, '. '), { only: WEB_LANGUAGES });
+  if (!best || (runnerUp && best.accuracy < runnerUp.accuracy * MINIMUM_MARGIN)) return undefined;
+  return /^[a-z]{2}$/.test(best.lang) ? best.lang : undefined;
 }

@@ -179,6 +179,91 @@ describe('LocalIndexProvider (Postgres full-text search + BM25F)', () => {
     filtered.forEach((candidate, index) => expect(candidate.score).toBeCloseTo(unfiltered[index].score, 5));
   });
 
+  it('pre-ranks filtered candidates as the postings path does, so a tight candidate limit keeps the same pages', async () => {
+    const store = new PageRepository(prisma);
+    const word = `quillon${suffix}`;
+    const filler = Array.from({ length: 1000 }, (_value, position) => `filler${position % 50}`).join(' ');
+    // Both other pages repeat the query's words in a short text; the long one mentions all three words once. Counting
+    // which query words a page contains (the GIN path's former pre-ranking) put the long page among the two.
+    await importPage(store, { url: `https://${domain('prerank')}/full`, title: `${word} gamma delta`, text: `${word} gamma delta, ${word} gamma delta.`, language: 'en' });
+    await importPage(store, { url: `https://${domain('prerank')}/partial`, title: `${word} gamma`, text: `${word} gamma, ${word} gamma gamma.`, language: 'en' });
+    await importPage(store, { url: `https://${domain('prerank')}/long`, title: 'Notes', text: `${filler} ${word} gamma delta ${filler}`, language: 'en' });
+    const tight = new LocalIndexProvider(prisma, { statisticsTtlMs: 0, candidateLimit: 2 });
+    const query = { query: `${word} gamma delta`, maxResults: 2 };
+    const unfiltered = (await tight.search(query)).map((candidate) => candidate.url);
+    const filtered = (await tight.search({ ...query, includeDomains: [domain('prerank')] })).map((candidate) => candidate.url);
+    expect(unfiltered).toEqual([`https://${domain('prerank')}/full`, `https://${domain('prerank')}/partial`]);
+    expect(filtered).toEqual(unfiltered);
+  });
+
+  it("normalises a short page's length among its own site's pages when long pages elsewhere inflate the average", async () => {
+    const store = new PageRepository(prisma);
+    const word = `brindle9${suffix}`;
+    const words = (count: number, seed: number) => Array.from({ length: count }, (_value, index) => `filler${(index + seed) % 90}`).join(' ');
+    // Most of the corpus is long manual pages.
+    for (let position = 0; position < 60; position += 1) {
+      await importPage(store, { url: `https://${domain('manuals')}/page-${position}`, title: 'Manual', text: words(1500, position), language: 'en' });
+    }
+    // A site of a hundred abstracts, and the same short and longer abstract on a site too small to have its own average.
+    for (let position = 0; position < 98; position += 1) {
+      await importPage(store, { url: `https://${domain('abstracts')}/other-${position}`, title: 'Abstract', text: words(60, position), language: 'en' });
+    }
+    for (const site of ['abstracts', 'loose']) {
+      await importPage(store, { url: `https://${domain(site)}/short`, title: 'Abstract', text: `${word} ${word} ${words(18, 1)}`, language: 'en' });
+      await importPage(store, { url: `https://${domain(site)}/long`, title: 'Abstract', text: `${word} ${word} ${words(118, 2)}`, language: 'en' });
+    }
+    const scores = new Map((await index.search({ query: word, maxResults: 10 })).map((candidate) => [candidate.url, candidate.score]));
+    const shortOverLong = (site: string) => (scores.get(`https://${domain(site)}/short`) ?? 0) / (scores.get(`https://${domain(site)}/long`) ?? 1);
+    // Against the inflated corpus average both abstracts look equally short; among abstracts the longer one is long.
+    expect(shortOverLong('abstracts')).toBeGreaterThan(shortOverLong('loose') * 1.02);
+  });
+
+  it("drops the query's function words, found from its language's stop words, before other languages read them", async () => {
+    const store = new PageRepository(prisma);
+    const word = `mordant${suffix}`;
+    await importPage(store, { url: `https://${domain('english')}/guide`, title: 'Dyeing cloth', text: `A ${word} fixes the dye in the cloth before it is washed.`, language: 'en' });
+    // An English quotation filed as German: under the german configuration "can", "it", "do" are ordinary words.
+    await importPage(store, { url: `https://${domain('german')}/zitat`, title: `Zitat über ${word}`, text: `Er sagte: "I can do it, can you do it? Yes we can do it." Dann sprach er über ${word}.`, language: 'de' });
+    const scores = async (text: string) => (await index.search({ query: text, maxResults: 2 })).map((candidate) => [candidate.url, candidate.score.toFixed(6)]);
+    // The question ranks as its content word alone: "can", "I", "do", "it", "with" are English stop words.
+    expect(await scores(`can I do it with ${word}`)).toEqual(await scores(word));
+  });
+
+  it("counts a word's document frequency among the pages of its own language", async () => {
+    const store = new PageRepository(prisma);
+    // Words with a digit are indexed unstemmed by every configuration, so both languages share the lexeme.
+    const rare = `kvrt9${suffix}`;
+    const common = `plon9${suffix}`;
+    await importPage(store, { url: `https://${domain('idf-en')}/rare`, title: `${rare} note`, text: `The ${rare} is described here.`, language: 'en' });
+    for (let position = 0; position < 3; position += 1) {
+      await importPage(store, { url: `https://${domain('idf-en')}/common-${position}`, title: `${common} note`, text: `The ${common} is described here.`, language: 'en' });
+    }
+    // Many German pages use the word that is rare among the English ones.
+    for (let position = 0; position < 8; position += 1) {
+      await importPage(store, { url: `https://${domain('idf-de')}/seite-${position}`, title: `${rare} Seite`, text: `Das ${rare} wird hier beschrieben, Seite ${position}.`, language: 'de' });
+    }
+    const results = await index.search({ query: `${rare} ${common}`, maxResults: 20, includeDomains: [domain('idf-en')] });
+    expect(results[0].url).toBe(`https://${domain('idf-en')}/rare`);
+  });
+
+  it('expands an advanced search from its best pages (RM3), finding a page in their words without the query words', async () => {
+    const store = new PageRepository(prisma);
+    const word = `tessolar${suffix}`;
+    const related = `vintrel${suffix}`;
+    await importPage(store, { url: `https://${domain('feedback')}/one`, title: `${word} guide`, text: `${word} needs ${related}; ${related} keeps ${word} working.`, language: 'en' });
+    await importPage(store, { url: `https://${domain('feedback')}/two`, title: `${word} notes`, text: `Each ${word} has a ${related}, and the ${related} matters.`, language: 'en' });
+    const withoutWord = `https://${domain('feedback')}/related`;
+    await importPage(store, { url: withoutWord, title: `${related} handbook`, text: `All about the ${related} and how a ${related} is built.`, language: 'en' });
+    for (const filter of [{}, { includeDomains: [domain('feedback')] }]) {
+      const basic = (await index.search({ query: word, maxResults: 10, depth: 'basic', ...filter })).map((candidate) => candidate.url);
+      const advanced = (await index.search({ query: word, maxResults: 10, depth: 'advanced', ...filter })).map((candidate) => candidate.url);
+      expect(basic).not.toContain(withoutWord);
+      expect(advanced).toContain(withoutWord);
+      // The query's own pages stay ahead of the page found through the expansion.
+      expect(advanced.indexOf(withoutWord)).toBe(2);
+    }
+  });
+
   it('stores each document cut into chunks, and re-cuts it when it is stored again', async () => {
     const store = new PageRepository(prisma);
     const url = `https://${domain('chunked')}/long`;

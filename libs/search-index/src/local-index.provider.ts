@@ -1,13 +1,16 @@
 import { queryRows } from '@sift/persistence';
+import { segmentWords } from '@sift/ranking';
 import type { PrismaClient } from '@sift/persistence';
 import { DEFAULT_BM25F, inverseDocumentFrequency } from './bm25f-scorer';
-import type { Bm25fParameters, CorpusStatistics } from './bm25f-scorer';
-import { CorpusSnapshotCache } from './corpus-snapshot';
+import type { Bm25fParameters } from './bm25f-scorer';
+import { configLexemeKey, CorpusSnapshotCache } from './corpus-snapshot';
 import type { CorpusSnapshot } from './corpus-snapshot';
 import { countryCodeOf } from './country-code';
 import { normalizeDomainEntry } from './domain-match';
-import { languageCodeOf } from './language-code';
+import { languageCodeOf, searchConfigNameOf } from './language-code';
 import { quotedPhrases } from './query-phrases';
+import { QueryWordLexemes, unionOf, wordsOf, type ConfigLexeme } from './query-word-lexemes';
+import { searchTermsOf } from './question-phrasing';
 import type { ImageReference, SearchCandidate } from './search-candidate';
 import type { SearchProvider } from './search-provider';
 import type { SearchQuery } from './search-query';
@@ -24,10 +27,10 @@ export interface LocalIndexOptions {
   /** Corpora larger than this skip the lexeme table (a full `ts_stat` scan) and count each lexeme live. */
   lexemeTableMaximumDocuments?: number;
   /**
-   * Candidates re-scored exactly with BM25F. Default: max(30, 3 × maxResults) from the postings (unfiltered
-   * searches), max(40, 4 × maxResults) through the GIN index (filtered ones), whose coarse pre-ranking is weaker:
-   * there nDCG@10 on Cranfield (top 20) is 0.372 at 100 and 60 candidates, 0.370 at 40 and 0.346 at 20. Each
-   * candidate costs a detoasted tsvector and its occurrences.
+   * Candidates re-scored exactly with BM25F. Default max(30, 3 × maxResults) on both candidate paths, which pre-rank
+   * the same way (idf × impact). The GIN path once took max(40, 4 × maxResults) to make up for a coarser
+   * pre-ranking; on the mixed-index benchmark 30 instead of 40 costs it about 0.001 nDCG@10 (docs/benchmarks.md). Each
+   * candidate costs one postings probe per query lexeme.
    */
   candidateLimit?: number;
   bm25f?: Bm25fParameters;
@@ -47,6 +50,21 @@ interface QueryLexemeRow {
   lexeme: string;
   document_frequency: number;
 }
+
+/** A lexeme the ranking scores, with its idf times its weight in the query. */
+interface QueryTerm extends QueryLexemeRow {
+  idf: number;
+}
+
+/** The pages idf is counted among for a lexeme of this configuration (all pages when the snapshot has none of it). */
+function documentsOf(corpus: CorpusSnapshot, config: string): number {
+  return corpus.documentCounts.get(config) ?? corpus.documentCount;
+}
+
+/** Pseudo-relevance feedback (advanced depth): pages read, terms added, and the original query's share. */
+const FEEDBACK_DOCUMENTS = 10;
+const FEEDBACK_TERMS = 10;
+const ORIGINAL_QUERY_WEIGHT = 0.7;
 
 interface RankedDocumentRow {
   id: string;
@@ -90,17 +108,14 @@ const POSTINGS_CANDIDATES_SQL = `
 
 /**
  * Candidates through the GIN index, for filtered searches: pages passing every filter that contain one of the
- * match lexemes, ordered by the idf mass of the query lexemes they contain (each page's tsvector detoasted once:
- * OFFSET 0 keeps that subquery from being inlined, and deleting the empty lexeme hands the vector back as is);
- * the best `:limit` go on.
+ * match lexemes, pre-ranked like the postings path ranks its own (the sum of idf × impact over the query lexemes,
+ * each read with one index-only probe of the (document, lexeme) postings index), so a filter that keeps every
+ * relevant page does not change which of them are re-scored; the best `:limit` go on.
  */
 const FILTERED_CANDIDATES_SQL = `
-  candidates AS (
-    SELECT d.id, sift_search_config(d.language)::text AS config, d.word_count, d.language, d.domain, d.country_hints,
-           (SELECT coalesce(sum(t.idf), 0) FROM unnest(:operands::tsquery[], :idfs::float8[]) AS t(operand, idf)
-            WHERE v.vector @@ t.operand) AS coarse
+  matching AS (
+    SELECT d.id, d.word_count, d.language, d.domain, d.country_hints
     FROM documents d
-    CROSS JOIN LATERAL (SELECT ts_delete(d.search_vector, ''::text) AS vector OFFSET 0) AS v
     WHERE d.search_vector @@ :match::tsquery
       AND (d.owner_account_id IS NULL OR d.owner_account_id = :viewer::uuid)
       AND (:include_domains::text[] IS NULL OR EXISTS (
@@ -116,27 +131,40 @@ const FILTERED_CANDIDATES_SQL = `
       AND (:unsafe_allowed::boolean OR NOT d.is_unsafe)
       AND NOT EXISTS (SELECT 1 FROM unnest(:phrases::text[]) AS p(phrase)
                       WHERE strpos(lower(d.title || ' ' || coalesce(d.description, '') || ' ' || d.text), p.phrase) = 0)
-    ORDER BY coarse DESC, d.id
+  ),
+  candidates AS (
+    SELECT m.id, sift_search_config(m.language)::text AS config, m.word_count, m.language, m.domain, m.country_hints
+    FROM matching m
+    ORDER BY (SELECT coalesce(sum(t.idf * e.impact), 0)
+              FROM unnest(:lexemes::text[], :idfs::float8[]) AS t(lexeme, idf)
+              JOIN document_postings e ON e.document_id = m.id AND e.lexeme = t.lexeme) DESC, m.id
     LIMIT :limit::int
   )`;
 
 /**
- * From candidates to the ranked, loaded results, the same for both candidate sources.
+ * From candidates to the ranked pages, the same for both candidate sources.
  *
  * scored: BM25F, divided by the best score a page could reach so relevance is in [0, 1], then the language,
  * country and domain boosts. Per candidate, over the query's lexemes of its text search configuration: the
  * lexeme's field-weighted frequency (title 2, description 1.5, body 1) recovered from its posting's impact
  * (sift_posting_frequency, migration 20261123000000), one index-only probe per (candidate, lexeme) pair (LIMIT 1
  * keeps the planner on that probe instead of reading every posting of the lexeme), saturated with k1 and the
- * page's length against the live average; a lexeme without a posting adds nothing.
+ * page's length against the average length of its site (CorpusSnapshot.siteAverageWordCounts; the corpus average
+ * for small sites); a lexeme without a posting adds nothing. A term's idf carries its query weight (pseudo-relevance
+ * feedback weighs expansion terms below the query's own).
  */
-const SCORING_SQL = `
+const RANKING_SQL = `
+  lengths AS (
+    SELECT c.*, coalesce((:site_average_word_counts::float8[])[array_position(:site_domains::text[], c.domain)],
+                         :average_word_count::float8) AS average_word_count
+    FROM candidates c
+  ),
   scored AS (
-    SELECT c.id,
+    SELECT c.id, c.config, c.word_count,
            (SELECT sum(q.idf * coalesce(f.saturated, 0)) / nullif(sum(q.idf), 0)
             FROM unnest(:term_configs::text[], :term_lexemes::text[], :term_idfs::float8[]) AS q(config, lexeme, idf)
             LEFT JOIN LATERAL (
-              SELECT t.frequency / (t.frequency + :k1::float8 * (1 - :b::float8 + :b::float8 * coalesce(c.word_count / :average_word_count::float8, 1))) AS saturated
+              SELECT t.frequency / (t.frequency + :k1::float8 * (1 - :b::float8 + :b::float8 * coalesce(c.word_count / c.average_word_count, 1))) AS saturated
               FROM document_postings e
               CROSS JOIN LATERAL (SELECT sift_posting_frequency(e.impact, c.word_count) AS frequency) AS t
               WHERE e.document_id = c.id AND e.lexeme = q.lexeme
@@ -147,13 +175,16 @@ const SCORING_SQL = `
              * CASE WHEN EXISTS (SELECT 1 FROM unnest(:boost_domains::text[]) AS x(domain)
                                  WHERE c.domain = x.domain OR right(c.domain, length(x.domain) + 1) = '.' || x.domain)
                     THEN :domain_boost::float8 ELSE 1 END AS relevance
-    FROM candidates c
+    FROM lengths c
   ),
   ranked AS (
-    SELECT s.id, least(1, coalesce(s.relevance, 0)) AS relevance FROM scored s
-    ORDER BY 2 DESC, s.id
+    SELECT s.id, s.config, s.word_count, least(1, coalesce(s.relevance, 0)) AS relevance FROM scored s
+    ORDER BY 4 DESC, s.id
     LIMIT :results::int
-  )
+  )`;
+
+/** The ranked pages loaded with what a result shows. */
+const LOADING_SQL = `
   SELECT r.id, r.relevance, d.final_url, d.title, k.chunks,
          CASE WHEN :include_text::boolean OR k.chunks IS NULL THEN d.text ELSE '' END AS text,
          CASE WHEN :include_markdown::boolean THEN d.markdown END AS markdown,
@@ -238,8 +269,28 @@ function bind(statement: NamedStatement, values: Record<string, unknown>): { nam
   };
 }
 
-const POSTINGS_STATEMENT = namedStatement('sift_local_index_postings', `WITH ${POSTINGS_CANDIDATES_SQL},${SCORING_SQL}`);
-const FILTERED_STATEMENT = namedStatement('sift_local_index_filtered', `WITH ${FILTERED_CANDIDATES_SQL},${SCORING_SQL}`);
+/**
+ * Pseudo-relevance feedback (RM3's relevance model): over the first ranking's best pages, each lexeme's share of a
+ * page's words (field-weighted frequency over length) weighted by the page's share of the pages' relevance; the
+ * most probable lexemes become expansion terms. One index-only read of each page's postings.
+ */
+const FEEDBACK_SQL = `
+  SELECT r.config, e.lexeme,
+         sum(r.relevance * sift_posting_frequency(e.impact, r.word_count) / greatest(r.word_count, 1))
+           / nullif((SELECT sum(relevance) FROM ranked), 0) AS weight
+  FROM ranked r
+  JOIN document_postings e ON e.document_id = r.id
+  WHERE r.relevance > 0
+  GROUP BY 1, 2
+  ORDER BY 3 DESC, 2
+  LIMIT :feedback_terms::int`;
+
+const STATEMENTS = {
+  postings: namedStatement('sift_local_index_postings', `WITH ${POSTINGS_CANDIDATES_SQL},${RANKING_SQL}${LOADING_SQL}`),
+  filtered: namedStatement('sift_local_index_filtered', `WITH ${FILTERED_CANDIDATES_SQL},${RANKING_SQL}${LOADING_SQL}`),
+  postingsFeedback: namedStatement('sift_local_index_postings_feedback', `WITH ${POSTINGS_CANDIDATES_SQL},${RANKING_SQL}${FEEDBACK_SQL}`),
+  filteredFeedback: namedStatement('sift_local_index_filtered_feedback', `WITH ${FILTERED_CANDIDATES_SQL},${RANKING_SQL}${FEEDBACK_SQL}`),
+};
 
 const LANGUAGE_BOOST = 1.25;
 const COUNTRY_BOOST = 1.2;
@@ -247,13 +298,24 @@ const DOMAIN_BOOST = 1.5;
 
 /**
  * The embedded index over the document store, in Postgres. Candidates come from the impact-ordered postings
- * (unfiltered searches) or the GIN index over the tsvectors (filtered ones); either way they are re-scored
- * exactly with BM25F from their tsvector (title, description and body weights) and corpus statistics, boosted,
- * cut to maxResults and loaded with their best stored chunks, all in one statement.
+ * (unfiltered searches) or the GIN index over the tsvectors (filtered ones), pre-ranked the same way; either way
+ * they are re-scored exactly with BM25F (title, description and body weights, each page's length against its
+ * site's) and corpus statistics, boosted, cut to maxResults and loaded with their best stored chunks, all in one
+ * statement. Advanced depth first runs the ranking once more to expand the query from its best pages (RM3).
  */
 export class LocalIndexProvider implements SearchProvider {
   readonly name = 'local';
   private readonly corpus: CorpusSnapshotCache;
+  private readonly wordLexemes = new QueryWordLexemes((words, configs) =>
+    queryRows<{ word: string; config: string; lexeme: string }>(this.prisma, {
+      name: 'sift_local_index_word_lexemes',
+      text: `SELECT w.word, c.config, l.lexeme
+             FROM unnest($1::text[]) AS w(word)
+             CROSS JOIN unnest($2::text[]) AS c(config)
+             CROSS JOIN LATERAL unnest(to_tsvector(c.config::regconfig, w.word)) AS l`,
+      values: [words, configs],
+    }),
+  );
 
   constructor(
     private readonly prisma: PrismaClient,
@@ -270,26 +332,104 @@ export class LocalIndexProvider implements SearchProvider {
     if (maxResults <= 0) return [];
     const corpus = await this.corpus.current();
     if (corpus.documentCount === 0) return [];
-    const lexemeRows = await this.queryLexemes(query.query, corpus, viewerAccountOf(query.viewer));
+    const viewer = viewerAccountOf(query.viewer);
+    const text = searchTermsOf(query.query);
+    const lexemeRows = await this.queryLexemes(text, languageCodeOf(query.language) ?? null, corpus, viewer);
     if (lexemeRows.length === 0) return [];
-
-    const idfByLexeme = new Map<string, number>();
-    for (const row of lexemeRows) idfByLexeme.set(row.lexeme, inverseDocumentFrequency(row.document_frequency, corpus.documentCount));
-    const lexemes = [...idfByLexeme.keys()];
     const filters = filtersOf(query);
-    const limit = this.options.candidateLimit ?? (filters.filtered ? Math.max(40, maxResults * 4) : Math.max(30, maxResults * 3));
-    const rows = await this.rankedDocuments(query, corpus, filters, {
-      lexemes,
-      idfs: lexemes.map((lexeme) => idfByLexeme.get(lexeme) ?? 0),
-      terms: lexemeRows.map((row) => ({ config: row.config, lexeme: row.lexeme, idf: idfByLexeme.get(row.lexeme) ?? 0 })),
-      // Only the GIN path needs them: the postings path reads every query lexeme's best postings.
-      matchLexemes: filters.filtered ? this.matchLexemes(lexemeRows, limit * 10) : [],
-      limit,
-      maxResults,
-    });
+    let terms: QueryTerm[] = lexemeRows.map((row) => ({ ...row, idf: inverseDocumentFrequency(row.document_frequency, documentsOf(corpus, row.config)) }));
+    if (query.depth === 'advanced') terms = await this.withFeedbackTerms(query, corpus, filters, terms, viewer);
+    const statement = filters.filtered ? STATEMENTS.filtered : STATEMENTS.postings;
+    const rows = await queryRows<RankedDocumentRow>(this.prisma, bind(statement, this.statementValues(query, corpus, filters, terms, maxResults)));
     // An account's own copy of a URL and the shared copy are two documents; show the better-ranked one.
     const seen = new Set<string>();
     return rows.filter((row) => !seen.has(row.final_url) && seen.add(row.final_url)).map((row) => this.toCandidate(row));
+  }
+
+  /**
+   * RM3 pseudo-relevance feedback (advanced depth): the query's terms, weighing 0.7, plus the ten most probable
+   * other lexemes of the first ranking's ten best pages, weighing 0.3 in proportion to their probability. Words
+   * the pages use for what the query asks in other words then count. With Anserini's 0.5 the expansion drifted:
+   * Cranfield nDCG@10 on the mixed index fell below basic depth's (0.348 against 0.363, unfiltered); 0.7 keeps
+   * advanced at or above basic on both benchmarks (docs/benchmarks.md, "Search quality").
+   */
+  private async withFeedbackTerms(query: SearchQuery, corpus: CorpusSnapshot, filters: QueryFilters, terms: QueryTerm[], viewer: string | null): Promise<QueryTerm[]> {
+    const statement = filters.filtered ? STATEMENTS.filteredFeedback : STATEMENTS.postingsFeedback;
+    const feedback = await queryRows<{ config: string; lexeme: string; weight: number }>(this.prisma, bind(statement, {
+      ...this.statementValues(query, corpus, filters, terms, FEEDBACK_DOCUMENTS),
+      feedback_terms: FEEDBACK_TERMS * 4,
+    }));
+    const original = new Set(terms.map((term) => configLexemeKey(term.config, term.lexeme)));
+    const expansion = feedback
+      .filter((row) => row.weight > 0 && !row.lexeme.includes('\\') && !original.has(configLexemeKey(row.config, row.lexeme)))
+      .slice(0, FEEDBACK_TERMS);
+    if (expansion.length === 0) return terms;
+    const frequencies = await this.documentFrequencies(expansion, corpus, viewer);
+    const originalLexemes = new Set(terms.map((term) => term.lexeme)).size;
+    const expansionMass = expansion.reduce((sum, row) => sum + row.weight, 0);
+    // Each query lexeme weighs 1; the expansion terms together weigh (1 - w) / w as much as all of them.
+    const scale = (originalLexemes * (1 - ORIGINAL_QUERY_WEIGHT)) / ORIGINAL_QUERY_WEIGHT / expansionMass;
+    const expanded = expansion.flatMap((row) => {
+      const frequency = frequencies.get(configLexemeKey(row.config, row.lexeme)) ?? 0;
+      if (frequency === 0) return [];
+      const idf = inverseDocumentFrequency(frequency, documentsOf(corpus, row.config)) * row.weight * scale;
+      return [{ config: row.config, lexeme: row.lexeme, document_frequency: frequency, idf }];
+    });
+    return [...terms, ...expanded];
+  }
+
+  /** The values of a ranking statement for these terms (each carrying its weighted idf) and this many results. */
+  private statementValues(query: SearchQuery, corpus: CorpusSnapshot, filters: QueryFilters, terms: QueryTerm[], maxResults: number): Record<string, unknown> {
+    const idfByLexeme = new Map<string, number>();
+    for (const term of terms) idfByLexeme.set(term.lexeme, Math.max(idfByLexeme.get(term.lexeme) ?? 0, term.idf));
+    const lexemes = [...idfByLexeme.keys()];
+    const idfs = lexemes.map((lexeme) => idfByLexeme.get(lexeme) ?? 0);
+    const limit = this.options.candidateLimit ?? Math.max(30, maxResults * 3);
+    const boostLanguage = !query.filterByLanguage ? (languageCodeOf(query.language) ?? null) : null;
+    const boostCountry = query.topic === 'general' || !query.topic ? (countryCodeOf(query.country) ?? null) : null;
+    const { k1, b } = this.options.bm25f ?? DEFAULT_BM25F;
+    const meanIdf = idfs.reduce((sum, idf) => sum + idf, 0) / Math.max(1, idfs.length);
+    const common = {
+      viewer: viewerAccountOf(query.viewer),
+      lexemes,
+      idfs,
+      limit,
+      term_configs: terms.map((term) => term.config),
+      term_lexemes: terms.map((term) => term.lexeme),
+      term_idfs: terms.map((term) => term.idf),
+      k1,
+      b,
+      // A corpus without lengths compares every page with itself (ratio 1), as BM25 does for an empty corpus.
+      average_word_count: corpus.averageWordCount > 0 ? corpus.averageWordCount : null,
+      site_domains: corpus.siteAverageWordCounts.domains,
+      site_average_word_counts: corpus.siteAverageWordCounts.averages,
+      boost_language: boostLanguage,
+      boost_country: boostCountry,
+      boost_domains: filters.boostDomains,
+      language_boost: LANGUAGE_BOOST,
+      country_boost: COUNTRY_BOOST,
+      domain_boost: DOMAIN_BOOST,
+      results: maxResults,
+      include_markdown: query.includeMarkdown ?? true,
+      chunks_per_source: query.chunksPerSource ?? 0,
+      chunk_query: anyLexemeQuery(lexemes),
+      rare_lexemes: lexemes.filter((_lexeme, position) => idfs[position] >= meanIdf),
+      include_text: query.includeText ?? query.chunksPerSource === undefined,
+    };
+    if (!filters.filtered) return { ...common, postings_per_lexeme: this.options.postingsPerLexeme ?? DEFAULT_POSTINGS_PER_LEXEME };
+    return {
+      ...common,
+      // Only the GIN path needs them: the postings path reads every query lexeme's best postings.
+      match: anyLexemeQuery(this.matchLexemes(terms, limit * 10)),
+      include_domains: filters.includeDomains,
+      exclude_domains: filters.excludeDomains,
+      after: filters.after,
+      before: filters.before,
+      language: filters.language,
+      any_topic: query.topic !== 'news',
+      unsafe_allowed: !query.safeSearch,
+      phrases: filters.phrases,
+    };
   }
 
   /**
@@ -299,7 +439,8 @@ export class LocalIndexProvider implements SearchProvider {
    */
   private matchLexemes(rows: QueryLexemeRow[], budget: number): string[] {
     const byFrequency = new Map<string, number>();
-    for (const row of rows) byFrequency.set(row.lexeme, row.document_frequency);
+    // A lexeme matches pages of every configuration that has it.
+    for (const row of rows) byFrequency.set(row.lexeme, (byFrequency.get(row.lexeme) ?? 0) + row.document_frequency);
     const sorted = [...byFrequency.entries()].sort((left, right) => left[1] - right[1]);
     const chosen: string[] = [];
     let total = 0;
@@ -312,102 +453,62 @@ export class LocalIndexProvider implements SearchProvider {
   }
 
   /**
-   * The query's lexemes under every text search configuration present in the corpus, with their document
+   * The query's lexemes under every text search configuration present in the corpus (per word, remembered by
+   * `QueryWordLexemes`, so a warm process sends no statement for known words), with their document
    * frequency among the pages the viewer may see: from the snapshot (shared pages), or counted through the GIN
    * index (one statement) over the shared pages and the viewer's own for lexemes it lacks. A lexeme no visible page
-   * contains is dropped, so another tenant's private words leave the scores untouched.
+   * contains is dropped, so another tenant's private words leave the scores untouched. Chinese and Japanese are
+   * cut into words as the document store cut the pages (segmentWords: no segmenter call without such characters).
    */
-  private async queryLexemes(text: string, corpus: CorpusSnapshot, viewer: string | null): Promise<QueryLexemeRow[]> {
-    const pairs = await queryRows<{ config: string; lexeme: string }>(this.prisma, {
-      name: 'sift_local_index_query_lexemes',
-      text: `SELECT DISTINCT c.config, l.lexeme
-             FROM unnest($1::text[]) AS c(config)
-             CROSS JOIN LATERAL unnest(to_tsvector(c.config::regconfig, $2::text)) AS l`,
-      values: [corpus.configs, text],
-    });
+  private async queryLexemes(text: string, queryLanguage: string | null, corpus: CorpusSnapshot, viewer: string | null): Promise<QueryLexemeRow[]> {
+    const byWord = await this.wordLexemes.byWord(wordsOf(segmentWords(text)), corpus.configs);
+    // A query is written in one language: its function words ("I", "it", "can") are dropped before the other
+    // configurations read it, where they would be ordinary words matching every page of that language that quotes
+    // English (and every English page misfiled under it). The language is the request's, else the configuration
+    // whose stop words the query uses most (Postgres's own lists, for every language the corpus holds).
+    const queryConfig = searchConfigNameOf(queryLanguage) ?? stopWordConfigOf(byWord, corpus);
+    let perWord = [...byWord.values()];
+    if (queryConfig && corpus.configs.includes(queryConfig)) {
+      const contentWords = perWord.filter((entries) => entries.some((entry) => entry.config === queryConfig));
+      if (contentWords.length > 0) perWord = contentWords;
+    }
+    const pairs = unionOf(perWord);
     // Lexemes with a backslash cannot be written as a tsquery operand reliably: they never count.
     const usable = pairs.filter((pair) => !pair.lexeme.includes('\\'));
-    const unknown = [...new Set(usable.map((pair) => pair.lexeme).filter((lexeme) => !corpus.documentFrequencies.has(lexeme)))];
-    const counted = new Map<string, number>();
-    if (unknown.length > 0) {
-      const rows = await queryRows<{ lexeme: string; document_frequency: number }>(this.prisma, {
-        name: 'sift_local_index_count_lexemes',
-        text: `SELECT l.lexeme, (SELECT count(*) FROM documents d
-                                 WHERE d.search_vector @@ l.operand
-                                   AND (d.owner_account_id IS NULL OR d.owner_account_id = $3::uuid))::int AS document_frequency
-               FROM unnest($1::text[], $2::tsquery[]) AS l(lexeme, operand)`,
-        values: [unknown, unknown.map(tsqueryOperand), viewer],
-      });
-      for (const row of rows) counted.set(row.lexeme, row.document_frequency);
-    }
+    const frequencies = await this.documentFrequencies(usable, corpus, viewer);
     return usable.flatMap((pair) => {
-      const frequency = corpus.documentFrequencies.get(pair.lexeme) ?? counted.get(pair.lexeme) ?? 0;
+      const frequency = frequencies.get(configLexemeKey(pair.config, pair.lexeme)) ?? 0;
       return frequency > 0 ? [{ config: pair.config, lexeme: pair.lexeme, document_frequency: frequency }] : [];
     });
   }
 
-  /** Candidates passing every filter, re-scored with BM25F and boosted, best first, with what a result shows. */
-  private async rankedDocuments(
-    query: SearchQuery,
-    corpus: CorpusStatistics,
-    filters: QueryFilters,
-    plan: {
-      lexemes: string[];
-      idfs: number[];
-      terms: { config: string; lexeme: string; idf: number }[];
-      matchLexemes: string[];
-      limit: number;
-      maxResults: number;
-    },
-  ): Promise<RankedDocumentRow[]> {
-    const boostLanguage = !query.filterByLanguage ? (languageCodeOf(query.language) ?? null) : null;
-    const boostCountry = query.topic === 'general' || !query.topic ? (countryCodeOf(query.country) ?? null) : null;
-    const { k1, b } = this.options.bm25f ?? DEFAULT_BM25F;
-    const meanIdf = plan.idfs.reduce((sum, idf) => sum + idf, 0) / Math.max(1, plan.idfs.length);
-    const common = {
-      viewer: viewerAccountOf(query.viewer),
-      lexemes: plan.lexemes,
-      idfs: plan.idfs,
-      limit: plan.limit,
-      term_configs: plan.terms.map((term) => term.config),
-      term_lexemes: plan.terms.map((term) => term.lexeme),
-      term_idfs: plan.terms.map((term) => term.idf),
-      k1,
-      b,
-      // A corpus without lengths compares every page with itself (ratio 1), as BM25 does for an empty corpus.
-      average_word_count: corpus.averageWordCount > 0 ? corpus.averageWordCount : null,
-      boost_language: boostLanguage,
-      boost_country: boostCountry,
-      boost_domains: filters.boostDomains,
-      language_boost: LANGUAGE_BOOST,
-      country_boost: COUNTRY_BOOST,
-      domain_boost: DOMAIN_BOOST,
-      results: plan.maxResults,
-      include_markdown: query.includeMarkdown ?? true,
-      chunks_per_source: query.chunksPerSource ?? 0,
-      chunk_query: anyLexemeQuery(plan.lexemes),
-      rare_lexemes: plan.lexemes.filter((_lexeme, position) => plan.idfs[position] >= meanIdf),
-      include_text: query.includeText ?? query.chunksPerSource === undefined,
-    };
-    const statement = filters.filtered
-      ? bind(FILTERED_STATEMENT, {
-          ...common,
-          operands: plan.lexemes.map(tsqueryOperand),
-          match: anyLexemeQuery(plan.matchLexemes),
-          include_domains: filters.includeDomains,
-          exclude_domains: filters.excludeDomains,
-          after: filters.after,
-          before: filters.before,
-          language: filters.language,
-          any_topic: query.topic !== 'news',
-          unsafe_allowed: !query.safeSearch,
-          phrases: filters.phrases,
-        })
-      : bind(POSTINGS_STATEMENT, {
-          ...common,
-          postings_per_lexeme: this.options.postingsPerLexeme ?? DEFAULT_POSTINGS_PER_LEXEME,
-        });
-    return queryRows<RankedDocumentRow>(this.prisma, statement);
+  /**
+   * Document frequencies among the pages of each lexeme's configuration the viewer may see, keyed by
+   * configLexemeKey: from the snapshot (shared pages), or counted through the GIN index (one statement) over the
+   * shared pages and the viewer's own for the lexemes it lacks.
+   */
+  private async documentFrequencies(pairs: { config: string; lexeme: string }[], corpus: CorpusSnapshot, viewer: string | null): Promise<Map<string, number>> {
+    const frequencies = new Map<string, number>();
+    const unknown: { config: string; lexeme: string }[] = [];
+    for (const pair of pairs) {
+      const key = configLexemeKey(pair.config, pair.lexeme);
+      const known = corpus.documentFrequencies.get(key);
+      if (known !== undefined) frequencies.set(key, known);
+      else if (!unknown.some((other) => other.config === pair.config && other.lexeme === pair.lexeme)) unknown.push(pair);
+    }
+    if (unknown.length > 0) {
+      const rows = await queryRows<{ config: string; lexeme: string; document_frequency: number }>(this.prisma, {
+        name: 'sift_local_index_count_config_lexemes',
+        text: `SELECT l.config, l.lexeme,
+                      (SELECT count(*) FROM documents d
+                       WHERE d.search_vector @@ l.operand AND sift_search_config(d.language) = l.config::regconfig
+                         AND (d.owner_account_id IS NULL OR d.owner_account_id = $4::uuid))::int AS document_frequency
+               FROM unnest($1::text[], $2::text[], $3::tsquery[]) AS l(config, lexeme, operand)`,
+        values: [unknown.map((pair) => pair.config), unknown.map((pair) => pair.lexeme), unknown.map((pair) => tsqueryOperand(pair.lexeme)), viewer],
+      });
+      for (const row of rows) frequencies.set(configLexemeKey(row.config, row.lexeme), row.document_frequency);
+    }
+    return frequencies;
   }
 
   private toCandidate(row: RankedDocumentRow): SearchCandidate {
@@ -428,4 +529,24 @@ export class LocalIndexProvider implements SearchProvider {
     if (row.language) candidate.language = row.language;
     return candidate;
   }
+}
+
+/**
+ * The configuration under which most of the query's words are stop words (a word with lexemes under some
+ * configuration and none under this one): the language the query is written in, read from its function words at no
+ * cost (the lexemes are known already). Configurations can share a stop list for a script (Postgres's `russian`
+ * reads Latin-script words as English), so a tie goes to the configuration of more pages. Undefined for a query
+ * of content words only.
+ */
+function stopWordConfigOf(byWord: Map<string, ConfigLexeme[]>, corpus: CorpusSnapshot): string | undefined {
+  let best: string | undefined;
+  let bestCount = 0;
+  for (const config of corpus.configs) {
+    let count = 0;
+    for (const entries of byWord.values()) if (entries.length > 0 && !entries.some((entry) => entry.config === config)) count += 1;
+    if (count > bestCount || (count === bestCount && count > 0 && best !== undefined && documentsOf(corpus, config) > documentsOf(corpus, best))) {
+      [best, bestCount] = [config, count];
+    }
+  }
+  return best;
 }

@@ -1,11 +1,12 @@
 import { conventionalFavicon, type WebPage } from '@sift/content-extraction';
 import { queryRows } from '@sift/persistence';
 import type { PrismaClient } from '@sift/persistence';
-import { chunkText, tokenize } from '@sift/ranking';
+import { chunkText, segmentWords, tokenize, tokenizeSegmented } from '@sift/ranking';
 import { domainOf, normalizeUrl } from './canonical-url';
 import { countryCodeOf, countryOfHost } from './country-code';
 import { languageCodeOf } from './language-code';
 import { guessLanguage } from './language-guess';
+import { summaryLineOf } from './summary-line';
 import { viewerAccountOf, type DocumentSource, type PageOwner, type StoredPage } from './stored-page';
 
 export interface SaveOptions {
@@ -41,6 +42,35 @@ function storedPageOf(row: DocumentRow): StoredPage {
   const favicon = conventionalFavicon(row.finalUrl);
   if (favicon) page.favicon = favicon;
   return { id: row.id, fetchedAt: row.fetchedAt, source: row.source, page };
+}
+
+/** What to_tsvector reads for a field: its words spaced (segmentWords), or null when it needs no spacing (as is). */
+function spacedForIndex(value: string): string | null {
+  const spaced = segmentWords(value);
+  return spaced === value ? null : spaced;
+}
+
+// The part of a page's text that search_vector indexes (sift_document_vector's cap, migration 20261124010000).
+const INDEXED_TEXT_CHARS = 200_000;
+
+interface IndexedFields {
+  /** The title, description and text sift_document_vector reads; null where a field needs no cutting (as stored). */
+  spaced: [string | null, string | null, string | null];
+  /** The page's length for BM25: the words of its title, description and text. */
+  wordCount: number;
+}
+
+/** A page's fields as the index reads them, Chinese, Japanese and Thai cut into words once for both uses. */
+function indexedFieldsOf(title: string, description: string | null | undefined, text: string): IndexedFields {
+  const spaced: IndexedFields['spaced'] = [
+    spacedForIndex(title),
+    description ? spacedForIndex(description) : null,
+    spacedForIndex(text.slice(0, INDEXED_TEXT_CHARS)),
+  ];
+  const [spacedTitle, spacedDescription, spacedText] = spaced;
+  const words = (spacedField: string | null, field: string) => tokenizeSegmented(spacedField ?? field).length;
+  const textWords = text.length > INDEXED_TEXT_CHARS ? tokenize(text).length : words(spacedText, text);
+  return { spaced, wordCount: words(spacedTitle, title) + words(spacedDescription, description ?? '') + textWords };
 }
 
 function parseDate(value: string | undefined): Date | null {
@@ -93,14 +123,17 @@ export class PageRepository {
     if (tldCountry) hints.add(tldCountry);
     const images = page.images.map((image) => ({ url: image.url, alt: image.alt ?? '' }));
     const publishedDate = parseDate(page.publishedDate);
-    const wordCount = tokenize(`${title} ${page.description ?? ''} ${text}`).length;
+    // Indexed as the description field; the page's own meta description when it has one.
+    const description = page.description ?? summaryLineOf(text) ?? null;
+    const indexed = indexedFieldsOf(title, description, text);
     const [row] = await queryRows<InsertedRow>(this.prisma, {
       name: 'sift_documents_save',
       text: `INSERT INTO documents (id, url, final_url, domain, title, description, markdown, text, language, published_date,
                                     fetched_at, content_hash, is_news, is_unsafe, country_hints, images, source, word_count,
-                                    owner_account_id)
+                                    owner_account_id, search_vector)
              SELECT gen_random_uuid(), $1, $2, $3, $4, $5, $6, $7, $8, $9::timestamptz, COALESCE($10::timestamptz, now()), $11, $12, $13,
-                    $14::text[], $15::jsonb, $16::"DocumentSource", $17::int, $19::uuid
+                    $14::text[], $15::jsonb, $16::"DocumentSource", $17::int, $19::uuid,
+                    sift_document_vector($8, coalesce($20::text, $4), coalesce($21::text, $5), coalesce($22::text, $7))
              WHERE $18::uuid IS NULL
                 OR EXISTS (SELECT 1 FROM accounts WHERE id = $18::uuid AND NOT zero_data_retention)
              ON CONFLICT (url, owner_account_id) DO UPDATE SET
@@ -109,14 +142,14 @@ export class PageRepository {
                language = EXCLUDED.language, published_date = EXCLUDED.published_date, fetched_at = EXCLUDED.fetched_at,
                content_hash = EXCLUDED.content_hash, is_news = EXCLUDED.is_news, is_unsafe = EXCLUDED.is_unsafe,
                country_hints = EXCLUDED.country_hints, images = EXCLUDED.images, source = EXCLUDED.source,
-               word_count = EXCLUDED.word_count
+               word_count = EXCLUDED.word_count, search_vector = EXCLUDED.search_vector
              RETURNING id, fetched_at`,
       values: [
         url,
         finalUrl,
         domain,
         title,
-        page.description ?? null,
+        description,
         page.markdown || text,
         text,
         language,
@@ -128,9 +161,10 @@ export class PageRepository {
         [...hints],
         JSON.stringify(images),
         source,
-        wordCount,
+        indexed.wordCount,
         accountId,
         ownerAccountId,
+        ...indexed.spaced,
       ],
     });
     if (!row) return null;
@@ -159,17 +193,18 @@ export class PageRepository {
    */
   private async replaceChunks(documentId: string, language: string | null, text: string): Promise<void> {
     const chunks = chunkText(text);
+    const spaced = chunks.map(spacedForIndex);
     await queryRows(this.prisma, {
       name: 'sift_document_chunks_replace',
       text: `WITH written AS (
                INSERT INTO document_chunks (document_id, position, content, word_count, vector)
-               SELECT $1::uuid, c.position::int - 1, c.content, c.words, to_tsvector(sift_search_config($2::text), c.content)
-               FROM unnest($3::text[], $4::int[]) WITH ORDINALITY AS c(content, words, position)
+               SELECT $1::uuid, c.position::int - 1, c.content, c.words, to_tsvector(sift_search_config($2::text), coalesce(c.spaced, c.content))
+               FROM unnest($3::text[], $4::int[], $5::text[]) WITH ORDINALITY AS c(content, words, spaced, position)
                ON CONFLICT (document_id, position) DO UPDATE
                  SET content = EXCLUDED.content, word_count = EXCLUDED.word_count, vector = EXCLUDED.vector
                RETURNING 1)
              DELETE FROM document_chunks WHERE document_id = $1::uuid AND position >= cardinality($3::text[])`,
-      values: [documentId, language, chunks, chunks.map((chunk) => tokenize(chunk).length)],
+      values: [documentId, language, chunks, chunks.map((chunk, position) => tokenizeSegmented(spaced[position] ?? chunk).length), spaced],
     });
   }
 
@@ -179,22 +214,70 @@ export class PageRepository {
    * on every request until this (or storing them again) has run.
    */
   async chunkUnchunked(options: { batchSize?: number; onBatch?: (chunked: number) => void } = {}): Promise<number> {
-    const batchSize = options.batchSize ?? 200;
-    let after = '00000000-0000-0000-0000-000000000000';
     let chunked = 0;
+    await this.forEachBatch<{ id: string; language: string | null; text: string }>(
+      'sift_documents_unchunked',
+      `SELECT d.id, d.language, d.text FROM documents d
+       WHERE d.id > $1::uuid AND NOT EXISTS (SELECT 1 FROM document_chunks c WHERE c.document_id = d.id)
+       ORDER BY d.id LIMIT $2::int`,
+      options.batchSize ?? 200,
+      async (rows) => {
+        for (const row of rows) await this.replaceChunks(row.id, row.language, row.text);
+        chunked += rows.length;
+        options.onBatch?.(chunked);
+      },
+    );
+    return chunked;
+  }
+
+  /**
+   * Indexes again, with their words cut, the stored pages whose title, description or text is in Chinese, Japanese,
+   * Thai or another script written without spaces: pages stored before migration 20261124010000 hold each such
+   * sentence as one lexeme, which no query word matches. Reads every page once, a batch at a time in id order, and
+   * returns how many it indexed again; onBatch reports pages read and indexed so far. Safe to repeat.
+   */
+  async resegment(options: { batchSize?: number; onBatch?: (read: number, indexed: number) => void } = {}): Promise<number> {
+    let read = 0;
+    let indexed = 0;
+    await this.forEachBatch<{ id: string; language: string | null; title: string; description: string | null; text: string }>(
+      'sift_documents_resegment_batch',
+      `SELECT d.id, d.language, d.title, d.description, d.text FROM documents d WHERE d.id > $1::uuid ORDER BY d.id LIMIT $2::int`,
+      options.batchSize ?? 200,
+      async (rows) => {
+        for (const row of rows) {
+          const fields = indexedFieldsOf(row.title, row.description, row.text);
+          if (fields.spaced.every((field) => field === null)) continue;
+          await queryRows(this.prisma, {
+            name: 'sift_documents_resegment',
+            text: `UPDATE documents
+                   SET search_vector = sift_document_vector(language, coalesce($2::text, title), coalesce($3::text, description), coalesce($4::text, text)),
+                       word_count = $5::int
+                   WHERE id = $1::uuid`,
+            values: [row.id, ...fields.spaced, fields.wordCount],
+          });
+          await this.replaceChunks(row.id, row.language, row.text);
+          indexed++;
+        }
+        read += rows.length;
+        options.onBatch?.(read, indexed);
+      },
+    );
+    return indexed;
+  }
+
+  /** Runs `handle` on the rows of `text` ($1: the last id handled, $2: the batch size), a batch at a time in id order. */
+  private async forEachBatch<Row extends { id: string }>(
+    name: string,
+    text: string,
+    batchSize: number,
+    handle: (rows: Row[]) => Promise<void>,
+  ): Promise<void> {
+    let after = '00000000-0000-0000-0000-000000000000';
     for (;;) {
-      const rows = await queryRows<{ id: string; language: string | null; text: string }>(this.prisma, {
-        name: 'sift_documents_unchunked',
-        text: `SELECT d.id, d.language, d.text FROM documents d
-               WHERE d.id > $1::uuid AND NOT EXISTS (SELECT 1 FROM document_chunks c WHERE c.document_id = d.id)
-               ORDER BY d.id LIMIT $2::int`,
-        values: [after, batchSize],
-      });
-      if (rows.length === 0) return chunked;
-      for (const row of rows) await this.replaceChunks(row.id, row.language, row.text);
-      chunked += rows.length;
+      const rows = await queryRows<Row>(this.prisma, { name, text, values: [after, batchSize] });
+      if (rows.length === 0) return;
+      await handle(rows);
       after = rows[rows.length - 1].id;
-      options.onBatch?.(chunked);
     }
   }
 

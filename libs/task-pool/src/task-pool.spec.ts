@@ -47,6 +47,7 @@ describe('TaskPool', () => {
   it('refuses tasks past its queue bound at once', async () => {
     const running = [0, 1].map(() => pool.run({ kind: 'sleep', ms: 400 }));
     const queued = [0, 1, 2, 3].map(() => pool.run({ kind: 'sleep', ms: 10 }));
+    expect(pool.busyThreads).toBe(2);
     expect(pool.queued).toBe(4);
     await expect(pool.run({ kind: 'echo', value: 'one too many' })).rejects.toMatchObject({ code: 'queue_full', limit: 4 });
     await expect(Promise.all([...running, ...queued])).resolves.toHaveLength(6);

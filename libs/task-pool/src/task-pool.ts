@@ -116,6 +116,11 @@ export class TaskPool<Task, Result> {
     return this.options.threads;
   }
 
+  /** Tasks holding a thread now (running, or handed to piscina to run). */
+  get busyThreads(): number {
+    return this.running;
+  }
+
   /** Tasks waiting for a thread. */
   get queued(): number {
     return this.waiting.length;

@@ -72,7 +72,7 @@ export interface CrawlDependencies {
   fetchResource(url: string, options: FetchResourceOptions): Promise<FetchedResource>;
   /**
    * Content and links of a page from one parse (crawl mode); map mode needs only the links. Asynchronous so the
-   * CPU-bound work can run off the crawler's event loop (see PageExtractionPool).
+   * CPU-bound work can run off the crawler's event loop (see ContentParsingPool in @sift/task-pool).
    */
   extractPageWithLinks(html: string, options: PageExtractionOptions, run?: ExtractionRunOptions): Promise<PageWithLinks>;
   extractLinks(html: string, baseUrl: string, run?: ExtractionRunOptions): Promise<ExtractedLinks>;

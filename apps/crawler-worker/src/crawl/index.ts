@@ -15,7 +15,6 @@ export type {
   PageExtractionOptions,
   RenderedResource,
 } from './crawl-dependencies';
-export { PageExtractionPool } from './page-extraction-pool';
 export { RobotsCache } from './robots-cache';
 export type { RobotsCacheOptions } from './robots-cache';
 export { CRAWLER_USER_AGENT } from './robots-rules';

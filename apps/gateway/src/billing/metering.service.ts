@@ -1,8 +1,7 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { affordablePages, BilledEndpoint, BillingMeterName, BillingService, ChargeLine, Reservation } from '@sift/billing';
+import { affordablePages, BilledEndpoint, BillingMeterName, BillingService, ChargeLine, creditsChargedCounter, Reservation } from '@sift/billing';
 import { withBillingErrors } from './billing-error.mapper';
 import type { RequestContext } from '../caller/request-context';
-import { creditsChargedCounter } from '../metrics/credit-metrics';
 
 /** Held past the work's own deadline: the reply, the settle's wait for the account lock. */
 const RESERVATION_MARGIN_MS = 30_000;
@@ -43,7 +42,6 @@ export class MeteringService {
         maximumCredits: bounds.maximumCredits,
         minimumCredits: bounds.minimumCredits,
         holdMilliseconds: (bounds.deadlineMs ?? DEFAULT_WORK_MS) + RESERVATION_MARGIN_MS,
-        knownLimits: { keyCreditLimit: caller.creditLimit, planId: caller.planId, planMonthlyCredits: caller.planMonthlyCredits, paygoLimit: caller.paygoLimit },
       }),
     );
   }
@@ -71,7 +69,7 @@ export class MeteringService {
   async settle(context: RequestContext, reservation: Reservation | null, lines: readonly ChargeLine[]): Promise<number> {
     if (!reservation) return 0;
     const result = await withBillingErrors(() => this.billing.settle(reservation, lines));
-    this.creditsCharged.inc({ endpoint: reservation.endpoint }, result.charged);
+    if (!result.replayed) this.creditsCharged.inc({ endpoint: reservation.endpoint }, result.charged);
     return result.charged;
   }
 

@@ -8,7 +8,7 @@ export interface PageExtras {
   includeFavicon: boolean;
 }
 
-function extrasOf(page: WebPage, extras: PageExtras): Pick<ExtractResultDto, 'images' | 'favicon'> {
+function extrasOf(page: Pick<WebPage, 'images' | 'favicon'>, extras: PageExtras): Pick<ExtractResultDto, 'images' | 'favicon'> {
   return {
     ...(extras.includeImages ? { images: page.images.map((image) => image.url) } : {}),
     ...(extras.includeFavicon && page.favicon ? { favicon: page.favicon } : {}),
@@ -21,7 +21,7 @@ export function extractResultOf(page: WebPage, content: string, extras: PageExtr
 }
 
 /** One result of POST /crawl: the page under the URL the crawl found it at (after redirects). */
-export function crawlResultOf(page: WebPage, content: string, extras: PageExtras): CrawlResultDto {
+export function crawlResultOf(page: Pick<WebPage, 'finalUrl' | 'images' | 'favicon'>, content: string, extras: PageExtras): CrawlResultDto {
   return { url: page.finalUrl, raw_content: content, ...extrasOf(page, extras) };
 }
 

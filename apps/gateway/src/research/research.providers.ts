@@ -1,5 +1,5 @@
 import { Logger, Provider } from '@nestjs/common';
-import { BillingService } from '@sift/billing';
+import { BillingService, creditsChargedCounter } from '@sift/billing';
 import { loadConfig, researchDeadlineEnv } from '@sift/config';
 import { PrismaClient, RequestLogRepository } from '@sift/persistence';
 import { ResearchEvents, ResearchTaskFinisher, ResearchTaskRepository } from '@sift/research';
@@ -23,8 +23,13 @@ export const RESEARCH_PROVIDERS: Provider[] = [
     provide: ResearchTaskFinisher,
     inject: [ResearchTaskRepository, ResearchEvents, BillingService, RequestLogRepository],
     useFactory: (tasks: ResearchTaskRepository, events: ResearchEvents, billing: BillingService, requestLogs: RequestLogRepository) =>
-      new ResearchTaskFinisher(tasks, events, billing, requestLogs, (level, message, details) =>
-        level === 'error' ? logger.error(`${message} ${JSON.stringify(details ?? {})}`) : logger.log(message),
+      new ResearchTaskFinisher(
+        tasks,
+        events,
+        billing,
+        requestLogs,
+        (level, message, details) => (level === 'error' ? logger.error(`${message} ${JSON.stringify(details ?? {})}`) : logger.log(message)),
+        (credits) => creditsChargedCounter().inc({ endpoint: 'research' }, credits),
       ),
   },
 ];

@@ -81,8 +81,8 @@ export class ResearchService {
         // The job id is the task's: a second enqueue of the same task adds nothing. Past the deadline no worker starts it.
         await this.jobQueue.enqueue(ResearchJob, { requestId: task.requestId, accountId: task.accountId }, { jobId: task.requestId, deadlineAt: task.deadlineAt.getTime() });
       } catch (error) {
-        // Not queued (Redis down): the task fails at once rather than waiting for its deadline; withReservation releases.
-        await this.tasks.fail(task.requestId, 'The research task could not be queued.');
+        // Not queued (Redis down): the task fails at once rather than waiting for its deadline, its hold released.
+        await this.finisher.fail(task, 'The research task could not be queued.');
         throw error;
       }
       const response: ResearchResponseDto = {

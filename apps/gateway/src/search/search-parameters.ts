@@ -5,7 +5,7 @@ import {
   SearchRequestDto,
   SearchTopic,
 } from '@sift/api-contracts';
-import { languageCodeOf } from '@sift/search-index';
+import { countryCodeOf, languageCodeOf } from '@sift/search-index';
 import { ApiError } from '../http/api-error';
 import { inferParameters, LongTimeRange } from './auto-parameters';
 
@@ -67,6 +67,9 @@ export function resolveSearch(body: SearchRequestDto, explicitFields: ReadonlySe
   }
   if (body.language && !languageCodeOf(body.language)) {
     throw new ApiError(400, `language must be an ISO 639-1 code or an English language name; got "${body.language}".`);
+  }
+  if (body.country && !countryCodeOf(body.country)) {
+    throw new ApiError(400, `country must be an English country name such as "united states", or an ISO 3166-1 code; got "${body.country}".`);
   }
   if (body.safe_search && (depth === 'fast' || depth === 'ultra-fast')) {
     throw new ApiError(400, `safe_search is not supported with search_depth ${depth}; use basic or advanced.`);

@@ -141,6 +141,7 @@ describe('POST /search (local index)', () => {
       [{ safe_search: true, search_depth: 'ultra-fast' }, /safe_search.*ultra-fast/],
       [{ start_date: '2025-02-01', end_date: '2025-01-01' }, /start_date/],
       [{ language: 'klingonese' }, /language/],
+      [{ country: 'atlantis' }, /country must be an English country name.*"atlantis"/],
       [{ include_domains: Array.from({ length: 301 }, (_, index) => `d${index}.example`) }, /include_domains/],
       [{ exclude_domains: Array.from({ length: 151 }, (_, index) => `d${index}.example`) }, /exclude_domains/],
     ];

@@ -21,7 +21,12 @@ const ANSWER_SOURCES = { basic: 5, advanced: 10 } as const;
 const MAXIMUM_CANDIDATES = 60;
 const IMAGES_PER_RESULT = 5;
 const TOP_LEVEL_IMAGES = 10;
-/** advanced: how much of the final score is the retrieval score, the rest being the best chunk's relevance. */
+/**
+ * advanced, upstream results: how much of the final score is the retrieval score, the rest being the best chunk's
+ * relevance. Local-index results keep their own score: the index ranked their whole text (with feedback terms), and
+ * blending in the chunk ranking's unstemmed BM25 over the candidates alone lowered Cranfield nDCG@10 on the mixed
+ * index from 0.369 to 0.347 (docs/benchmarks.md, "Search quality").
+ */
 const RETRIEVAL_WEIGHT = 0.6;
 
 /**
@@ -73,7 +78,7 @@ export class SearchService {
     const ranked = chunked
       .map((entry) => ({
         entry,
-        score: profile.crossSourceRanking
+        score: profile.crossSourceRanking && entry.source.candidate.contentIsSnippet
           ? RETRIEVAL_WEIGHT * entry.source.candidate.score + (1 - RETRIEVAL_WEIGHT) * entry.chunkRelevance
           : entry.source.candidate.score,
       }))

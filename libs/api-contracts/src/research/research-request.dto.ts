@@ -18,7 +18,11 @@ export class ResearchRequestDto {
   @IsNotEmpty()
   input!: string;
 
-  @ApiPropertyOptional({ enum: RESEARCH_MODELS, default: 'auto' })
+  @ApiPropertyOptional({
+    description: 'mini: a focused question, fewer searches and sources; pro: broader, several angles and more sources; auto: pro for broad, long or many-part questions, otherwise mini.',
+    enum: RESEARCH_MODELS,
+    default: 'auto',
+  })
   @NullAsDefault('auto')
   @IsIn(RESEARCH_MODELS)
   model: ResearchModel = 'auto';
@@ -52,7 +56,7 @@ export class ResearchRequestDto {
   @IsString({ each: true })
   exclude_domains: string[] = [];
 
-  @ApiPropertyOptional({ enum: CITATION_FORMATS, default: 'numbered' })
+  @ApiPropertyOptional({ description: 'How the report cites its sources: [1] markers, or MLA, APA or Chicago style.', enum: CITATION_FORMATS, default: 'numbered' })
   @NullAsDefault('numbered')
   @IsIn(CITATION_FORMATS)
   citation_format: CitationFormat = 'numbered';

@@ -136,8 +136,11 @@ export class SearchRequestDto {
   @IsIn(INCLUDE_DOMAINS_MODES)
   include_domains_mode?: IncludeDomainsMode;
 
-  // Tavily clients send lowercase English country names; any string is kept so unknown names degrade to no boost.
-  @ApiPropertyOptional({ description: 'Boost results from this country (only with topic general).', example: 'united states' })
+  // Tavily clients send lowercase English country names; the gateway answers 400 for a name no country has.
+  @ApiPropertyOptional({
+    description: 'Boost results from this country (only with topic general): an English country name, or an ISO 3166-1 alpha-2 or alpha-3 code.',
+    example: 'united states',
+  })
   @IsOptional()
   @IsString()
   country?: string;

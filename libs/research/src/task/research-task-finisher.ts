@@ -18,6 +18,8 @@ export class ResearchTaskFinisher {
     private readonly billing: Pick<BillingService, 'settle' | 'release'>,
     private readonly requestLogs: Pick<RequestLogRepository, 'recordLateCharge'>,
     private readonly log: FinisherLog = () => undefined,
+    /** Told the credits of each settle that charged (not of a replay): the process's credits metric. */
+    private readonly charged: (credits: number) => void = () => undefined,
   ) {}
 
   /**
@@ -37,7 +39,9 @@ export class ResearchTaskFinisher {
    * the writer in the task's request log (POST logged the task's start, with 0 credits), and ends its stream.
    */
   async settleCompleted(task: ResearchTask): Promise<void> {
-    const credits = task.reservation && task.work ? (await this.billing.settle(task.reservation, researchChargeLines(task.work))).charged : 0;
+    const settled = task.reservation && task.work ? await this.billing.settle(task.reservation, researchChargeLines(task.work)) : null;
+    const credits = settled?.charged ?? 0;
+    if (settled && !settled.replayed) this.charged(credits);
     // Settled twice at once (the worker and a GET), the ledger charged once and one of the two tells the log and the stream.
     if (!(await this.tasks.recordCredits(task.requestId, credits))) return;
     const logged = await this.requestLogs.recordLateCharge(task.accountId, task.requestId, credits, {
@@ -51,29 +55,34 @@ export class ResearchTaskFinisher {
     await this.events.publish(task.requestId, { type: 'done' });
   }
 
-  /** Fails an unfinished task with the reason, frees its credits and ends its stream; false when it had finished. */
-  async fail(requestId: string, reason: string): Promise<boolean> {
-    const failed = await this.tasks.fail(requestId, reason);
-    if (failed) await this.closeFailed(failed);
+  /**
+   * Fails an unfinished task with the reason, frees its credits and ends its stream; false when it had finished.
+   * The hold is released before the task reads as failed, so nobody sees a failed task still holding credits. A task
+   * that completes in between settles without its hold, within what the limits allow then (as after a lost hold).
+   */
+  async fail(task: ResearchTask, reason: string): Promise<boolean> {
+    await this.release(task);
+    const failed = await this.tasks.fail(task.requestId, reason);
+    if (failed) await this.events.publish(failed.requestId, { type: 'error', error: failed.error ?? reason });
     return failed !== null;
   }
 
-  /** Fails every overdue task (or the one given), as fail does for each; returns them. */
+  /** Fails every overdue task (or the one given), as fail does for each; returns those it failed. */
   async failOverdue(only?: { requestId: string }): Promise<ResearchTask[]> {
-    const failed = await this.tasks.failOverdue(only);
-    for (const task of failed) await this.closeFailed(task);
+    const overdue = await this.tasks.findOverdue(only);
+    for (const task of overdue) await this.release(task);
+    const failed = await this.tasks.failOverdue(overdue.map((task) => task.requestId));
+    for (const task of failed) await this.events.publish(task.requestId, { type: 'error', error: task.error ?? 'Research failed.' });
     return failed;
   }
 
-  private async closeFailed(task: ResearchTask): Promise<void> {
-    if (task.reservation) {
-      try {
-        await this.billing.release(task.reservation);
-      } catch (error) {
-        // The reservation stops counting when it expires; the task's own failure is what the caller must see.
-        this.log('error', 'release of a failed research task failed', { requestId: task.requestId, error: (error as Error).message });
-      }
+  private async release(task: ResearchTask): Promise<void> {
+    if (!task.reservation) return;
+    try {
+      await this.billing.release(task.reservation);
+    } catch (error) {
+      // The reservation stops counting when it expires; the task's own failure is what the caller must see.
+      this.log('error', 'release of a failed research task failed', { requestId: task.requestId, error: (error as Error).message });
     }
-    await this.events.publish(task.requestId, { type: 'error', error: task.error ?? 'Research failed.' });
   }
 }

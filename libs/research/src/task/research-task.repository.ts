@@ -137,7 +137,7 @@ export class ResearchTaskRepository {
     return count === 1;
   }
 
-  /** Fails an unfinished task and returns it (its reservation is then to be released); null when it had finished. */
+  /** Fails an unfinished task and returns it; null when it had finished. Its hold is released before (ResearchTaskFinisher). */
   async fail(requestId: string, error: string): Promise<ResearchTask | null> {
     const [row] = await this.prisma.researchTask.updateManyAndReturn({
       where: { requestId, status: { in: [...UNFINISHED] } },
@@ -146,14 +146,23 @@ export class ResearchTaskRepository {
     return row ? taskOf(row) : null;
   }
 
-  /**
-   * Fails every unfinished task past its deadline (or only the given one) and returns them, so their reservations
-   * are released and their streams told. No task stays pending or in progress forever, with or without a worker.
-   */
-  async failOverdue(only?: { requestId: string }, now = new Date()): Promise<ResearchTask[]> {
+  /** The unfinished tasks past their deadline (or only the given one), whose holds are to be released before they fail. */
+  async findOverdue(only?: { requestId: string }, now = new Date()): Promise<ResearchTask[]> {
     if (only && !UUID.test(only.requestId)) return [];
-    const rows = await this.prisma.researchTask.updateManyAndReturn({
+    const rows = await this.prisma.researchTask.findMany({
       where: { ...(only ? { requestId: only.requestId } : {}), status: { in: [...UNFINISHED] }, deadlineAt: { lte: now } },
+    });
+    return rows.map(taskOf);
+  }
+
+  /**
+   * Fails those of the given tasks that are still unfinished past their deadline and returns them, so their streams
+   * are told. No task stays pending or in progress forever, with or without a worker.
+   */
+  async failOverdue(requestIds: readonly string[], now = new Date()): Promise<ResearchTask[]> {
+    if (requestIds.length === 0) return [];
+    const rows = await this.prisma.researchTask.updateManyAndReturn({
+      where: { requestId: { in: [...requestIds] }, status: { in: [...UNFINISHED] }, deadlineAt: { lte: now } },
       data: { status: 'failed', error: OVERDUE_REASON, completedAt: now },
     });
     return rows.map(taskOf);

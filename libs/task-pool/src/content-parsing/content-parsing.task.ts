@@ -1,4 +1,15 @@
-import { detectBlockPage, extractHtml, extractPdf, extractPlainText, type WebPage } from '@sift/content-extraction';
+import {
+  detectBlockPage,
+  type ExtractedLinks,
+  extractHtml,
+  extractLinks,
+  type ExtractOptions,
+  extractPage,
+  extractPdf,
+  extractPlainText,
+  type PageWithLinks,
+  type WebPage,
+} from '@sift/content-extraction';
 
 /** An HTML response (fetched or rendered) to judge and, if asked, turn into a WebPage. */
 export interface HtmlDocument {
@@ -23,18 +34,27 @@ export interface HtmlAnalysis {
   extractionError?: string;
 }
 
-/** One fetched document to turn into a WebPage, as plain data so it crosses a thread boundary unchanged. */
+/** One fetched document to parse, as plain data so it crosses a thread boundary unchanged. */
 export type ContentParsingTask =
+  /** The extractor's HTML response: block-page verdict, scripts, page. */
   | ({ kind: 'html' } & HtmlDocument)
   | { kind: 'pdf'; data: Uint8Array; url: string; requestedUrl: string; maxPages: number }
-  | { kind: 'text'; text: string; url: string; requestedUrl: string };
+  | { kind: 'text'; text: string; url: string; requestedUrl: string }
+  /** A crawled page: content and links from one parse. */
+  | { kind: 'page-with-links'; html: string; options: ExtractOptions }
+  /** A mapped page: links only. */
+  | { kind: 'links'; html: string; baseUrl: string };
 
-export type ContentParsingResult = { kind: 'html'; analysis: HtmlAnalysis } | { kind: 'page'; page: WebPage };
+export type ContentParsingResult =
+  | { kind: 'html'; analysis: HtmlAnalysis }
+  | { kind: 'page'; page: WebPage }
+  | ({ kind: 'page-with-links' } & PageWithLinks)
+  | { kind: 'links'; links: ExtractedLinks };
 
 /**
- * Runs in a parsing thread: untrusted bytes in, a verdict and a WebPage out. Even the regular expressions over the
+ * Runs in a parsing thread (or inline): untrusted bytes in, plain data out. Even the regular expressions over the
  * raw HTML (title, block markers, scripts) run here: on megabytes of crafted markup they are not cheap either.
- * Copies out plain fields only: the extractor's objects must not carry anything a structured clone would drop.
+ * Copies out plain fields only: the extractor's objects must not carry anything a structured clone would refuse or drop.
  */
 export async function runTask(task: ContentParsingTask): Promise<ContentParsingResult> {
   switch (task.kind) {
@@ -44,6 +64,12 @@ export async function runTask(task: ContentParsingTask): Promise<ContentParsingR
       return { kind: 'page', page: plainPage(await extractPdf(task.data, task.url, task.requestedUrl, { maxPages: task.maxPages })) };
     case 'text':
       return { kind: 'page', page: plainPage(extractPlainText(task.text, task.url, task.requestedUrl)) };
+    case 'page-with-links': {
+      const { page, links } = extractPage(task.html, task.options);
+      return { kind: 'page-with-links', page: plainPage(page), links: plainLinks(links) };
+    }
+    case 'links':
+      return { kind: 'links', links: plainLinks(extractLinks(task.html, task.baseUrl)) };
   }
 }
 
@@ -64,4 +90,12 @@ function titleOf(html: string): string {
 
 function plainPage(page: WebPage): WebPage {
   return { ...page, images: page.images.map(({ url, alt }) => ({ url, alt })), countryHints: [...page.countryHints] };
+}
+
+function plainLinks({ links, canonicalUrl, robotsNoFollow }: ExtractedLinks): ExtractedLinks {
+  return {
+    links: links.map(({ url, text, context, nofollow }) => ({ url, text, context, nofollow })),
+    canonicalUrl,
+    robotsNoFollow,
+  };
 }

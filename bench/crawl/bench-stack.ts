@@ -1,0 +1,78 @@
+import { type ChildProcess, execFile, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { promisify } from 'node:util';
+import { type GatewayProcess, repositoryRoot } from '../search-quality/search-stack';
+
+// What the end-to-end benchmarks of the workers (bench/crawl, bench/extract-requests) share besides the gateway.
+
+/**
+ * Settings the gateway and the benchmark's worker share: the same database, Redis and a fresh queue prefix, loopback
+ * fetches allowed, rate limits out of the way, quiet logs; `extra` adds what one benchmark needs.
+ */
+export function benchStackEnv(databaseUrl: string, name: string, extra: Record<string, string>): Record<string, string> {
+  return {
+    DATABASE_URL: databaseUrl,
+    QUEUE_PREFIX: `bench-${name}-${randomBytes(4).toString('hex')}`,
+    FETCH_ALLOW_CIDRS: '127.0.0.1/32',
+    RATE_LIMIT_DEV_PER_MINUTE: '100000',
+    RATE_LIMIT_PROD_PER_MINUTE: '100000',
+    SIFT_LOG_LEVEL: 'warn',
+    ...extra,
+  };
+}
+
+/** Applies the migrations to a benchmark's own database (created when missing). */
+export async function migrateBenchDatabase(databaseUrl: string): Promise<void> {
+  await promisify(execFile)(process.execPath, ['scripts/run-ts.js', 'prisma/migrate.ts'], { cwd: repositoryRoot, env: { ...process.env, DATABASE_URL: databaseUrl } });
+}
+
+/** POST as an API client sends it; throws with the body on any non-200 answer. */
+export async function postJson<Body>(gateway: GatewayProcess, apiKey: string, path: string, body: Record<string, unknown>): Promise<Body> {
+  const response = await fetch(`${gateway.baseUrl}${path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${apiKey}` },
+    body: JSON.stringify(body),
+  });
+  const text = await response.text();
+  if (response.status !== 200) throw new Error(`POST ${path} answered ${response.status}: ${text.slice(0, 500)}`);
+  return JSON.parse(text) as Body;
+}
+
+export interface BenchWorker {
+  /** The worker's "started" log line (JSON): concurrency, threads, port. */
+  started: Record<string, unknown>;
+  stop(): Promise<void>;
+}
+
+/**
+ * `apps/<app>/src/main.ts` as its own process, as `npm start` runs it; resolves once it consumes its queue. With
+ * `cpuProfileDir` it writes a V8 CPU profile (.cpuprofile) there when it stops.
+ */
+export async function startBenchWorker(app: 'crawler-worker' | 'extractor-worker', env: Record<string, string>, cpuProfileDir?: string): Promise<BenchWorker> {
+  const profiling = cpuProfileDir ? ['--cpu-prof', `--cpu-prof-dir=${cpuProfileDir}`] : [];
+  const child: ChildProcess = spawn(process.execPath, [...profiling, 'scripts/run-ts.js', `apps/${app}/src/main.ts`], {
+    cwd: repositoryRoot,
+    // The "started" line is logged at info: a quieter level would hide it.
+    env: { ...process.env, ...env, SIFT_LOG_LEVEL: 'log' },
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  const startedMessage = `${app.replace(/-worker$/, '')} worker started`;
+  let output = '';
+  const started = await new Promise<Record<string, unknown>>((resolve, reject) => {
+    child.stderr?.on('data', (chunk: Buffer) => {
+      output = (output + chunk.toString()).slice(-4000);
+      const line = output.split('\n').find((candidate) => candidate.includes(`"${startedMessage}"`));
+      if (line) resolve(JSON.parse(line) as Record<string, unknown>);
+    });
+    child.once('exit', (code) => reject(new Error(`the ${app} exited (${code}) before starting:\n${output}`)));
+  });
+  return {
+    started,
+    stop: async () => {
+      if (child.exitCode !== null) return;
+      const gone = new Promise<void>((done) => child.once('exit', () => done()));
+      child.kill('SIGTERM');
+      await gone;
+    },
+  };
+}

@@ -1,0 +1,105 @@
+// Extract-request benchmark, end to end: POST /extract with 1, 5, 10 and 20 URLs of the Git documentation site
+// (served on loopback) in one request, to a gateway process and an extractor worker process as `npm start` runs
+// them; against the time of the slowest of those pages requested alone, measured in the same rounds. A request of
+// N pages can only be as fast as its slowest page, and on C cores no faster than N pages' CPU time / C: the ratio
+// says how close the worker's job concurrency and parsing threads come to that.
+// Run: node scripts/run-ts.js bench/extract-requests/run.ts
+// With EXTRACT_BENCH_CPU_PROFILE_DIR=<dir> the extractor worker writes a V8 CPU profile (.cpuprofile) there when it stops.
+import { readdirSync } from 'node:fs';
+import { usableCpuCount } from '@sift/config';
+import { GIT_DOCS_SITE_ROOT, startGitDocsSite } from '@sift/testing';
+import { benchStackEnv, migrateBenchDatabase, postJson, startBenchWorker } from '../crawl/bench-stack';
+import { createBenchKey, type GatewayProcess, startGateway } from '../search-quality/search-stack';
+
+const DATABASE_URL = 'postgresql://postgres@127.0.0.1:5432/sift_bench_extract_requests';
+const REQUEST_SIZES = [1, 5, 10, 20];
+/** Measured rounds; each round requests every page alone, then one request of each size. */
+const ROUNDS = Number(process.env.EXTRACT_BENCH_ROUNDS ?? 10);
+const TIMEOUT_SECONDS = 30;
+
+interface ExtractResponse {
+  results: Array<{ url: string; raw_content: string }>;
+  failed_results: Array<{ url: string; error: string }>;
+}
+
+/**
+ * 20 pages spread over the site's alphabet (small, medium and large pages alike), in a fixed order; the request of
+ * N URLs takes the first N.
+ */
+function benchPages(): string[] {
+  const pages = readdirSync(GIT_DOCS_SITE_ROOT)
+    .filter((name) => name.endsWith('.html') && name !== 'index.html')
+    .sort();
+  const count = Math.max(...REQUEST_SIZES);
+  const step = pages.length / count;
+  return Array.from({ length: count }, (_, index) => `/${pages[Math.floor(index * step)]}`);
+}
+
+async function timedExtract(gateway: GatewayProcess, apiKey: string, urls: string[]): Promise<number> {
+  const startedAt = performance.now();
+  const body = await postJson<ExtractResponse>(gateway, apiKey, '/extract', { urls, format: 'markdown', extract_depth: 'basic', timeout: TIMEOUT_SECONDS });
+  const elapsedMs = performance.now() - startedAt;
+  if (body.failed_results.length > 0 || body.results.length !== urls.length) {
+    throw new Error(`POST /extract of ${urls.length} URLs answered ${body.results.length} results; failed: ${JSON.stringify(body.failed_results).slice(0, 500)}`);
+  }
+  return elapsedMs;
+}
+
+function percentile(values: number[], fraction: number): number {
+  const sorted = [...values].sort((left, right) => left - right);
+  return sorted[Math.min(sorted.length - 1, Math.ceil(fraction * sorted.length) - 1)];
+}
+
+async function main(): Promise<void> {
+  // Every request fetches and parses: a page extracted in an earlier round must not come from the document store.
+  const env = benchStackEnv(DATABASE_URL, 'extract', { EXTRACTOR_PORT: '0', DOCUMENT_CACHE_SECONDS: '0' });
+  await migrateBenchDatabase(DATABASE_URL);
+  const site = await startGitDocsSite();
+  const worker = await startBenchWorker('extractor-worker', env, process.env.EXTRACT_BENCH_CPU_PROFILE_DIR);
+  const gateway = await startGateway(DATABASE_URL, env);
+  try {
+    const apiKey = await createBenchKey(DATABASE_URL);
+    const pages = benchPages().map((path) => `${site.origin}${path}`);
+    const single = new Map<string, number[]>(pages.map((url) => [url, []]));
+    const bySize = new Map<number, number[]>(REQUEST_SIZES.map((size) => [size, []]));
+    // One warm-up round so no measurement pays for module loading or JIT.
+    for (let round = 0; round <= ROUNDS; round += 1) {
+      const measured = round > 0;
+      for (const url of pages) {
+        const elapsedMs = await timedExtract(gateway, apiKey, [url]);
+        if (measured) single.get(url)?.push(elapsedMs);
+      }
+      for (const size of REQUEST_SIZES) {
+        const elapsedMs = await timedExtract(gateway, apiKey, pages.slice(0, size));
+        if (measured) bySize.get(size)?.push(elapsedMs);
+      }
+    }
+
+    const slowestSingleMs = (size: number): { url: string; p50: number } =>
+      pages
+        .slice(0, size)
+        .map((url) => ({ url, p50: percentile(single.get(url) ?? [], 0.5) }))
+        .reduce((slowest, page) => (page.p50 > slowest.p50 ? page : slowest));
+    console.log(
+      `${ROUNDS} rounds, basic depth, markdown, no cache, ${usableCpuCount()} usable CPUs, extractor: ${String(worker.started.concurrency)} jobs at once, ${String(worker.started.parseThreads)} parsing threads`,
+    );
+    console.log('URLs  p50 ms  p99 ms  pages/s  slowest single page p50 ms  ratio (p50 / slowest single)');
+    for (const size of REQUEST_SIZES) {
+      const times = bySize.get(size) ?? [];
+      const p50 = percentile(times, 0.5);
+      const slowest = slowestSingleMs(size);
+      const pagesPerSecond = (size * times.length) / (times.reduce((sum, ms) => sum + ms, 0) / 1000);
+      console.log(
+        `${String(size).padStart(4)}  ${p50.toFixed(0).padStart(6)}  ${percentile(times, 0.99).toFixed(0).padStart(6)}  ${pagesPerSecond.toFixed(1).padStart(7)}  ${slowest.p50.toFixed(0).padStart(26)}  ${(p50 / slowest.p50).toFixed(2)} (${slowest.url.slice(site.origin.length)})`,
+      );
+    }
+    console.log(`ratio 10 URLs / slowest single page ${(percentile(bySize.get(10) ?? [], 0.5) / slowestSingleMs(10).p50).toFixed(2)} (target ≤ 2)`);
+  } finally {
+    await Promise.allSettled([gateway.stop(), worker.stop(), site.close()]);
+  }
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exitCode = 1;
+});

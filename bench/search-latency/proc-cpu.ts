@@ -1,0 +1,14 @@
+import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+
+export const ticksPerSecond = Number(execFileSync('getconf', ['CLK_TCK']).toString().trim());
+
+/** CPU time (user + system) a process has used so far, from /proc; 0 once it is gone. Linux only. */
+export function cpuMs(pid: number): number {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / ticksPerSecond;
+  } catch {
+    return 0;
+  }
+}

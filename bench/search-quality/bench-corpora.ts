@@ -1,0 +1,36 @@
+// The third-party collections the search benchmarks load into one index, as lines of an `admin index import`
+// file ({url, title, text} or {url, html}). Read in place from ../shared/bench-data, never copied.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { benchDataDirectory, GIT_DOCS_SITE_ROOT } from '@sift/testing';
+// eslint-disable-next-line @nx/enforce-module-boundaries -- the benchmarks share one dataset loader; bench projects are not libraries
+import { loadScrapinghub, loadTrafilatura } from '../extraction/datasets';
+
+/** Cranfield's documents live under this prefix; the corpus id is the rest of the URL. */
+export const CRANFIELD_URL_PREFIX = 'https://cranfield.example/doc/';
+export const CRANFIELD_DOMAIN = 'cranfield.example';
+
+/** Cranfield's 1400 aerodynamics abstracts as {url, title, text}. */
+export function cranfieldImportLines(): string[] {
+  const corpus = readFileSync(join(benchDataDirectory(), 'cranfield', 'beir', 'corpus.jsonl'), 'utf8').trim().split('\n');
+  return corpus.map((line) => {
+    const document = JSON.parse(line) as { _id: string; title: string; text: string };
+    return JSON.stringify({ url: `${CRANFIELD_URL_PREFIX}${document._id}`, title: document.title, text: document.text });
+  });
+}
+
+/** Paths on the Git documentation site (`/git-stash.html`) of every page its sitemap lists. */
+export function gitDocsPaths(): string[] {
+  const sitemap = readFileSync(join(GIT_DOCS_SITE_ROOT, 'sitemap.xml'), 'utf8');
+  return [...sitemap.matchAll(/<loc>http:\/\/127\.0\.0\.1:8080(\/[^<]+)<\/loc>/g)].map((match) => match[1]);
+}
+
+/** Every page of the Git documentation site as {url, html} under `origin` (no trailing slash). */
+export function gitDocsImportLines(origin: string): string[] {
+  return gitDocsPaths().map((path) => JSON.stringify({ url: `${origin}${path}`, html: readFileSync(join(GIT_DOCS_SITE_ROOT, path), 'utf8') }));
+}
+
+/** The two extraction corpora (91 news and blog pages, 495 multilingual pages) as {url, html}: the distractors. */
+export function extractionCorporaImportLines(): string[] {
+  return [...loadScrapinghub(), ...loadTrafilatura()].map((page) => JSON.stringify({ url: page.url, html: page.html }));
+}
