@@ -68,10 +68,15 @@ describe('a crawl over hostile pages', () => {
     ...overrides,
   });
 
-  /** Runs a crawl while a 10 ms timer ticks; resolves how long it took and how often the timer fired. */
-  // Parsing a page of links on the loop would stall it for seconds; the engine's own work on 100k links (URL
-  // normalisation, the frontier) stalls it about 0.3 s on a quiet machine, so the bound scales with the page.
-  const MAXIMUM_LOOP_STALL_MS = 500;
+  /**
+   * Parsing a page on the event loop holds the loop for the parse's whole length, most of the crawl's time; parsed
+   * in the pool, the loop's longest hold is the engine's own work on the result (URL normalisation, the frontier:
+   * about 0.3 s for 100k links on a quiet machine, a tenth of the map). A share of the crawl's own time, not a fixed
+   * figure: on a busy machine (CI runs two suites at once on two cores) every hold and the crawl stretch alike.
+   */
+  function expectLoopFree({ elapsedMs, longestStallMs }: { elapsedMs: number; longestStallMs: number }): void {
+    expect(longestStallMs).toBeLessThan(elapsedMs / 2);
+  }
 
   async function timedCrawl(path: string, pool: ContentParsingPool = extraction, overrides: Partial<CrawlRequest> = {}) {
     // The longest the event loop went without running a 10 ms timer: parsing on the loop shows as a stall of the
@@ -94,13 +99,12 @@ describe('a crawl over hostile pages', () => {
   }
 
   it('fails a page of markup that outlasts the extraction deadline alone, its event loop free meanwhile', async () => {
-    const { outcome, elapsedMs, longestStallMs } = await timedCrawl('/index.html');
-    expect(outcome.pages.map(({ page }) => page.title).sort()).toEqual(['Harbour index', 'Tides']);
-    expect(outcome.failedPages).toBe(1);
-    expect(elapsedMs).toBeGreaterThanOrEqual(EXTRACTION_DEADLINE_MS);
-    expect(elapsedMs).toBeLessThan(EXTRACTION_DEADLINE_MS + 5_000);
-    // A 10 ms timer that fired at least a third of the times it should have: the loop was never held for long.
-    expect(longestStallMs).toBeLessThan(MAXIMUM_LOOP_STALL_MS);
+    const crawl = await timedCrawl('/index.html');
+    expect(crawl.outcome.pages.map(({ page }) => page.title).sort()).toEqual(['Harbour index', 'Tides']);
+    expect(crawl.outcome.failedPages).toBe(1);
+    expect(crawl.elapsedMs).toBeGreaterThanOrEqual(EXTRACTION_DEADLINE_MS);
+    expect(crawl.elapsedMs).toBeLessThan(EXTRACTION_DEADLINE_MS + 5_000);
+    expectLoopFree(crawl);
   });
 
   it('refuses binary data served as HTML before extracting it', async () => {
@@ -120,28 +124,28 @@ describe('a crawl over hostile pages', () => {
       [20_000, 3_000],
       [100_000, 15_000],
     ])('maps a page of %i links whole, in under %i ms of a 20 s timeout', async (links, boundMs) => {
-      const { outcome, elapsedMs, longestStallMs } = await timedCrawl(`/links-${links / 1000}k.html`, generousExtraction, {
+      const crawl = await timedCrawl(`/links-${links / 1000}k.html`, generousExtraction, {
         mode: 'map',
         maxDepth: 1,
         maxBreadth: 500,
         limit: 501,
         timeoutMs: 20_000,
       });
-      expect(outcome.partial).toBe(false);
-      expect(outcome.failedPages).toBe(0);
-      expect(outcome.urls).toHaveLength(501);
-      expect(outcome.urls).toEqual(expect.arrayContaining([`${site.url}/links-${links / 1000}k.html`, `${site.url}/page/0`, `${site.url}/page/498`]));
-      expect(elapsedMs).toBeLessThan(boundMs);
-      expect(longestStallMs).toBeLessThan(boundMs / 5);
+      expect(crawl.outcome.partial).toBe(false);
+      expect(crawl.outcome.failedPages).toBe(0);
+      expect(crawl.outcome.urls).toHaveLength(501);
+      expect(crawl.outcome.urls).toEqual(expect.arrayContaining([`${site.url}/links-${links / 1000}k.html`, `${site.url}/page/0`, `${site.url}/page/498`]));
+      expect(crawl.elapsedMs).toBeLessThan(boundMs);
+      expectLoopFree(crawl);
     });
 
     it('crawls a page of 20k links whole, well inside its timeout', async () => {
-      const { outcome, elapsedMs, longestStallMs } = await timedCrawl('/links-20k.html', generousExtraction, { maxDepth: 0, limit: 1, timeoutMs: 20_000 });
-      expect(outcome.partial).toBe(false);
-      expect(outcome.pages.map(({ page }) => page.title)).toEqual(['Links']);
-      expect(outcome.pages[0].content).toContain(`[berth 19999](${site.url}/page/19999)`);
-      expect(elapsedMs).toBeLessThan(8_000);
-      expect(longestStallMs).toBeLessThan(MAXIMUM_LOOP_STALL_MS);
+      const crawl = await timedCrawl('/links-20k.html', generousExtraction, { maxDepth: 0, limit: 1, timeoutMs: 20_000 });
+      expect(crawl.outcome.partial).toBe(false);
+      expect(crawl.outcome.pages.map(({ page }) => page.title)).toEqual(['Links']);
+      expect(crawl.outcome.pages[0].content).toContain(`[berth 19999](${site.url}/page/19999)`);
+      expect(crawl.elapsedMs).toBeLessThan(8_000);
+      expectLoopFree(crawl);
     });
 
     it('answers a crawl of a page of 100k links by its timeout and frees the thread for the next crawl at once', async () => {
