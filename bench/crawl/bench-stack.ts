@@ -41,6 +41,7 @@ export async function postJson<Body>(gateway: GatewayProcess, apiKey: string, pa
 export interface BenchWorker {
   /** The worker's "started" log line (JSON): concurrency, threads, port. */
   started: Record<string, unknown>;
+  pid: number;
   stop(): Promise<void>;
 }
 
@@ -68,6 +69,7 @@ export async function startBenchWorker(app: 'crawler-worker' | 'extractor-worker
   });
   return {
     started,
+    pid: child.pid ?? 0,
     stop: async () => {
       if (child.exitCode !== null) return;
       const gone = new Promise<void>((done) => child.once('exit', () => done()));

@@ -10,7 +10,8 @@ import { usableCpuCount } from '@sift/config';
 import { extractHtml } from '@sift/content-extraction';
 import { startGitDocsSite } from '@sift/testing';
 import { createBenchKey, startGateway, type GatewayProcess } from '../search-quality/search-stack';
-import { benchStackEnv, migrateBenchDatabase, postJson, startBenchWorker } from './bench-stack';
+import { cpuMs, databaseBackendPids } from '../search-latency/proc-cpu';
+import { benchStackEnv, type BenchWorker, migrateBenchDatabase, postJson, startBenchWorker } from './bench-stack';
 
 const DATABASE_URL = 'postgresql://postgres@127.0.0.1:5432/sift_bench_crawl';
 // The crawl engine fetches at most 4 pages of one host at once (its per-host politeness limit); Crawlee gets the same.
@@ -23,6 +24,46 @@ const TIMEOUT_SECONDS = 150;
 interface RunFigures {
   pages: number;
   seconds: number;
+}
+
+/** CPU seconds each process spent during one run: where a crawl's machine time goes, beside its wall time. */
+interface CpuSplit {
+  gateway: number;
+  worker: number;
+  postgres: number;
+  /** This process: the loopback site's server, and for Crawlee the whole crawl. */
+  bench: number;
+}
+
+async function withCpuSplit<T>(processes: { gateway?: GatewayProcess; worker?: BenchWorker }, run: () => Promise<T>): Promise<[T, CpuSplit]> {
+  const database = new URL(DATABASE_URL).pathname.slice(1);
+  const read = (): CpuSplit & { backends: Map<number, number> } => {
+    const backends = new Map(databaseBackendPids(database).map((pid) => [pid, cpuMs(pid)]));
+    const usage = process.cpuUsage();
+    return {
+      gateway: processes.gateway ? cpuMs(processes.gateway.pid) : 0,
+      worker: processes.worker ? cpuMs(processes.worker.pid) : 0,
+      postgres: [...backends.values()].reduce((sum, ms) => sum + ms, 0),
+      bench: (usage.user + usage.system) / 1000,
+      backends,
+    };
+  };
+  const before = read();
+  const result = await run();
+  const after = read();
+  // A backend that ended during the run took its CPU with it; one that started counts from zero.
+  const postgres = [...after.backends].reduce((sum, [pid, ms]) => sum + ms - (before.backends.get(pid) ?? 0), 0);
+  const seconds = (from: number, to: number): number => (to - from) / 1000;
+  return [
+    result,
+    { gateway: seconds(before.gateway, after.gateway), worker: seconds(before.worker, after.worker), postgres: postgres / 1000, bench: seconds(before.bench, after.bench) },
+  ];
+}
+
+function cpuLine(label: string, pages: number, split: CpuSplit): string {
+  const total = split.gateway + split.worker + split.postgres + split.bench;
+  const perPage = (value: number): string => `${((value / pages) * 1000).toFixed(1)}`;
+  return `${label.padEnd(38)} CPU ms/page: total ${perPage(total)} = gateway ${perPage(split.gateway)} + worker ${perPage(split.worker)} + postgres ${perPage(split.postgres)} + bench process ${perPage(split.bench)}`;
 }
 
 async function runSift(gateway: GatewayProcess, apiKey: string, root: string): Promise<RunFigures> {
@@ -93,15 +134,15 @@ async function main(): Promise<void> {
     // One warm-up of each so neither pays for module loading or JIT in the measured run.
     await runSift(gateway, apiKey, root);
     await runCrawlee(root);
-    const sift = await runSift(gateway, apiKey, root);
+    const [sift, siftCpu] = await withCpuSplit({ gateway, worker }, () => runSift(gateway, apiKey, root));
     const siftThreads = Number(worker.started.extractionThreads);
-    const crawlee = await runCrawlee(root);
+    const [crawlee, crawleeCpu] = await withCpuSplit({}, () => runCrawlee(root));
     const map = await runMap(gateway, apiKey, root);
     // The same stack with one extraction thread: a worker on the same queue, started after the first one stopped.
     await worker.stop();
     worker = await startBenchWorker('crawler-worker', { ...env, CRAWL_EXTRACTION_THREADS: '1' }, profileDir);
     await runSift(gateway, apiKey, root);
-    const siftOneThread = await runSift(gateway, apiKey, root);
+    const [siftOneThread, siftOneThreadCpu] = await withCpuSplit({ gateway, worker }, () => runSift(gateway, apiKey, root));
     const rate = (figures: RunFigures): number => figures.pages / figures.seconds;
     const line = (label: string, figures: RunFigures): string =>
       `${label.padEnd(38)} ${figures.pages} pages in ${figures.seconds.toFixed(2)} s = ${rate(figures).toFixed(1)} pages/s`;
@@ -113,6 +154,9 @@ async function main(): Promise<void> {
     console.log(line('crawlee CheerioCrawler', crawlee));
     console.log(`ratio sift/crawlee ${(rate(sift) / rate(crawlee)).toFixed(2)} (1 extraction thread: ${(rate(siftOneThread) / rate(crawlee)).toFixed(2)})`);
     console.log(`POST /map ${map.pages} URLs in ${(map.seconds * 1000).toFixed(0)} ms`);
+    console.log(cpuLine(`sift (${siftThreads} extraction threads)`, sift.pages, siftCpu));
+    console.log(cpuLine('sift (1 extraction thread)', siftOneThread.pages, siftOneThreadCpu));
+    console.log(cpuLine('crawlee CheerioCrawler', crawlee.pages, crawleeCpu));
   } finally {
     await Promise.allSettled([gateway.stop(), worker.stop(), site.close()]);
   }

@@ -12,3 +12,12 @@ export function cpuMs(pid: number): number {
     return 0;
   }
 }
+
+/** Postgres's server processes serving one database (client backends and parallel workers), by their titles. */
+export function databaseBackendPids(database: string): number[] {
+  try {
+    return execFileSync('pgrep', ['-f', `^postgres: .*\\b${database}\\b`]).toString().trim().split('\n').filter(Boolean).map(Number);
+  } catch {
+    return [];
+  }
+}
