@@ -47,7 +47,9 @@ function machineMs(): number {
 async function main(): Promise<void> {
   const queries = readFileSync(join(benchDataDirectory(), 'cranfield', 'beir', 'queries.jsonl'), 'utf8')
     .split('\n').filter((line) => line.trim()).map((line) => (JSON.parse(line) as { text: string }).text.trim());
-  const gateway = await startGateway(databaseUrl, { RATE_LIMIT_PROD_PER_MINUTE: '1000000', ...(process.env.GATEWAY_NODE_OPTIONS ? { NODE_OPTIONS: process.env.GATEWAY_NODE_OPTIONS } : {}) });
+  // Node's own flags for the gateway (e.g. "--cpu-prof --cpu-prof-dir=/tmp/p", which NODE_OPTIONS does not accept).
+  const nodeArguments = (process.env.GATEWAY_NODE_ARGS ?? '').split(' ').filter(Boolean);
+  const gateway = await startGateway(databaseUrl, { RATE_LIMIT_PROD_PER_MINUTE: '1000000' }, undefined, nodeArguments);
   try {
     const apiKey = await createBenchKey(databaseUrl);
     for (const query of queries.slice(0, 40)) await searchOverHttp(gateway, apiKey, { query, search_depth: depth, max_results: 10 });
