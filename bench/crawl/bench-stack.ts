@@ -1,7 +1,7 @@
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { promisify } from 'node:util';
-import { type GatewayProcess, repositoryRoot } from '../search-quality/search-stack';
+import { type GatewayProcess, repositoryRoot, stopChild } from '../search-quality/search-stack';
 
 // What the end-to-end benchmarks of the workers (bench/crawl, bench/extract-requests) share besides the gateway.
 
@@ -70,11 +70,6 @@ export async function startBenchWorker(app: 'crawler-worker' | 'extractor-worker
   return {
     started,
     pid: child.pid ?? 0,
-    stop: async () => {
-      if (child.exitCode !== null) return;
-      const gone = new Promise<void>((done) => child.once('exit', () => done()));
-      child.kill('SIGTERM');
-      await gone;
-    },
+    stop: () => stopChild(child),
   };
 }

@@ -105,13 +105,16 @@ export async function startGateway(databaseUrl: string, env: Record<string, stri
   return {
     baseUrl,
     pid: child.pid ?? 0,
-    stop: async () => {
-      if (child.exitCode !== null) return;
-      const gone = new Promise<void>((done) => child.once('exit', () => done()));
-      child.kill('SIGTERM');
-      await gone;
-    },
+    stop: () => stopChild(child),
   };
+}
+
+/** SIGTERM, then resolves once the process has exited (at once if it already has). */
+export async function stopChild(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null) return;
+  const gone = new Promise<void>((done) => child.once('exit', () => done()));
+  child.kill('SIGTERM');
+  await gone;
 }
 
 export interface SearchHit {
