@@ -48,6 +48,14 @@ interface Lease {
   pending: Promise<RateLimitDecision> | null;
 }
 
+function allowed(remaining: number): RateLimitDecision {
+  return { allowed: true, remaining, retryAfterSeconds: 0 };
+}
+
+function refused(ttlMilliseconds: number): RateLimitDecision {
+  return { allowed: false, remaining: 0, retryAfterSeconds: Math.max(1, Math.ceil(ttlMilliseconds / 1000)) };
+}
+
 /** Leases kept before the expired ones are swept. */
 const LEASES_BEFORE_SWEEP = 10_000;
 
@@ -68,12 +76,15 @@ export class RedisRateLimiter {
   async consume(bucketKey: string, limit: number, windowSeconds: number): Promise<RateLimitDecision> {
     const key = this.keyPrefix + bucketKey;
     // Exact counting: every request is its own round trip, so none waits for another's.
-    if (leaseSize(limit) === 1) return this.takeLease(key, { tokens: 0, expiresAt: 0, remainingBeyond: 0, pending: null }, limit, windowSeconds);
+    if (leaseSize(limit) === 1) {
+      const taken = await this.takeTokens(key, 1, limit, windowSeconds);
+      return taken.granted > 0 ? allowed(taken.remainingBeyond) : refused(taken.ttlMilliseconds);
+    }
     for (;;) {
       const lease = this.leaseOf(key);
       if (lease.tokens > 0 && Date.now() < lease.expiresAt) {
         lease.tokens -= 1;
-        return { allowed: true, remaining: lease.remainingBeyond + lease.tokens, retryAfterSeconds: 0 };
+        return allowed(lease.remainingBeyond + lease.tokens);
       }
       if (!lease.pending) {
         lease.pending = this.takeLease(key, lease, limit, windowSeconds).finally(() => (lease.pending = null));
@@ -86,14 +97,18 @@ export class RedisRateLimiter {
 
   /** One round trip: this request's token plus the lease; refused when the window has none left. */
   private async takeLease(key: string, lease: Lease, limit: number, windowSeconds: number): Promise<RateLimitDecision> {
-    const size = leaseSize(limit);
+    const taken = await this.takeTokens(key, leaseSize(limit), limit, windowSeconds);
+    if (taken.granted <= 0) return refused(taken.ttlMilliseconds);
+    lease.tokens = taken.granted - 1;
+    lease.expiresAt = Date.now() + taken.ttlMilliseconds;
+    lease.remainingBeyond = taken.remainingBeyond;
+    return allowed(lease.remainingBeyond + lease.tokens);
+  }
+
+  /** Takes up to `size` tokens from the window in one atomic step: how many it got, what the window has left beyond them, and its time left. */
+  private async takeTokens(key: string, size: number, limit: number, windowSeconds: number): Promise<{ granted: number; remainingBeyond: number; ttlMilliseconds: number }> {
     const [count, ttlMilliseconds] = await this.redis[CONSUME_COMMAND](key, String(windowSeconds * 1000), String(size));
-    const granted = Math.min(size, limit - (count - size));
-    if (granted <= 0) return { allowed: false, remaining: 0, retryAfterSeconds: Math.max(1, Math.ceil(ttlMilliseconds / 1000)) };
-    lease.tokens = granted - 1;
-    lease.expiresAt = Date.now() + ttlMilliseconds;
-    lease.remainingBeyond = Math.max(0, limit - count);
-    return { allowed: true, remaining: lease.remainingBeyond + lease.tokens, retryAfterSeconds: 0 };
+    return { granted: Math.min(size, limit - (count - size)), remainingBeyond: Math.max(0, limit - count), ttlMilliseconds };
   }
 
   private leaseOf(key: string): Lease {
