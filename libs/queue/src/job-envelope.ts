@@ -30,11 +30,18 @@ export function openEnvelope(data: unknown): { payload: unknown } & JobEnvelope 
   };
 }
 
+const EXPIRED_REASON = 'before a worker could start it';
+
 /** A job whose caller stopped waiting: it is failed without running. */
 export class JobExpiredError extends Error {
   override readonly name = 'JobExpiredError';
 
   constructor(jobName: string, jobId: string, deadlineAt: number) {
-    super(`Job ${jobName} (${jobId}) expired ${Date.now() - deadlineAt} ms before a worker could start it`);
+    super(`Job ${jobName} (${jobId}) expired ${Date.now() - deadlineAt} ms ${EXPIRED_REASON}`);
   }
+}
+
+/** Whether a failed job's reason is its expiry (it never ran), as BullMQ hands the reason back to the waiter. */
+export function isExpiryReason(failedReason: string): boolean {
+  return failedReason.endsWith(EXPIRED_REASON);
 }

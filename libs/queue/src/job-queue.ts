@@ -8,7 +8,7 @@ import { DEFAULT_QUEUE_PREFIX } from './queue-prefix';
 import { QueueUnavailableError } from './queue-unavailable.error';
 import { blockingOptionsOf, waitForRedis } from './redis-connection';
 import { validatePayload } from './validate-payload';
-import { withEnvelope } from './job-envelope';
+import { isExpiryReason, withEnvelope } from './job-envelope';
 import { currentRequestId } from './request-scope';
 
 export interface JobQueueOptions {
@@ -129,7 +129,11 @@ export class JobQueue {
       try {
         outcome = await Promise.race([finished, timedOut]);
       } catch (error) {
-        throw new JobFailedError(definition.name, jobId, error instanceof Error ? error.message : String(error));
+        const reason = error instanceof Error ? error.message : String(error);
+        // Expired in the queue: the deadline this caller waits to passed before any worker was free. That is this
+        // caller's timeout, reported by the worker a moment before (or after) the caller's own timer.
+        if (isExpiryReason(reason)) throw new JobTimeoutError(definition.name, jobId, options.timeoutMs);
+        throw new JobFailedError(definition.name, jobId, reason);
       }
       if (outcome === TIMED_OUT) {
         // Removing fails while a worker holds the job's lock; that run finishes and its result is dropped. The

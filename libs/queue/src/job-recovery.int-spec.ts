@@ -3,6 +3,7 @@ import type { EventEmitter } from 'node:events';
 import { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { JobQueue } from './job-queue';
+import { JobTimeoutError } from './job-timeout.error';
 import { defineJobHandler } from './job-handler';
 import { createRedisConnection } from './redis-connection';
 import { type RunningWorker, startWorker } from './start-worker';
@@ -61,6 +62,15 @@ describe('job deadlines and stalled jobs (real Redis, worker processes)', () => 
       const failed = await new Queue(SleeperJob.queue, { connection, prefix }).getJob(job.id ?? '');
       expect(failed?.failedReason).toMatch(/expired .* before a worker could start it/);
       expect(ran).not.toContain('expired');
+    });
+
+    it('reads as a timeout to whoever waits for it, not as a failed job (a crawl answers partial, not 503)', async () => {
+      // The worker's expiry and the waiter's own timer fall due together; here the expiry is known first.
+      const job = await jobQueue.enqueue(SleeperJob, { id: 'expired-waited', ms: 0 }, { jobId: `expired-${randomUUID()}`, deadlineAt: Date.now() - 1 });
+      await until(async () => (await job.getState()) === 'failed', 10_000);
+      const waited = jobQueue.enqueueAndWait(SleeperJob, { id: 'expired-waited', ms: 0 }, { jobId: job.id, timeoutMs: 30_000 });
+      await expect(waited).rejects.toBeInstanceOf(JobTimeoutError);
+      expect(ran).not.toContain('expired-waited');
     });
 
     it('is enqueued on a fail-fast connection that is still opening (a process that just started)', async () => {
