@@ -86,4 +86,14 @@ describe('RedisRateLimiter (real Redis)', () => {
     // At most a lease's unused tokens per gateway are lost.
     expect(allowed).toBeGreaterThanOrEqual(500 - 2 * (leaseSize(500) - 1));
   });
+
+  it('refuses a burst on a spent leased window without a round trip per request', async () => {
+    const bucket = randomUUID();
+    for (let request = 0; request < 200; request += 1) expect((await limiter.consume(bucket, 200, 60)).allowed).toBe(true);
+    expect(Number(await redis.get(keyPrefix + bucket))).toBe(200);
+    const burst = await Promise.all(Array.from({ length: 50 }, () => limiter.consume(bucket, 200, 60)));
+    expect(burst.every((decision) => !decision.allowed && decision.retryAfterSeconds > 0)).toBe(true);
+    // One refused lease (two tokens asked) answered the whole burst; before, each request asked again in turn.
+    expect(Number(await redis.get(keyPrefix + bucket))).toBe(200 + leaseSize(200));
+  });
 });

@@ -44,6 +44,8 @@ interface Lease {
   expiresAt: number;
   /** What the window had left beyond this lease when it was taken. */
   remainingBeyond: number;
+  /** The window refused a lease: nothing is left until it resets (a fixed window never refills early). */
+  refusedUntil: number;
   /** The round trip taking the next lease, which concurrent requests for the key wait for instead of their own. */
   pending: Promise<RateLimitDecision> | null;
 }
@@ -56,8 +58,8 @@ function refused(ttlMilliseconds: number): RateLimitDecision {
   return { allowed: false, remaining: 0, retryAfterSeconds: Math.max(1, Math.ceil(ttlMilliseconds / 1000)) };
 }
 
-/** Leases kept before the expired ones are swept. */
-const LEASES_BEFORE_SWEEP = 10_000;
+/** Leases kept per process: at this size the expired ones are swept, then the oldest forgotten if need be. */
+const MAXIMUM_LEASES = 10_000;
 
 export class RedisRateLimiter {
   private readonly redis: RedisWithConsume;
@@ -82,7 +84,10 @@ export class RedisRateLimiter {
     }
     for (;;) {
       const lease = this.leaseOf(key);
-      if (lease.tokens > 0 && Date.now() < lease.expiresAt) {
+      const now = Date.now();
+      // A burst on a spent window is refused here, without a round trip per request.
+      if (now < lease.refusedUntil) return refused(lease.refusedUntil - now);
+      if (lease.tokens > 0 && now < lease.expiresAt) {
         lease.tokens -= 1;
         return allowed(lease.remainingBeyond + lease.tokens);
       }
@@ -98,7 +103,10 @@ export class RedisRateLimiter {
   /** One round trip: this request's token plus the lease; refused when the window has none left. */
   private async takeLease(key: string, lease: Lease, limit: number, windowSeconds: number): Promise<RateLimitDecision> {
     const taken = await this.takeTokens(key, leaseSize(limit), limit, windowSeconds);
-    if (taken.granted <= 0) return refused(taken.ttlMilliseconds);
+    if (taken.granted <= 0) {
+      lease.refusedUntil = Date.now() + taken.ttlMilliseconds;
+      return refused(taken.ttlMilliseconds);
+    }
     lease.tokens = taken.granted - 1;
     lease.expiresAt = Date.now() + taken.ttlMilliseconds;
     lease.remainingBeyond = taken.remainingBeyond;
@@ -114,11 +122,17 @@ export class RedisRateLimiter {
   private leaseOf(key: string): Lease {
     let lease = this.leases.get(key);
     if (lease) return lease;
-    if (this.leases.size >= LEASES_BEFORE_SWEEP) {
+    if (this.leases.size >= MAXIMUM_LEASES) {
       const now = Date.now();
-      for (const [leasedKey, old] of this.leases) if (old.expiresAt <= now && !old.pending) this.leases.delete(leasedKey);
+      for (const [leasedKey, old] of this.leases) if (old.expiresAt <= now && old.refusedUntil <= now && !old.pending) this.leases.delete(leasedKey);
+      // Still full (long windows, many callers: anonymous daily buckets per address): forget the oldest tenth. A
+      // forgotten lease costs its caller at most its unused tokens (refused that much early), never an extra request.
+      for (const leasedKey of this.leases.keys()) {
+        if (this.leases.size < MAXIMUM_LEASES * 0.9) break;
+        this.leases.delete(leasedKey);
+      }
     }
-    lease = { tokens: 0, expiresAt: 0, remainingBeyond: 0, pending: null };
+    lease = { tokens: 0, expiresAt: 0, remainingBeyond: 0, refusedUntil: 0, pending: null };
     this.leases.set(key, lease);
     return lease;
   }
