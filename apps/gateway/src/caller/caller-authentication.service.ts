@@ -101,16 +101,12 @@ export class CallerAuthentication {
   }
 
   private async consumeAll(buckets: RateLimitBucket[]): Promise<BudgetVerdict> {
-    let retryAfterSeconds = 0;
-    for (const bucket of buckets) {
-      const decision = await this.limiter.consume(bucket.bucketKey, bucket.limit, bucket.windowSeconds).catch((error: unknown) => {
-        // The counters live in Redis (fail-fast connection): without them no request is admitted, and none hangs.
-        if (isRedisConnectionError(error)) throw new ServiceUnavailableError('rate limits cannot be checked');
-        throw error;
-      });
-      if (!decision.allowed) retryAfterSeconds = Math.max(retryAfterSeconds, Math.max(1, decision.retryAfterSeconds));
-    }
-    return { allowed: retryAfterSeconds === 0, retryAfterSeconds };
+    const decision = await this.limiter.consumeAll(buckets).catch((error: unknown) => {
+      // The counters live in Redis (fail-fast connection): without them no request is admitted, and none hangs.
+      if (isRedisConnectionError(error)) throw new ServiceUnavailableError('rate limits cannot be checked');
+      throw error;
+    });
+    return { allowed: decision.allowed, retryAfterSeconds: decision.allowed ? 0 : Math.max(1, decision.retryAfterSeconds) };
   }
 }
 
