@@ -258,7 +258,11 @@ class CrawlRun {
     const candidates: LinkCandidate[] = [];
     const keysOnPage = new Set<string>();
     for (const [index, link] of links.entries()) {
-      if (index > 0 && index % LINKS_PER_TURN === 0) await nextTurn();
+      if (index > 0 && index % LINKS_PER_TURN === 0) {
+        await nextTurn();
+        // Stopped meanwhile (deadline, limit, caller gone): the rest of the page's links would not be followed.
+        if (this.stopped) return;
+      }
       if (link.nofollow) continue;
       const url = toCrawlableUrl(link.url);
       if (!url) continue;
