@@ -67,13 +67,6 @@ export interface BillingServiceDependencies {
 }
 
 /**
- * One charging rule for fixed and metered charges: reserve before the work, settle after it, release on failure.
- * The rule itself (limits counting the ledger and live reservations; plan credits first, then pay-as-you-go)
- * is SQL, in the functions of migration 20261123010000_credit_reservations, not TypeScript: each step is then
- * one statement holding the account lock only while Postgres runs it (search latency is benchmarked and every
- * round trip under the lock queues the account's other requests), and the rule exists once.
- */
-/**
  * How long an (account, key) the database found nothing to limit is trusted to stay so: its reservations are then
  * granted without a round trip. A limit set meanwhile is still enforced by the settlement, which never charges
  * past what the limits allow once no live reservation bounds it.
@@ -81,6 +74,13 @@ export interface BillingServiceDependencies {
 const UNLIMITED_TRUSTED_MS = 10_000;
 const UNLIMITED_REMEMBERED_BEFORE_SWEEP = 10_000;
 
+/**
+ * One charging rule for fixed and metered charges: reserve before the work, settle after it, release on failure.
+ * The rule itself (limits counting the ledger and live reservations; plan credits first, then pay-as-you-go)
+ * is SQL, in the functions of migration 20261123010000_credit_reservations, not TypeScript: each step is then
+ * one statement holding the account lock only while Postgres runs it (search latency is benchmarked and every
+ * round trip under the lock queues the account's other requests), and the rule exists once.
+ */
 export class BillingService {
   private readonly now: () => Date;
   /** (account, key) pairs sift_reserve_credits last found unlimited (held nothing), until when that is trusted. */
@@ -110,7 +110,7 @@ export class BillingService {
     // Whether anything limits the caller is decided by the database alone (sift_reserve_credits); its last
     // "nothing" is remembered for a few seconds instead of being re-derived here.
     const pair = `${input.accountId}:${input.apiKeyId ?? ''}`;
-    if ((this.unlimitedUntil.get(pair) ?? 0) > Date.now()) {
+    if ((this.unlimitedUntil.get(pair) ?? 0) > this.now().getTime()) {
       return { accountId: input.accountId, apiKeyId: input.apiKeyId, projectId, requestId: input.requestId, endpoint: input.endpoint, credits: maximumCredits, held: false };
     }
     const result = await ledger.reserve({
@@ -184,10 +184,10 @@ export class BillingService {
 
   private rememberUnlimited(pair: string): void {
     if (this.unlimitedUntil.size >= UNLIMITED_REMEMBERED_BEFORE_SWEEP) {
-      const now = Date.now();
+      const now = this.now().getTime();
       for (const [known, until] of this.unlimitedUntil) if (until <= now) this.unlimitedUntil.delete(known);
     }
-    this.unlimitedUntil.set(pair, Date.now() + UNLIMITED_TRUSTED_MS);
+    this.unlimitedUntil.set(pair, this.now().getTime() + UNLIMITED_TRUSTED_MS);
   }
 
   /** The request failed: its credits are no longer held and nothing is charged. */
