@@ -9,7 +9,7 @@ const WORD_PATTERN = /[\p{L}\p{N}\p{M}]+/gu;
  * other scripts written without spaces are cut into words first (segmentWords), as the index does.
  */
 export function tokenize(text: string): string[] {
-  return tokenizeSegmented(segmentWords(text.toLowerCase()));
+  return tokenizeSegmented(segmentWords(text));
 }
 
 /** tokenize for text segmentWords has already cut: the same words, without segmenting a second time. */
