@@ -111,7 +111,8 @@ export async function startGateway(databaseUrl: string, env: Record<string, stri
 
 /** SIGTERM, then resolves once the process has exited (at once if it already has). */
 export async function stopChild(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null) return;
+  // Exited already, by itself or by a signal (then exitCode stays null).
+  if (child.exitCode !== null || child.signalCode !== null) return;
   const gone = new Promise<void>((done) => child.once('exit', () => done()));
   child.kill('SIGTERM');
   await gone;
