@@ -83,7 +83,7 @@ export class CorpusSnapshotCache {
     const rows = await this.prisma.$queryRaw<{ config: string; documents: number; words: number }[]>`
       SELECT sift_search_config(language)::text AS config, count(*)::int AS documents,
              coalesce(sum(word_count), 0)::float8 AS words
-      FROM documents GROUP BY 1`;
+      FROM documents GROUP BY 1 ORDER BY 1`;
     const documentCount = rows.reduce((sum, row) => sum + row.documents, 0);
     const words = rows.reduce((sum, row) => sum + row.words, 0);
     const documentFrequencies = new Map<string, number>();

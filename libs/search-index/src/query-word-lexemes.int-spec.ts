@@ -69,3 +69,26 @@ describe('QueryWordLexemes (real Postgres)', () => {
     expect(statements).toBe(6);
   });
 });
+
+describe('QueryWordLexemes when the corpus gains a language during a lookup', () => {
+  it('does not keep the lexemes a lookup under the old configurations found', async () => {
+    const asked: string[][] = [];
+    let answerFirst: (rows: (ConfigLexeme & { word: string })[]) => void = () => undefined;
+    const lookup: WordLexemeLookup = (words, configs) => {
+      asked.push([...configs]);
+      if (asked.length === 1) return new Promise((resolve) => (answerFirst = resolve));
+      return Promise.resolve(words.flatMap((word) => configs.map((config) => ({ word, config, lexeme: word }))));
+    };
+    const words = new QueryWordLexemes(lookup);
+    const old = words.of('tide', ['english']);
+    await words.of('harbour', ['english', 'german']);
+    answerFirst([{ word: 'tide', config: 'english', lexeme: 'tide' }]);
+    expect(await old).toEqual([{ config: 'english', lexeme: 'tide' }]);
+    // Asked again under both configurations, not answered from the old lookup.
+    expect(await words.of('tide', ['english', 'german'])).toEqual([
+      { config: 'english', lexeme: 'tide' },
+      { config: 'german', lexeme: 'tide' },
+    ]);
+    expect(asked).toEqual([['english'], ['english', 'german'], ['english', 'german']]);
+  });
+});

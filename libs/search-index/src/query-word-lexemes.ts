@@ -57,6 +57,8 @@ export class QueryWordLexemes {
     if (missing.length > 0) {
       for (const word of missing) known.set(word, []);
       for (const row of await this.lookup(missing, configs)) known.get(row.word)?.push({ config: row.config, lexeme: row.lexeme });
+      // The configurations changed while this lookup ran: its lexemes lack the new ones and are not kept.
+      if (this.rememberedConfigs !== configKey) return known;
       for (const word of missing) if (word.length <= LONGEST_REMEMBERED_WORD) this.remember(word, known.get(word) ?? []);
     }
     return known;
