@@ -41,6 +41,8 @@ export async function postJson<Body>(gateway: GatewayProcess, apiKey: string, pa
 export interface BenchWorker {
   /** The worker's "started" log line (JSON): concurrency, threads, port. */
   started: Record<string, unknown>;
+  /** The worker's process id (its parsing threads run inside it). */
+  pid: number;
   stop(): Promise<void>;
 }
 
@@ -68,6 +70,7 @@ export async function startBenchWorker(app: 'crawler-worker' | 'extractor-worker
   });
   return {
     started,
+    pid: child.pid ?? 0,
     stop: async () => {
       if (child.exitCode !== null) return;
       const gone = new Promise<void>((done) => child.once('exit', () => done()));

@@ -12,3 +12,12 @@ export function cpuMs(pid: number): number {
     return 0;
   }
 }
+
+/** Processes whose command line matches `pattern` (pgrep -f); none when nothing matches. */
+export function pidsMatching(pattern: string): number[] {
+  try {
+    return execFileSync('pgrep', ['-f', pattern]).toString().trim().split('\n').filter(Boolean).map(Number);
+  } catch {
+    return [];
+  }
+}
