@@ -52,15 +52,21 @@ async function timedExtract(gateway: GatewayProcess, apiKey: string, urls: strin
 
 const DATABASE_NAME = new URL(DATABASE_URL).pathname.slice(1);
 const PROCESS_KINDS = ['gateway', 'worker', 'postgres', 'redis'] as const;
+/** The extractor worker's CPU split: its main thread (event loop) and all its other threads (parsing, GC helpers, libuv). */
+const WORKER_PARTS = ['workerMain', 'workerThreads'] as const;
 type ProcessKind = (typeof PROCESS_KINDS)[number];
-type CpuByKind = Record<ProcessKind, number>;
+type CpuByKind = Record<ProcessKind | (typeof WORKER_PARTS)[number], number>;
 
 /** CPU ms used so far by each process kind; Postgres backends are found again each time (pools open connections lazily). */
 function cpuByKind(gatewayPid: number, workerPid: number): CpuByKind {
   const sum = (pids: number[]) => pids.reduce((total, pid) => total + cpuMs(pid), 0);
+  const worker = cpuMs(workerPid);
+  const workerMain = cpuMs(workerPid, workerPid);
   return {
     gateway: cpuMs(gatewayPid),
-    worker: cpuMs(workerPid),
+    worker,
+    workerMain,
+    workerThreads: worker - workerMain,
     postgres: sum(pidsMatching(`postgres: .* ${DATABASE_NAME} `)),
     redis: sum(pidsMatching('redis-server')),
   };
@@ -84,7 +90,7 @@ async function main(): Promise<void> {
     const pages = benchPages().map((path) => `${site.origin}${path}`);
     const single = new Map<string, number[]>(pages.map((url) => [url, []]));
     const bySize = new Map<number, number[]>(REQUEST_SIZES.map((size) => [size, []]));
-    const cpuBySize = new Map<number, CpuByKind>(REQUEST_SIZES.map((size) => [size, { gateway: 0, worker: 0, postgres: 0, redis: 0 }]));
+    const cpuBySize = new Map<number, CpuByKind>(REQUEST_SIZES.map((size) => [size, { gateway: 0, worker: 0, workerMain: 0, workerThreads: 0, postgres: 0, redis: 0 }]));
     // One warm-up round so no measurement pays for module loading or JIT.
     for (let round = 0; round <= ROUNDS; round += 1) {
       const measured = round > 0;
@@ -99,7 +105,7 @@ async function main(): Promise<void> {
         if (!measured) continue;
         bySize.get(size)?.push(elapsedMs);
         const spent = cpuBySize.get(size);
-        for (const kind of PROCESS_KINDS) if (spent) spent[kind] += after[kind] - before[kind];
+        for (const kind of [...PROCESS_KINDS, ...WORKER_PARTS]) if (spent) spent[kind] += after[kind] - before[kind];
       }
     }
 
@@ -122,13 +128,15 @@ async function main(): Promise<void> {
       );
     }
     console.log('CPU ms per page by process (the requests of each size; /proc ticks of 10 ms, so small sizes are coarse)');
-    console.log(`URLs  ${PROCESS_KINDS.map((kind) => kind.padStart(8)).join('  ')}     total`);
+    console.log(`URLs  ${PROCESS_KINDS.map((kind) => kind.padStart(8)).join('  ')}     total  (worker: main thread / other threads)`);
     for (const size of REQUEST_SIZES) {
       const spent = cpuBySize.get(size);
       if (!spent) continue;
       const perPage = (ms: number) => ms / (size * ROUNDS);
       const total = PROCESS_KINDS.reduce((sum, kind) => sum + spent[kind], 0);
-      console.log(`${String(size).padStart(4)}  ${PROCESS_KINDS.map((kind) => perPage(spent[kind]).toFixed(1).padStart(8)).join('  ')}  ${perPage(total).toFixed(1).padStart(8)}`);
+      console.log(
+        `${String(size).padStart(4)}  ${PROCESS_KINDS.map((kind) => perPage(spent[kind]).toFixed(1).padStart(8)).join('  ')}  ${perPage(total).toFixed(1).padStart(8)}  (${perPage(spent.workerMain).toFixed(1)} / ${perPage(spent.workerThreads).toFixed(1)})`,
+      );
     }
     console.log(`ratio 10 URLs / slowest single page ${(percentile(bySize.get(10) ?? [], 0.5) / slowestSingleMs(10).p50).toFixed(2)} (target ≤ 2)`);
   } finally {

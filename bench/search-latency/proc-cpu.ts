@@ -3,10 +3,13 @@ import { readFileSync } from 'node:fs';
 
 export const ticksPerSecond = Number(execFileSync('getconf', ['CLK_TCK']).toString().trim());
 
-/** CPU time (user + system) a process has used so far, from /proc; 0 once it is gone. Linux only. */
-export function cpuMs(pid: number): number {
+/**
+ * CPU time (user + system) a process has used so far, from /proc; 0 once it is gone. Linux only. With `threadId`,
+ * that one thread's time (the process id itself names its main thread).
+ */
+export function cpuMs(pid: number, threadId?: number): number {
   try {
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    const fields = readFileSync(threadId === undefined ? `/proc/${pid}/stat` : `/proc/${pid}/task/${threadId}/stat`, 'utf8').split(') ')[1].split(' ');
     return ((Number(fields[11]) + Number(fields[12])) * 1000) / ticksPerSecond;
   } catch {
     return 0;
