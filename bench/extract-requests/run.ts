@@ -55,21 +55,34 @@ const PROCESS_KINDS = ['gateway', 'worker', 'postgres', 'redis'] as const;
 /** The extractor worker's CPU split: its main thread (event loop) and all its other threads (parsing, GC helpers, libuv). */
 const WORKER_PARTS = ['workerMain', 'workerThreads'] as const;
 type ProcessKind = (typeof PROCESS_KINDS)[number];
-type CpuByKind = Record<ProcessKind | (typeof WORKER_PARTS)[number], number>;
+type CpuKind = ProcessKind | (typeof WORKER_PARTS)[number];
+type CpuByKind = Record<CpuKind, number>;
+/** CPU ms used so far by each process (or thread) of each kind, by its id. */
+type CpuSnapshot = Record<CpuKind, Map<number, number>>;
 
-/** CPU ms used so far by each process kind; Postgres backends are found again each time (pools open connections lazily). */
-function cpuByKind(gatewayPid: number, workerPid: number): CpuByKind {
-  const sum = (pids: number[]) => pids.reduce((total, pid) => total + cpuMs(pid), 0);
+/** Postgres backends are found again each time: pools open and close connections. */
+function cpuSnapshot(gatewayPid: number, workerPid: number): CpuSnapshot {
+  const byPid = (pids: number[]) => new Map(pids.map((pid) => [pid, cpuMs(pid)]));
   const worker = cpuMs(workerPid);
   const workerMain = cpuMs(workerPid, workerPid);
   return {
-    gateway: cpuMs(gatewayPid),
-    worker,
-    workerMain,
-    workerThreads: worker - workerMain,
-    postgres: sum(pidsMatching(`postgres: .* ${DATABASE_NAME} `)),
-    redis: sum(pidsMatching('redis-server')),
+    gateway: byPid([gatewayPid]),
+    worker: new Map([[workerPid, worker]]),
+    workerMain: new Map([[workerPid, workerMain]]),
+    workerThreads: new Map([[workerPid, worker - workerMain]]),
+    postgres: byPid(pidsMatching(`postgres: .* ${DATABASE_NAME} `)),
+    redis: byPid(pidsMatching('redis-server')),
   };
+}
+
+/**
+ * CPU ms each kind used between two snapshots: a process that started in between counts from zero, one that ended
+ * in between (a closed connection's backend) drops out instead of taking its whole past with it.
+ */
+function cpuBetween(before: CpuSnapshot, after: CpuSnapshot, kind: CpuKind): number {
+  let spent = 0;
+  for (const [pid, ms] of after[kind]) spent += ms - (before[kind].get(pid) ?? 0);
+  return spent;
 }
 
 function percentile(values: number[], fraction: number): number {
@@ -99,13 +112,13 @@ async function main(): Promise<void> {
         if (measured) single.get(url)?.push(elapsedMs);
       }
       for (const size of REQUEST_SIZES) {
-        const before = cpuByKind(gateway.pid, worker.pid);
+        const before = cpuSnapshot(gateway.pid, worker.pid);
         const elapsedMs = await timedExtract(gateway, apiKey, pages.slice(0, size));
-        const after = cpuByKind(gateway.pid, worker.pid);
+        const after = cpuSnapshot(gateway.pid, worker.pid);
         if (!measured) continue;
         bySize.get(size)?.push(elapsedMs);
         const spent = cpuBySize.get(size);
-        for (const kind of [...PROCESS_KINDS, ...WORKER_PARTS]) if (spent) spent[kind] += after[kind] - before[kind];
+        for (const kind of [...PROCESS_KINDS, ...WORKER_PARTS]) if (spent) spent[kind] += cpuBetween(before, after, kind);
       }
     }
 
