@@ -41,6 +41,7 @@ export async function postJson<Body>(gateway: GatewayProcess, apiKey: string, pa
 export interface BenchWorker {
   /** The worker's "started" log line (JSON): concurrency, threads, port. */
   started: Record<string, unknown>;
+  /** The worker's process id (its parsing threads run inside it). */
   pid: number;
   stop(): Promise<void>;
 }

@@ -4,12 +4,17 @@
 // N pages can only be as fast as its slowest page, and on C cores no faster than N pages' CPU time / C: the ratio
 // says how close the worker's job concurrency and parsing threads come to that.
 // Run: node scripts/run-ts.js bench/extract-requests/run.ts
-// With EXTRACT_BENCH_CPU_PROFILE_DIR=<dir> the extractor worker writes a V8 CPU profile (.cpuprofile) there when it stops.
+// With EXTRACT_BENCH_CPU_PROFILE_DIR=<dir> the extractor worker and the gateway write V8 CPU profiles (.cpuprofile) there
+// when they stop.
+// Beside the times it prints the CPU each request size cost per page in every process that serves it (gateway,
+// extractor worker with its parsing threads, the Postgres backends of the benchmark's database, Redis), read from
+// /proc around each measured request. Redis is shared with whatever else runs on the machine. Linux only.
 import { readdirSync } from 'node:fs';
 import { usableCpuCount } from '@sift/config';
 import { GIT_DOCS_SITE_ROOT, startGitDocsSite } from '@sift/testing';
 import { benchStackEnv, migrateBenchDatabase, postJson, startBenchWorker } from '../crawl/bench-stack';
 import { createBenchKey, type GatewayProcess, startGateway } from '../search-quality/search-stack';
+import { cpuMs, databaseBackendPids, pidsMatching } from '../search-latency/proc-cpu';
 
 const DATABASE_URL = 'postgresql://postgres@127.0.0.1:5432/sift_bench_extract_requests';
 const REQUEST_SIZES = [1, 5, 10, 20];
@@ -45,6 +50,41 @@ async function timedExtract(gateway: GatewayProcess, apiKey: string, urls: strin
   return elapsedMs;
 }
 
+const DATABASE_NAME = new URL(DATABASE_URL).pathname.slice(1);
+const PROCESS_KINDS = ['gateway', 'worker', 'postgres', 'redis'] as const;
+/** The extractor worker's CPU split: its main thread (event loop) and all its other threads (parsing, GC helpers, libuv). */
+const WORKER_PARTS = ['workerMain', 'workerThreads'] as const;
+type ProcessKind = (typeof PROCESS_KINDS)[number];
+type CpuKind = ProcessKind | (typeof WORKER_PARTS)[number];
+type CpuByKind = Record<CpuKind, number>;
+/** CPU ms used so far by each process (or thread) of each kind, by its id. */
+type CpuSnapshot = Record<CpuKind, Map<number, number>>;
+
+/** Postgres backends are found again each time: pools open and close connections. */
+function cpuSnapshot(gatewayPid: number, workerPid: number): CpuSnapshot {
+  const byPid = (pids: number[]) => new Map(pids.map((pid) => [pid, cpuMs(pid)]));
+  const worker = cpuMs(workerPid);
+  const workerMain = cpuMs(workerPid, workerPid);
+  return {
+    gateway: byPid([gatewayPid]),
+    worker: new Map([[workerPid, worker]]),
+    workerMain: new Map([[workerPid, workerMain]]),
+    workerThreads: new Map([[workerPid, worker - workerMain]]),
+    postgres: byPid(databaseBackendPids(DATABASE_NAME)),
+    redis: byPid(pidsMatching('redis-server')),
+  };
+}
+
+/**
+ * CPU ms each kind used between two snapshots: a process that started in between counts from zero, one that ended
+ * in between (a closed connection's backend) drops out instead of taking its whole past with it.
+ */
+function cpuBetween(before: CpuSnapshot, after: CpuSnapshot, kind: CpuKind): number {
+  let spent = 0;
+  for (const [pid, ms] of after[kind]) spent += ms - (before[kind].get(pid) ?? 0);
+  return spent;
+}
+
 function percentile(values: number[], fraction: number): number {
   const sorted = [...values].sort((left, right) => left - right);
   return sorted[Math.min(sorted.length - 1, Math.ceil(fraction * sorted.length) - 1)];
@@ -55,13 +95,15 @@ async function main(): Promise<void> {
   const env = benchStackEnv(DATABASE_URL, 'extract', { EXTRACTOR_PORT: '0', DOCUMENT_CACHE_SECONDS: '0' });
   await migrateBenchDatabase(DATABASE_URL);
   const site = await startGitDocsSite();
-  const worker = await startBenchWorker('extractor-worker', env, process.env.EXTRACT_BENCH_CPU_PROFILE_DIR);
-  const gateway = await startGateway(DATABASE_URL, env);
+  const profileDir = process.env.EXTRACT_BENCH_CPU_PROFILE_DIR;
+  const worker = await startBenchWorker('extractor-worker', env, profileDir);
+  const gateway = await startGateway(DATABASE_URL, env, undefined, profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : []);
   try {
     const apiKey = await createBenchKey(DATABASE_URL);
     const pages = benchPages().map((path) => `${site.origin}${path}`);
     const single = new Map<string, number[]>(pages.map((url) => [url, []]));
     const bySize = new Map<number, number[]>(REQUEST_SIZES.map((size) => [size, []]));
+    const cpuBySize = new Map<number, CpuByKind>(REQUEST_SIZES.map((size) => [size, { gateway: 0, worker: 0, workerMain: 0, workerThreads: 0, postgres: 0, redis: 0 }]));
     // One warm-up round so no measurement pays for module loading or JIT.
     for (let round = 0; round <= ROUNDS; round += 1) {
       const measured = round > 0;
@@ -70,8 +112,13 @@ async function main(): Promise<void> {
         if (measured) single.get(url)?.push(elapsedMs);
       }
       for (const size of REQUEST_SIZES) {
+        const before = cpuSnapshot(gateway.pid, worker.pid);
         const elapsedMs = await timedExtract(gateway, apiKey, pages.slice(0, size));
-        if (measured) bySize.get(size)?.push(elapsedMs);
+        const after = cpuSnapshot(gateway.pid, worker.pid);
+        if (!measured) continue;
+        bySize.get(size)?.push(elapsedMs);
+        const spent = cpuBySize.get(size);
+        for (const kind of [...PROCESS_KINDS, ...WORKER_PARTS]) if (spent) spent[kind] += cpuBetween(before, after, kind);
       }
     }
 
@@ -91,6 +138,17 @@ async function main(): Promise<void> {
       const pagesPerSecond = (size * times.length) / (times.reduce((sum, ms) => sum + ms, 0) / 1000);
       console.log(
         `${String(size).padStart(4)}  ${p50.toFixed(0).padStart(6)}  ${percentile(times, 0.99).toFixed(0).padStart(6)}  ${pagesPerSecond.toFixed(1).padStart(7)}  ${slowest.p50.toFixed(0).padStart(26)}  ${(p50 / slowest.p50).toFixed(2)} (${slowest.url.slice(site.origin.length)})`,
+      );
+    }
+    console.log('CPU ms per page by process (the requests of each size; /proc ticks of 10 ms, so small sizes are coarse)');
+    console.log(`URLs  ${PROCESS_KINDS.map((kind) => kind.padStart(8)).join('  ')}     total  (worker: main thread / other threads)`);
+    for (const size of REQUEST_SIZES) {
+      const spent = cpuBySize.get(size);
+      if (!spent) continue;
+      const perPage = (ms: number) => ms / (size * ROUNDS);
+      const total = PROCESS_KINDS.reduce((sum, kind) => sum + spent[kind], 0);
+      console.log(
+        `${String(size).padStart(4)}  ${PROCESS_KINDS.map((kind) => perPage(spent[kind]).toFixed(1).padStart(8)).join('  ')}  ${perPage(total).toFixed(1).padStart(8)}  (${perPage(spent.workerMain).toFixed(1)} / ${perPage(spent.workerThreads).toFixed(1)})`,
       );
     }
     console.log(`ratio 10 URLs / slowest single page ${(percentile(bySize.get(10) ?? [], 0.5) / slowestSingleMs(10).p50).toFixed(2)} (target ≤ 2)`);

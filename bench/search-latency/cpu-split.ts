@@ -2,25 +2,16 @@
 // process, and of this process (autocannon), per request, read from /proc during one autocannon run.
 // `BENCH_DEPTH` (default basic), `BENCH_DURATION_SECONDS` (default 15); needs the bench index
 // (run bench/search-latency/run.ts once first). Linux only.
-import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
 import { benchDataDirectory } from '@sift/testing';
-import { cpuMs, ticksPerSecond } from './proc-cpu';
+import { cpuMs, pidsMatching, ticksPerSecond } from './proc-cpu';
 import { createBenchKey, searchOverHttp, startGateway } from '../search-quality/search-stack';
 
 const databaseUrl = process.env.BENCH_DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/sift_bench_latency';
 const depth = process.env.BENCH_DEPTH ?? 'basic';
 const durationSeconds = Number(process.env.BENCH_DURATION_SECONDS ?? 15);
-
-function pidsMatching(pattern: string): number[] {
-  try {
-    return execFileSync('pgrep', ['-f', pattern]).toString().trim().split('\n').filter(Boolean).map(Number);
-  } catch {
-    return [];
-  }
-}
 
 /** Postgres CPU by process kind (client backends, autovacuum, WAL and checkpoint writers, ...) from the titles. */
 function postgresByKind(): Map<string, number> {

@@ -3,21 +3,29 @@ import { readFileSync } from 'node:fs';
 
 export const ticksPerSecond = Number(execFileSync('getconf', ['CLK_TCK']).toString().trim());
 
-/** CPU time (user + system) a process has used so far, from /proc; 0 once it is gone. Linux only. */
-export function cpuMs(pid: number): number {
+/**
+ * CPU time (user + system) a process has used so far, from /proc; 0 once it is gone. Linux only. With `threadId`,
+ * that one thread's time (the process id itself names its main thread).
+ */
+export function cpuMs(pid: number, threadId?: number): number {
   try {
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    const fields = readFileSync(threadId === undefined ? `/proc/${pid}/stat` : `/proc/${pid}/task/${threadId}/stat`, 'utf8').split(') ')[1].split(' ');
     return ((Number(fields[11]) + Number(fields[12])) * 1000) / ticksPerSecond;
   } catch {
     return 0;
   }
 }
 
-/** Postgres's server processes serving one database (client backends and parallel workers), by their titles. */
-export function databaseBackendPids(database: string): number[] {
+/** Processes whose command line matches `pattern` (pgrep -f); none when nothing matches. */
+export function pidsMatching(pattern: string): number[] {
   try {
-    return execFileSync('pgrep', ['-f', `^postgres: .*\\b${database}\\b`]).toString().trim().split('\n').filter(Boolean).map(Number);
+    return execFileSync('pgrep', ['-f', pattern]).toString().trim().split('\n').filter(Boolean).map(Number);
   } catch {
     return [];
   }
+}
+
+/** Postgres's server processes serving one database (client backends), by their titles. */
+export function databaseBackendPids(database: string): number[] {
+  return pidsMatching(`^postgres: .*\\b${database}\\b`);
 }

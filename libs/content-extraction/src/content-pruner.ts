@@ -3,7 +3,7 @@
 // links, picture captions and credits, and the headings those blocks leave behind. They are found by
 // structure (link density, element kind), never by their words, so that they work in every language.
 
-const LINK_BLOCK_TAGS = 'p, li, dd, dt, h2, h3, h4, h5, h6';
+const LINK_BLOCK_TAGS = new Set(['p', 'li', 'dd', 'dt', 'h2', 'h3', 'h4', 'h5', 'h6']);
 // A block whose text is mostly link text is a pointer elsewhere, not part of the article's text.
 const MAX_LINK_SHARE = 0.7;
 const HEADING_RANK: Record<string, number> = { H1: 1, H2: 2, H3: 3, H4: 4, H5: 5, H6: 6 };
@@ -11,18 +11,55 @@ const HEADING_RANK: Record<string, number> = { H1: 1, H2: 2, H3: 3, H4: 4, H5: 5
 const MAX_HEADING_CHARS = 200;
 const LIST_TAGS = new Set(['UL', 'OL', 'DL']);
 
-function linkTextLength(element: Element): number {
-  let length = 0;
-  for (const anchor of Array.from(element.querySelectorAll('a'))) length += (anchor.textContent ?? '').replace(/\s+/g, '').length;
-  return length;
+const ELEMENT_NODE = 1;
+const TEXT_NODE = 3;
+const CDATA_SECTION_NODE = 4;
+
+const nonSpaceLength = (text: string): number => text.replace(/\s+/g, '').length;
+
+interface LinkBlock {
+  element: Element;
+  /** Characters of its text, spaces left out. */
+  textLength: number;
+  /** Characters of the text of the links inside it (a link inside a link counts twice), spaces left out. */
+  linkTextLength: number;
+}
+
+/**
+ * The candidate blocks under `root` in document order, with their text and link text lengths, from one walk of the
+ * tree: asking each block for its text and its links would read nested blocks (dd > p, li > li) again and again.
+ * The lengths stay right while blocks are removed in this order: a removal changes only its ancestors, which come
+ * before it.
+ */
+function linkBlocksOf(root: Element): LinkBlock[] {
+  const blocks: LinkBlock[] = [];
+  const visit = (element: Element): { text: number; links: number } => {
+    const name = element.localName.toLowerCase();
+    const block = LINK_BLOCK_TAGS.has(name) ? { element, textLength: 0, linkTextLength: 0 } : null;
+    if (block) blocks.push(block);
+    const counts = { text: 0, links: 0 };
+    for (let child = element.firstChild; child; child = child.nextSibling) {
+      if (child.nodeType === TEXT_NODE || child.nodeType === CDATA_SECTION_NODE) counts.text += nonSpaceLength((child as CharacterData).data);
+      else if (child.nodeType === ELEMENT_NODE) {
+        const inner = visit(child as Element);
+        counts.text += inner.text;
+        counts.links += inner.links + ((child as Element).localName.toLowerCase() === 'a' ? inner.text : 0);
+      }
+    }
+    if (block) {
+      block.textLength = counts.text;
+      block.linkTextLength = counts.links;
+    }
+    return counts;
+  };
+  for (let child = root.firstElementChild; child; child = child.nextElementSibling) visit(child);
+  return blocks;
 }
 
 function removeLinkBlocks(root: Element): void {
-  for (const block of Array.from(root.querySelectorAll(LINK_BLOCK_TAGS))) {
-    if (!block.parentNode) continue;
-    const length = (block.textContent ?? '').replace(/\s+/g, '').length;
-    if (length === 0) continue;
-    if (linkTextLength(block) > length * MAX_LINK_SHARE) {
+  for (const { element: block, textLength, linkTextLength } of linkBlocksOf(root)) {
+    if (!block.parentNode || textLength === 0) continue;
+    if (linkTextLength > textLength * MAX_LINK_SHARE) {
       const parent = block.parentElement;
       block.remove();
       if (parent && LIST_TAGS.has(parent.tagName.toUpperCase()) && !parent.firstElementChild) parent.remove();

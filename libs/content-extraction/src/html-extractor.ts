@@ -36,24 +36,24 @@ function pageOfMarkup(markup: MarkupDocument, tags: DocumentTags, html: string, 
   const cleanHtml = contentMarkup(markup);
   const content = findMainContent(parseDocument(cleanHtml), () => parseDocument(cleanHtml));
   if (content) {
-    pruneContent(content.element);
-    absolutizeContentUrls(content.element, baseUrl);
+    pruneContent(content);
+    absolutizeContentUrls(content, baseUrl);
   }
 
-  const text = content ? elementToText(content.element) : '';
+  const text = content ? elementToText(content) : '';
   return webPageOf({
     url: options.url,
     finalUrl: options.baseUrl,
     title: metadata.title,
     description: metadata.description,
-    markdown: content && options.format !== 'text' ? elementToMarkdown(content.element) : text,
+    markdown: content && options.format !== 'text' ? elementToMarkdown(content) : text,
     text,
     language: metadata.language,
     publishedDate: metadata.publishedDate,
     isNews: metadata.isNews,
     isUnsafe: metadata.isUnsafe,
     countryHints: countryHintsOf(metadata.contentLanguageHints),
-    images: options.includeImages === false ? [] : collectImages(content?.element ?? null, previewImage, baseUrl),
+    images: options.includeImages === false ? [] : collectImages(content, previewImage, baseUrl),
     favicon,
   });
 }

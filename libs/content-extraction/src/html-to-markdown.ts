@@ -85,11 +85,33 @@ function wrapRun(container: Element, runHtml: string): string {
   return LIST_TAGS.has(container.tagName.toUpperCase()) ? `<${tag}>${runHtml}</${tag}>` : runHtml;
 }
 
+const CDATA_SECTION_NODE = 4;
+
+/**
+ * The length of every element's text under `root` (text and CDATA nodes, as `textContent` reads them), from one walk.
+ * A node's HTML is never shorter than its text, so an element whose text is over the piece size is split without
+ * serialising it first: serialising every too-large container before descending into it wrote the same HTML once per
+ * level of nesting.
+ */
+function textLengths(root: Element): Map<Node, number> {
+  const lengths = new Map<Node, number>();
+  const visit = (node: Node): number => {
+    if (node.nodeType === TEXT_NODE || node.nodeType === CDATA_SECTION_NODE) return (node as CharacterData).data.length;
+    if (node.nodeType !== ELEMENT_NODE) return 0;
+    let length = 0;
+    for (let child = node.firstChild; child; child = child.nextSibling) length += visit(child);
+    lengths.set(node, length);
+    return length;
+  };
+  visit(root);
+  return lengths;
+}
+
 /**
  * Converts the children of `container` in runs of bounded size, splitting between blocks and, in a run of inline
  * content (a page of links), between links.
  */
-function convertChildren(container: Element, pieces: MarkdownPieces): void {
+function convertChildren(container: Element, pieces: MarkdownPieces, lengths: Map<Node, number>): void {
   const inList = LIST_TAGS.has(container.tagName.toUpperCase());
   let run = '';
   let runJoint: PieceJoint = 'block';
@@ -99,11 +121,12 @@ function convertChildren(container: Element, pieces: MarkdownPieces): void {
     runJoint = nextJoint;
   };
   for (let child = container.firstChild; child; child = child.nextSibling) {
-    const html = nodeHtml(child);
     const tag = tagOf(child);
-    if (html.length > PIECE_HTML_CHARS && !inList && tag !== undefined && (SPLITTABLE_TAGS.has(tag) || tag === PARAGRAPH_TAG)) {
+    const splittable = !inList && tag !== undefined && (SPLITTABLE_TAGS.has(tag) || tag === PARAGRAPH_TAG);
+    const html = splittable && (lengths.get(child) ?? 0) > PIECE_HTML_CHARS ? undefined : nodeHtml(child);
+    if (html === undefined || (splittable && html.length > PIECE_HTML_CHARS)) {
       flush('block');
-      convertChildren(child as Element, pieces);
+      convertChildren(child as Element, pieces, lengths);
       runJoint = 'block';
       continue;
     }
@@ -120,6 +143,6 @@ function convertChildren(container: Element, pieces: MarkdownPieces): void {
 /** The children of an element as GitHub-flavoured markdown (ATX headings, fenced code, pipe tables). */
 export function elementToMarkdown(element: Element): string {
   const pieces = new MarkdownPieces();
-  convertChildren(element, pieces);
+  convertChildren(element, pieces, textLengths(element));
   return pieces.toString();
 }

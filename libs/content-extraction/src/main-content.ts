@@ -2,11 +2,6 @@ import { Readability } from '@mozilla/readability';
 import { elementToText } from './element-to-text';
 import { elementAtPath, findSectionedContainer, SectionedContainer, widenToTitleBlock } from './sectioned-container';
 
-export interface MainContent {
-  element: Element;
-  text: string;
-}
-
 // Below this many characters Readability has usually picked a teaser or a caption instead of the article.
 const SHORT_CONTENT_CHARS = 250;
 const SECTIONED_PAGE_SHARE = 0.85;
@@ -39,9 +34,10 @@ function runReadability(document: Document): Element | null {
 /**
  * Finds the main content of a (boilerplate-cleaned) document: Readability's choice, widened to the whole run of
  * sections when the page is a sectioned document, or the page's densest text region when Readability fails or
- * finds much less text.
+ * finds much less text. Only the element: the caller prunes it before reading its text, so text read here would be
+ * thrown away (it is read only where the choice depends on it).
  */
-export function findMainContent(document: Document, freshDocument: () => Document): MainContent | null {
+export function findMainContent(document: Document, freshDocument: () => Document): Element | null {
   if (!document.body) return null;
   const sectioned = findSectionedContainer(document.body);
   const sectionedElement = sectioned ? elementAtPath(document.body, sectioned.path) : null;
@@ -49,8 +45,7 @@ export function findMainContent(document: Document, freshDocument: () => Documen
   // A run of sections holding most of the page is the content (a manual page): Readability, the costliest step
   // on such big pages, would at best choose the same element.
   if (sectionedElement && sectionedText.length >= squeeze(document.body.textContent ?? '').length * SECTIONED_PAGE_SHARE) {
-    const element = widenToTitleBlock(sectionedElement);
-    return { element, text: elementToText(element) };
+    return widenToTitleBlock(sectionedElement);
   }
   const readable = runReadability(document);
   const readableText = readable ? elementToText(readable) : '';
@@ -58,18 +53,14 @@ export function findMainContent(document: Document, freshDocument: () => Documen
   // Readability rewrites the document while it works, so widening and the fallback look at an untouched copy.
   if (sectioned && keptPartOfSections(sectioned, sectionedText, readableText)) {
     const container = elementAtPath(freshDocument().body, sectioned.path);
-    if (container) {
-      const element = widenToTitleBlock(container);
-      return { element, text: elementToText(element) };
-    }
+    if (container) return widenToTitleBlock(container);
   }
-  if (readable && readableText.length >= SHORT_CONTENT_CHARS) return { element: readable, text: readableText };
+  if (readable && readableText.length >= SHORT_CONTENT_CHARS) return readable;
   const fallbackBody = freshDocument().body;
   const fallback = fallbackBody ? densestRegion(fallbackBody) : null;
-  if (!fallback) return readable ? { element: readable, text: readableText } : null;
-  const fallbackText = elementToText(fallback);
-  if (!readable || fallbackText.length > readableText.length) return { element: fallback, text: fallbackText };
-  return { element: readable, text: readableText };
+  if (!fallback) return readable;
+  if (!readable || elementToText(fallback).length > readableText.length) return fallback;
+  return readable;
 }
 
 /** The element holding the most paragraph text directly, a cheap stand-in when Readability gives up. */

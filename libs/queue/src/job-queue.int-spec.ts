@@ -122,6 +122,36 @@ describe('JobQueue and startWorker (real Redis)', () => {
     }
   });
 
+  it('enqueues many jobs in one call and settles each as enqueueAndWait would, in order', async () => {
+    const settled = await jobQueue.enqueueAllAndWait(
+      EchoJob,
+      [
+        { text: 'bulk-a', times: 2 },
+        { text: 'bulk-invalid', times: 0 },
+        { text: 'bulk-b', times: 1 },
+      ],
+      { timeoutMs: 10_000 },
+    );
+    expect(settled[0]).toEqual({ status: 'fulfilled', value: { echoed: 'bulk-abulk-a' } });
+    expect(settled[1].status === 'rejected' && settled[1].reason).toBeInstanceOf(InvalidJobPayloadError);
+    expect(settled[2]).toEqual({ status: 'fulfilled', value: { echoed: 'bulk-b' } });
+    // The invalid payload never reached a worker.
+    expect(echoCalls).toEqual(expect.arrayContaining(['bulk-a', 'bulk-b']));
+    expect(echoCalls).not.toContain('bulk-invalid');
+  });
+
+  it('times out each job of a bulk on its own: a finished one keeps its result', async () => {
+    const slow = gate('bulk-slow');
+    const quick = gate('bulk-quick');
+    const waiting = jobQueue.enqueueAllAndWait(GatedJob, [{ gate: 'bulk-slow' }, { gate: 'bulk-quick' }], { timeoutMs: 5_000 });
+    await Promise.all([slow.waitForStart, quick.waitForStart]);
+    quick.release();
+    const [slowOutcome, quickOutcome] = await waiting;
+    expect(slowOutcome.status === 'rejected' && slowOutcome.reason).toBeInstanceOf(JobTimeoutError);
+    expect(quickOutcome).toEqual({ status: 'fulfilled', value: { released: 'bulk-quick' } });
+    slow.release();
+  });
+
   it('refuses to start with two handlers for one job', async () => {
     await expect(
       startWorker({ queue: QueueName.Extract, handlers: [...handlers, handlers[0]], definitions: [EchoJob, GatedJob], concurrency: 1, connection, prefix }),

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { type Job, Queue, QueueEvents } from 'bullmq';
+import { type Job, type JobsOptions, Queue, QueueEvents } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { JobDefinition, QueueName } from '@sift/queue-contracts';
 import { JobFailedError } from './job-failed.error';
@@ -82,18 +82,7 @@ export class JobQueue {
     const validPayload = validatePayload(definition, payload);
     await this.assertConnected('enqueue');
     const queue = this.queueFor(definition.queue);
-    // A job enqueued while serving a request carries that request's id into the worker's log lines.
-    const data = withEnvelope(validPayload, { deadlineAt: options.deadlineAt, requestId: currentRequestId() });
-    const job = await this.withinStepTimeout(
-      'enqueue',
-      queue.add(definition.name, data, {
-        jobId: options.jobId,
-        priority: options.priority,
-        attempts: definition.attempts,
-        removeOnComplete: { age: this.options.keepCompletedForSeconds ?? 3_600 },
-        removeOnFail: { age: this.options.keepFailedForSeconds ?? 24 * 3_600 },
-      }),
-    );
+    const job = await this.withinStepTimeout('enqueue', queue.add(definition.name, this.jobData(validPayload, options.deadlineAt), this.jobOptions(definition, options)));
     return job as Job<Payload, Result>;
   }
 
@@ -113,15 +102,88 @@ export class JobQueue {
     await this.withinStepTimeout('subscribe', this.queueEventsFor(definition.queue));
     const jobId = options.jobId ?? randomUUID();
     // Registered before the job is added, so a fast worker cannot finish before we listen.
-    const finished = new Promise<unknown>((resolve, reject) => this.waiters.set(jobId, { resolve, reject }));
-    // The race below may abandon this promise; its late rejection is expected and must not crash the process.
-    finished.catch(() => undefined);
+    const finished = this.finishedPromise(jobId);
 
-    let timer: NodeJS.Timeout | undefined;
-    let job: Job<Payload, Result> | undefined;
     try {
-      job = await this.enqueue(definition, payload, { ...options, jobId, deadlineAt });
+      const job = await this.enqueue(definition, payload, { ...options, jobId, deadlineAt });
       if (options.jobId) await this.settleIfAlreadyFinished(definition.queue, jobId);
+      return await this.resultOf(definition, job, finished, deadlineAt, options.timeoutMs);
+    } finally {
+      this.waiters.delete(jobId);
+    }
+  }
+
+  /**
+   * Enqueues one job per payload in a single Redis round trip (BullMQ's addBulk, one MULTI) and waits for all of
+   * them, for callers that fan one request out to many jobs. Each entry of the answer, in the payloads' order,
+   * settles as enqueueAndWait would have for that payload: the validated result, or InvalidJobPayloadError (that
+   * payload is not enqueued), JobFailedError or JobTimeoutError. Rejects as a whole only with QueueUnavailableError,
+   * when Redis does not take the jobs.
+   */
+  async enqueueAllAndWait<Payload, Result>(
+    definition: JobDefinition<Payload, Result>,
+    payloads: readonly Payload[],
+    options: Pick<EnqueueAndWaitOptions, 'timeoutMs' | 'priority'>,
+  ): Promise<PromiseSettledResult<Result>[]> {
+    const deadlineAt = Date.now() + options.timeoutMs;
+    type Entry = { payload: Payload; jobId: string } | { invalid: unknown };
+    const entries = payloads.map((payload): Entry => {
+      try {
+        return { payload: validatePayload(definition, payload), jobId: randomUUID() };
+      } catch (error) {
+        return { invalid: error };
+      }
+    });
+    const valid = entries.filter((entry): entry is Extract<Entry, { jobId: string }> => 'jobId' in entry);
+    const waiting = new Map<string, Promise<unknown>>();
+    try {
+      let jobs: Job[] = [];
+      if (valid.length > 0) {
+        await this.assertConnected('enqueue');
+        await this.withinStepTimeout('subscribe', this.queueEventsFor(definition.queue));
+        // Registered before the jobs are added, so a fast worker cannot finish one before we listen.
+        for (const { jobId } of valid) waiting.set(jobId, this.finishedPromise(jobId));
+        const bulk = valid.map(({ payload, jobId }) => ({
+          name: definition.name,
+          data: this.jobData(payload, deadlineAt),
+          opts: this.jobOptions(definition, { jobId, priority: options.priority }),
+        }));
+        jobs = await this.withinStepTimeout('enqueue', this.queueFor(definition.queue).addBulk(bulk));
+      }
+      const jobsById = new Map(jobs.map((job) => [job.id, job as Job<Payload, Result>]));
+      return await Promise.allSettled(
+        entries.map(async (entry) => {
+          if ('invalid' in entry) throw entry.invalid;
+          const job = jobsById.get(entry.jobId);
+          const finished = waiting.get(entry.jobId);
+          if (!job || !finished) throw new JobFailedError(definition.name, entry.jobId, 'the job was not enqueued');
+          return this.resultOf(definition, job, finished, deadlineAt, options.timeoutMs);
+        }),
+      );
+    } finally {
+      for (const jobId of waiting.keys()) this.waiters.delete(jobId);
+    }
+  }
+
+  /** Settles when the queue events report the job completed (its return value) or failed. */
+  private finishedPromise(jobId: string): Promise<unknown> {
+    const finished = new Promise<unknown>((resolve, reject) => this.waiters.set(jobId, { resolve, reject }));
+    // The race in resultOf may abandon this promise; its late rejection is expected and must not crash the process.
+    finished.catch(() => undefined);
+    return finished;
+  }
+
+  /** The job's validated result once `finished` settles, or JobFailedError, or JobTimeoutError at `deadlineAt`. */
+  private async resultOf<Payload, Result>(
+    definition: JobDefinition<Payload, Result>,
+    job: Job<Payload, Result>,
+    finished: Promise<unknown>,
+    deadlineAt: number,
+    timeoutMs: number,
+  ): Promise<Result> {
+    const jobId = job.id ?? '';
+    let timer: NodeJS.Timeout | undefined;
+    try {
       const timedOut = new Promise<typeof TIMED_OUT>((resolve) => {
         timer = setTimeout(() => resolve(TIMED_OUT), Math.max(0, deadlineAt - Date.now()));
       });
@@ -132,21 +194,34 @@ export class JobQueue {
         const reason = error instanceof Error ? error.message : String(error);
         // Expired in the queue: the deadline this caller waits to passed before any worker was free. That is this
         // caller's timeout, reported by the worker a moment before (or after) the caller's own timer.
-        if (isExpiryReason(reason)) throw new JobTimeoutError(definition.name, jobId, options.timeoutMs);
+        if (isExpiryReason(reason)) throw new JobTimeoutError(definition.name, jobId, timeoutMs);
         throw new JobFailedError(definition.name, jobId, reason);
       }
       if (outcome === TIMED_OUT) {
         // Removing fails while a worker holds the job's lock; that run finishes and its result is dropped. The
         // job's deadline keeps a worker from starting it later if the removal does not get through.
-        const queued = job;
-        await this.withinStepTimeout('remove', queued.remove()).catch(() => undefined);
-        throw new JobTimeoutError(definition.name, jobId, options.timeoutMs);
+        await this.withinStepTimeout('remove', job.remove()).catch(() => undefined);
+        throw new JobTimeoutError(definition.name, jobId, timeoutMs);
       }
       return definition.resultSchema.parse(outcome);
     } finally {
       clearTimeout(timer);
-      this.waiters.delete(jobId);
     }
+  }
+
+  /** A job's data: the payload and its envelope. A job enqueued while serving a request carries that request's id into the worker's log lines. */
+  private jobData<Payload>(payload: Payload, deadlineAt: number | undefined): Payload {
+    return withEnvelope(payload, { deadlineAt, requestId: currentRequestId() });
+  }
+
+  private jobOptions<Payload, Result>(definition: JobDefinition<Payload, Result>, options: Pick<EnqueueOptions, 'jobId' | 'priority'>): JobsOptions {
+    return {
+      jobId: options.jobId,
+      priority: options.priority,
+      attempts: definition.attempts,
+      removeOnComplete: { age: this.options.keepCompletedForSeconds ?? 3_600 },
+      removeOnFail: { age: this.options.keepFailedForSeconds ?? 24 * 3_600 },
+    };
   }
 
   /** How many workers consume each queue; a queue with none answers nothing until its deadline. */

@@ -73,6 +73,32 @@ function indexedFieldsOf(title: string, description: string | null | undefined, 
   return { spaced, wordCount: words(spacedTitle, title) + words(spacedDescription, description ?? '') + textWords };
 }
 
+/** The chunks search results show, as the chunk statements take them: content, word counts, spaced content. */
+function chunkRowsOf(text: string): [string[], number[], Array<string | null>] {
+  const chunks = chunkText(text);
+  const spaced = chunks.map(spacedForIndex);
+  return [chunks, chunks.map((chunk, position) => tokenizeSegmented(spaced[position] ?? chunk).length), spaced];
+}
+
+/**
+ * Writes a document's chunks (content, word counts and spaced content in $3, $4, $5; the document's language in $2),
+ * new positions inserted or replaced, positions past the new end removed. `documentId` is the SQL of the document's
+ * id: a parameter, or the id a preceding CTE returned (NULL when that CTE wrote nothing: then no chunk is written).
+ */
+function chunksReplacedSql(documentId: string): string {
+  return `written_chunks AS (
+               INSERT INTO document_chunks (document_id, position, content, word_count, vector)
+               SELECT ${documentId}, c.position::int - 1, c.content, c.words, to_tsvector(sift_search_config($2::text), coalesce(c.spaced, c.content))
+               FROM unnest($3::text[], $4::int[], $5::text[]) WITH ORDINALITY AS c(content, words, spaced, position)
+               WHERE ${documentId} IS NOT NULL
+               ON CONFLICT (document_id, position) DO UPDATE
+                 SET content = EXCLUDED.content, word_count = EXCLUDED.word_count, vector = EXCLUDED.vector
+               RETURNING 1),
+             removed_chunks AS (
+               DELETE FROM document_chunks WHERE document_id = ${documentId} AND position >= cardinality($3::text[])
+               RETURNING 1)`;
+}
+
 function parseDate(value: string | undefined): Date | null {
   if (!value) return null;
   const date = new Date(value);
@@ -126,33 +152,39 @@ export class PageRepository {
     // Indexed as the description field; the page's own meta description when it has one.
     const description = page.description ?? summaryLineOf(text) ?? null;
     const indexed = indexedFieldsOf(title, description, text);
+    // The page and its chunks in one statement: one round trip and one commit, and never a page without its chunks.
+    // Parameters $2 to $5 are the ones the chunk statement shares (chunksReplacedSql).
     const [row] = await queryRows<InsertedRow>(this.prisma, {
-      name: 'sift_documents_save',
-      text: `INSERT INTO documents (id, url, final_url, domain, title, description, markdown, text, language, published_date,
-                                    fetched_at, content_hash, is_news, is_unsafe, country_hints, images, source, word_count,
-                                    owner_account_id, search_vector)
-             SELECT gen_random_uuid(), $1, $2, $3, $4, $5, $6, $7, $8, $9::timestamptz, COALESCE($10::timestamptz, now()), $11, $12, $13,
-                    $14::text[], $15::jsonb, $16::"DocumentSource", $17::int, $19::uuid,
-                    sift_document_vector($8, coalesce($20::text, $4), coalesce($21::text, $5), coalesce($22::text, $7))
-             WHERE $18::uuid IS NULL
-                OR EXISTS (SELECT 1 FROM accounts WHERE id = $18::uuid AND NOT zero_data_retention)
-             ON CONFLICT (url, owner_account_id) DO UPDATE SET
-               final_url = EXCLUDED.final_url, domain = EXCLUDED.domain, title = EXCLUDED.title,
-               description = EXCLUDED.description, markdown = EXCLUDED.markdown, text = EXCLUDED.text,
-               language = EXCLUDED.language, published_date = EXCLUDED.published_date, fetched_at = EXCLUDED.fetched_at,
-               content_hash = EXCLUDED.content_hash, is_news = EXCLUDED.is_news, is_unsafe = EXCLUDED.is_unsafe,
-               country_hints = EXCLUDED.country_hints, images = EXCLUDED.images, source = EXCLUDED.source,
-               word_count = EXCLUDED.word_count, search_vector = EXCLUDED.search_vector
-             RETURNING id, fetched_at`,
+      name: 'sift_documents_save_with_chunks',
+      text: `WITH saved AS (
+               INSERT INTO documents (id, url, final_url, domain, title, description, markdown, text, language, published_date,
+                                      fetched_at, content_hash, is_news, is_unsafe, country_hints, images, source, word_count,
+                                      owner_account_id, search_vector)
+               SELECT gen_random_uuid(), $1, $6, $7, $8, $9, $10, $11, $2, $12::timestamptz, COALESCE($13::timestamptz, now()), $14, $15, $16,
+                      $17::text[], $18::jsonb, $19::"DocumentSource", $20::int, $22::uuid,
+                      sift_document_vector($2, coalesce($23::text, $8), coalesce($24::text, $9), coalesce($25::text, $11))
+               WHERE $21::uuid IS NULL
+                  OR EXISTS (SELECT 1 FROM accounts WHERE id = $21::uuid AND NOT zero_data_retention)
+               ON CONFLICT (url, owner_account_id) DO UPDATE SET
+                 final_url = EXCLUDED.final_url, domain = EXCLUDED.domain, title = EXCLUDED.title,
+                 description = EXCLUDED.description, markdown = EXCLUDED.markdown, text = EXCLUDED.text,
+                 language = EXCLUDED.language, published_date = EXCLUDED.published_date, fetched_at = EXCLUDED.fetched_at,
+                 content_hash = EXCLUDED.content_hash, is_news = EXCLUDED.is_news, is_unsafe = EXCLUDED.is_unsafe,
+                 country_hints = EXCLUDED.country_hints, images = EXCLUDED.images, source = EXCLUDED.source,
+                 word_count = EXCLUDED.word_count, search_vector = EXCLUDED.search_vector
+               RETURNING id, fetched_at),
+             ${chunksReplacedSql('(SELECT id FROM saved)')}
+             SELECT id, fetched_at FROM saved`,
       values: [
         url,
+        language,
+        ...chunkRowsOf(text),
         finalUrl,
         domain,
         title,
         description,
         page.markdown || text,
         text,
-        language,
         publishedDate,
         options.fetchedAt ?? null,
         page.contentHash,
@@ -168,7 +200,6 @@ export class PageRepository {
       ],
     });
     if (!row) return null;
-    await this.replaceChunks(row.id, language, text);
     const stored: WebPage = {
       ...page,
       url,
@@ -192,19 +223,10 @@ export class PageRepository {
    * positions are written, positions past the new end removed, in one statement.
    */
   private async replaceChunks(documentId: string, language: string | null, text: string): Promise<void> {
-    const chunks = chunkText(text);
-    const spaced = chunks.map(spacedForIndex);
     await queryRows(this.prisma, {
       name: 'sift_document_chunks_replace',
-      text: `WITH written AS (
-               INSERT INTO document_chunks (document_id, position, content, word_count, vector)
-               SELECT $1::uuid, c.position::int - 1, c.content, c.words, to_tsvector(sift_search_config($2::text), coalesce(c.spaced, c.content))
-               FROM unnest($3::text[], $4::int[], $5::text[]) WITH ORDINALITY AS c(content, words, spaced, position)
-               ON CONFLICT (document_id, position) DO UPDATE
-                 SET content = EXCLUDED.content, word_count = EXCLUDED.word_count, vector = EXCLUDED.vector
-               RETURNING 1)
-             DELETE FROM document_chunks WHERE document_id = $1::uuid AND position >= cardinality($3::text[])`,
-      values: [documentId, language, chunks, chunks.map((chunk, position) => tokenizeSegmented(spaced[position] ?? chunk).length), spaced],
+      text: `WITH ${chunksReplacedSql('$1::uuid')} SELECT 1`,
+      values: [documentId, language, ...chunkRowsOf(text)],
     });
   }
 

@@ -48,9 +48,7 @@ export class ExtractService {
     meter: BillingMeterName,
     reservation: Reservation | null,
   ): Promise<RequestOutcome<ExtractResponseDto>> {
-    const outcomes = await Promise.all(
-      urls.map((url) => this.extractOne(context, body, url, deadlineMs)),
-    );
+    const outcomes = await this.extractEach(context, body, urls, deadlineMs);
     const results = [];
     const failedResults = [];
     for (const outcome of outcomes) {
@@ -72,36 +70,37 @@ export class ExtractService {
     return { response, usage: { depth: body.extract_depth, credits: charged, detail: null } };
   }
 
-  private async extractOne(
-    context: RequestContext,
-    body: ExtractRequestDto,
-    url: string,
-    deadlineMs: number,
-  ): Promise<ExtractUrlResult> {
+  /** One job per URL, enqueued together in one Redis round trip; each URL's outcome in the order of `urls`. */
+  private async extractEach(context: RequestContext, body: ExtractRequestDto, urls: string[], deadlineMs: number): Promise<ExtractUrlResult[]> {
+    const accountId = context.caller && !context.caller.keyless ? context.caller.accountId : 'keyless';
+    const payloads = urls.map((url) => ({
+      requestId: context.requestId,
+      accountId,
+      url,
+      extractDepth: body.extract_depth,
+      format: body.format,
+      timeoutMs: Math.max(1, deadlineMs - GATEWAY_MARGIN_MS),
+      includeImages: body.include_images,
+      includeFavicon: body.include_favicon,
+      query: body.query || undefined,
+      chunksPerSource: body.chunks_per_source,
+      maxCacheAgeMs: this.config.DOCUMENT_CACHE_SECONDS * 1000,
+    }));
+    let settled: PromiseSettledResult<ExtractUrlResult>[];
     try {
-      return await this.jobQueue.enqueueAndWait(
-        ExtractUrlJob,
-        {
-          requestId: context.requestId,
-          accountId: context.caller && !context.caller.keyless ? context.caller.accountId : 'keyless',
-          url,
-          extractDepth: body.extract_depth,
-          format: body.format,
-          timeoutMs: Math.max(1, deadlineMs - GATEWAY_MARGIN_MS),
-          includeImages: body.include_images,
-          includeFavicon: body.include_favicon,
-          query: body.query || undefined,
-          chunksPerSource: body.chunks_per_source,
-          maxCacheAgeMs: this.config.DOCUMENT_CACHE_SECONDS * 1000,
-        },
-        { timeoutMs: deadlineMs },
-      );
+      settled = await this.jobQueue.enqueueAllAndWait(ExtractUrlJob, payloads, { timeoutMs: deadlineMs });
     } catch (error) {
-      if (error instanceof JobTimeoutError) return { ok: false, url, error: `Timed out after ${deadlineMs / 1000} seconds.` };
       // Redis is down: the whole request answers 503 (and releases its reservation) rather than "all URLs failed".
       if (error instanceof QueueUnavailableError) throw error;
-      this.logger.error(`extract of ${url} failed: ${(error as Error).message}`);
-      return { ok: false, url, error: 'Internal error while extracting this URL.' };
+      settled = urls.map(() => ({ status: 'rejected', reason: error }));
     }
+    return settled.map((outcome, index) => {
+      if (outcome.status === 'fulfilled') return outcome.value;
+      const url = urls[index];
+      const error: unknown = outcome.reason;
+      if (error instanceof JobTimeoutError) return { ok: false, url, error: `Timed out after ${deadlineMs / 1000} seconds.` };
+      this.logger.error(`extract of ${url} failed: ${error instanceof Error ? error.message : String(error)}`);
+      return { ok: false, url, error: 'Internal error while extracting this URL.' };
+    });
   }
 }
