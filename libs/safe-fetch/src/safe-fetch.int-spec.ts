@@ -228,11 +228,17 @@ describe('safeFetch against loopback fixture servers', () => {
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.2', resolve));
     const { port } = server.address() as AddressInfo;
     try {
+      // A request that starts later than the kept half second after the previous one (a stalled machine) may
+      // find its socket closed, rightly; each such pause allows one more connection.
+      let pauses = 0;
+      let previousEnd: number | undefined;
       for (let page = 0; page < 10; page += 1) {
+        if (previousEnd !== undefined && performance.now() - previousEnd > 400) pauses += 1;
         await expect(safeFetch(`http://127.0.0.2:${port}/page-${page}`, { policy, deadlineMs: 5000 })).resolves.toMatchObject({ status: 200 });
+        previousEnd = performance.now();
       }
       // undici hands a socket back a turn after its response, so the second request may open a second one; no more.
-      expect(connections).toBeLessThanOrEqual(2);
+      expect(connections).toBeLessThanOrEqual(2 + pauses);
     } finally {
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
