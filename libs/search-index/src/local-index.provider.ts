@@ -56,6 +56,11 @@ interface QueryTerm extends QueryLexemeRow {
   idf: number;
 }
 
+/** A query term some page of its configuration contains: only those are looked up and scored. */
+function isPresent(term: QueryLexemeRow): boolean {
+  return term.document_frequency > 0;
+}
+
 /** The pages idf is counted among for a lexeme of this configuration (all pages when the snapshot has none of it). */
 function documentsOf(corpus: CorpusSnapshot, config: string): number {
   return corpus.documentCounts.get(config) ?? corpus.documentCount;
@@ -145,12 +150,13 @@ const FILTERED_CANDIDATES_SQL = `
  * From candidates to the ranked pages, the same for both candidate sources.
  *
  * scored: BM25F, divided by the best score a page could reach so relevance is in [0, 1], then the language,
- * country and domain boosts. Per candidate, over the query's lexemes of its text search configuration: the
- * lexeme's field-weighted frequency (title 2, description 1.5, body 1) recovered from its posting's impact
- * (sift_posting_frequency, migration 20261123000000), one index-only probe per (candidate, lexeme) pair (LIMIT 1
- * keeps the planner on that probe instead of reading every posting of the lexeme), saturated with k1 and the
- * page's length against the average length of its site (CorpusSnapshot.siteAverageWordCounts; the corpus average
- * for small sites); a lexeme without a posting adds nothing. A term's idf carries its query weight (pseudo-relevance
+ * country and domain boosts. Per candidate, over the query's lexemes of its text search configuration, one
+ * index-only probe of its posting per (candidate, lexeme) pair (LIMIT 1 keeps the planner on that probe instead of
+ * reading every posting of the lexeme): tf~, the title, description and headings occurrences each weighted and
+ * normalised by its own field's length when the page was indexed (field_frequency, migration 20261124030000) plus
+ * the body's occurrences normalised by the page's length against the average length of its site
+ * (CorpusSnapshot.siteAverageWordCounts; the corpus average for small sites), saturated with k1; a lexeme without
+ * a posting adds nothing. A term's idf carries its query weight (pseudo-relevance
  * feedback weighs expansion terms below the query's own).
  */
 const RANKING_SQL = `
@@ -161,12 +167,14 @@ const RANKING_SQL = `
   ),
   scored AS (
     SELECT c.id, c.config, c.word_count,
-           (SELECT sum(q.idf * coalesce(f.saturated, 0)) / nullif(sum(q.idf), 0)
+           (SELECT sum(q.idf * coalesce(f.saturated, 0)) / nullif((:config_masses::float8[])[array_position(:mass_configs::text[], c.config)], 0)
             FROM unnest(:term_configs::text[], :term_lexemes::text[], :term_idfs::float8[]) AS q(config, lexeme, idf)
             LEFT JOIN LATERAL (
-              SELECT t.frequency / (t.frequency + :k1::float8 * (1 - :b::float8 + :b::float8 * coalesce(c.word_count / c.average_word_count, 1))) AS saturated
+              SELECT t.frequency / (t.frequency + :k1::float8) AS saturated
               FROM document_postings e
-              CROSS JOIN LATERAL (SELECT sift_posting_frequency(e.impact, c.word_count) AS frequency) AS t
+              CROSS JOIN LATERAL (
+                SELECT e.field_frequency
+                       + e.body_frequency / (1 - :b::float8 + :b::float8 * coalesce(c.word_count / c.average_word_count, 1)) AS frequency) AS t
               WHERE e.document_id = c.id AND e.lexeme = q.lexeme
               LIMIT 1) AS f ON true
             WHERE q.config = c.config)
@@ -276,7 +284,7 @@ function bind(statement: NamedStatement, values: Record<string, unknown>): { nam
  */
 const FEEDBACK_SQL = `
   SELECT r.config, e.lexeme,
-         sum(r.relevance * sift_posting_frequency(e.impact, r.word_count) / greatest(r.word_count, 1))
+         sum(r.relevance * (e.field_frequency + e.body_frequency) / greatest(r.word_count, 1))
            / nullif((SELECT sum(relevance) FROM ranked), 0) AS weight
   FROM ranked r
   JOIN document_postings e ON e.document_id = r.id
@@ -338,6 +346,7 @@ export class LocalIndexProvider implements SearchProvider {
     if (lexemeRows.length === 0) return [];
     const filters = filtersOf(query);
     let terms: QueryTerm[] = lexemeRows.map((row) => ({ ...row, idf: inverseDocumentFrequency(row.document_frequency, documentsOf(corpus, row.config)) }));
+    if (!terms.some(isPresent)) return [];
     if (query.depth === 'advanced') terms = await this.withFeedbackTerms(query, corpus, filters, terms, viewer);
     const statement = filters.filtered ? STATEMENTS.filtered : STATEMENTS.postings;
     const rows = await queryRows<RankedDocumentRow>(this.prisma, bind(statement, this.statementValues(query, corpus, filters, terms, maxResults)));
@@ -360,12 +369,13 @@ export class LocalIndexProvider implements SearchProvider {
       feedback_terms: FEEDBACK_TERMS * 4,
     }));
     const original = new Set(terms.map((term) => configLexemeKey(term.config, term.lexeme)));
+    const present = terms.filter(isPresent);
     const expansion = feedback
       .filter((row) => row.weight > 0 && !row.lexeme.includes('\\') && !original.has(configLexemeKey(row.config, row.lexeme)))
       .slice(0, FEEDBACK_TERMS);
     if (expansion.length === 0) return terms;
     const frequencies = await this.documentFrequencies(expansion, corpus, viewer);
-    const originalLexemes = new Set(terms.map((term) => term.lexeme)).size;
+    const originalLexemes = new Set(present.map((term) => term.lexeme)).size;
     const expansionMass = expansion.reduce((sum, row) => sum + row.weight, 0);
     // Each query lexeme weighs 1; the expansion terms together weigh (1 - w) / w as much as all of them.
     const scale = (originalLexemes * (1 - ORIGINAL_QUERY_WEIGHT)) / ORIGINAL_QUERY_WEIGHT / expansionMass;
@@ -379,7 +389,12 @@ export class LocalIndexProvider implements SearchProvider {
   }
 
   /** The values of a ranking statement for these terms (each carrying its weighted idf) and this many results. */
-  private statementValues(query: SearchQuery, corpus: CorpusSnapshot, filters: QueryFilters, terms: QueryTerm[], maxResults: number): Record<string, unknown> {
+  private statementValues(query: SearchQuery, corpus: CorpusSnapshot, filters: QueryFilters, queryTerms: QueryTerm[], maxResults: number): Record<string, unknown> {
+    // The best score a page of a configuration could reach: the idf mass of every query term of its configuration,
+    // those no page of it contains included (they score nothing but are still asked for).
+    const massByConfig = new Map<string, number>();
+    for (const term of queryTerms) massByConfig.set(term.config, (massByConfig.get(term.config) ?? 0) + term.idf);
+    const terms = queryTerms.filter(isPresent);
     const idfByLexeme = new Map<string, number>();
     for (const term of terms) idfByLexeme.set(term.lexeme, Math.max(idfByLexeme.get(term.lexeme) ?? 0, term.idf));
     const lexemes = [...idfByLexeme.keys()];
@@ -397,6 +412,8 @@ export class LocalIndexProvider implements SearchProvider {
       term_configs: terms.map((term) => term.config),
       term_lexemes: terms.map((term) => term.lexeme),
       term_idfs: terms.map((term) => term.idf),
+      mass_configs: [...massByConfig.keys()],
+      config_masses: [...massByConfig.values()],
       k1,
       b,
       // A corpus without lengths compares every page with itself (ratio 1), as BM25 does for an empty corpus.
@@ -457,7 +474,9 @@ export class LocalIndexProvider implements SearchProvider {
    * `QueryWordLexemes`, so a warm process sends no statement for known words), with their document
    * frequency among the pages the viewer may see: from the snapshot (shared pages), or counted through the GIN
    * index (one statement) over the shared pages and the viewer's own for lexemes it lacks. A lexeme no visible page
-   * contains is dropped, so another tenant's private words leave the scores untouched. Chinese and Japanese are
+   * contains has frequency 0 (another tenant's private pages never count): it scores nothing, yet it is part of the
+   * best score a page of its configuration could reach, so a configuration whose pages lack most of the query's
+   * words cannot look as relevant as one whose pages have them all. Chinese and Japanese are
    * cut into words as the document store cut the pages (segmentWords: no segmenter call without such characters).
    */
   private async queryLexemes(text: string, queryLanguage: string | null, corpus: CorpusSnapshot, viewer: string | null): Promise<QueryLexemeRow[]> {
@@ -476,10 +495,7 @@ export class LocalIndexProvider implements SearchProvider {
     // Lexemes with a backslash cannot be written as a tsquery operand reliably: they never count.
     const usable = pairs.filter((pair) => !pair.lexeme.includes('\\'));
     const frequencies = await this.documentFrequencies(usable, corpus, viewer);
-    return usable.flatMap((pair) => {
-      const frequency = frequencies.get(configLexemeKey(pair.config, pair.lexeme)) ?? 0;
-      return frequency > 0 ? [{ config: pair.config, lexeme: pair.lexeme, document_frequency: frequency }] : [];
-    });
+    return usable.map((pair) => ({ config: pair.config, lexeme: pair.lexeme, document_frequency: frequencies.get(configLexemeKey(pair.config, pair.lexeme)) ?? 0 }));
   }
 
   /**
