@@ -200,6 +200,22 @@ describe('LocalIndexProvider (Postgres full-text search + BM25F)', () => {
     expect(ranked[0].url).toBe(`https://${domain('field-length')}/manual`);
   });
 
+  it('ranks a page with the query words next to each other above one with the same words apart, at advanced depth only', async () => {
+    const store = new PageRepository(prisma);
+    const [first, second] = [`proxima${suffix}`, `proximb${suffix}`];
+    // The same words, as often, in pages of the same length: only their order differs.
+    await importPage(store, { url: `https://${domain('proximity')}/together`, title: 'Notes', text: `${first} ${second} alpha beta gamma delta.`, language: 'en' });
+    await importPage(store, { url: `https://${domain('proximity')}/apart`, title: 'Notes', text: `${first} alpha beta gamma ${second} delta.`, language: 'en' });
+    const ranked = async (depth: SearchQuery['depth']) =>
+      (await index.search({ query: `${first} ${second}`, maxResults: 2, depth })).map((candidate) => [new URL(candidate.url).pathname, candidate.score] as const);
+    const basic = await ranked('basic');
+    expect(basic).toHaveLength(2);
+    expect(basic[0][1]).toBeCloseTo(basic[1][1], 10);
+    const advanced = await ranked('advanced');
+    expect(advanced.map(([path]) => path)).toEqual(['/together', '/apart']);
+    expect(advanced[0][1]).toBeGreaterThan(advanced[1][1]);
+  });
+
   it('ranks unfiltered searches (postings) as filtered ones (GIN index) do when the filter keeps every page', async () => {
     const unfiltered = await search({});
     // A time window reaching back past every page sends the same search through the GIN index path.

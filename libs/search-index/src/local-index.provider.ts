@@ -10,6 +10,7 @@ import { normalizeDomainEntry } from './domain-match';
 import { languageCodeOf, searchConfigNameOf } from './language-code';
 import { quotedPhrases } from './query-phrases';
 import { QueryWordLexemes, unionOf, wordsOf, type ConfigLexeme } from './query-word-lexemes';
+import { proximitySpans, type ProximitySpan } from './query-proximity';
 import { searchTermsOf } from './question-phrasing';
 import type { ImageReference, SearchCandidate } from './search-candidate';
 import type { SearchProvider } from './search-provider';
@@ -56,6 +57,32 @@ interface QueryTerm extends QueryLexemeRow {
   idf: number;
 }
 
+/** Proximity spans with their shares of the proximity feature (summing to 1). */
+interface WeighedSpans {
+  spans: string[];
+  weights: number[];
+}
+
+/** The first ranking RM3 reads its feedback from is the terms' alone, as RM3 is defined. */
+const NO_PROXIMITY: WeighedSpans = { spans: [], weights: [] };
+
+/**
+ * Each span weighs as its rarer word (the lesser idf of its two words' terms): "boundary layer" among aerodynamics
+ * abstracts, where both words are everywhere, says less than a pair of rare words, as in the sequential dependence
+ * model, whose window features are scored against their collection frequency.
+ */
+function weighedSpans(spans: ProximitySpan[], contentWords: Map<string, ConfigLexeme[]>, terms: QueryTerm[]): WeighedSpans {
+  const idfOf = (word: string) => {
+    const lexemes = new Set((contentWords.get(word) ?? []).map((entry) => configLexemeKey(entry.config, entry.lexeme)));
+    return Math.max(0, ...terms.filter((term) => isPresent(term) && lexemes.has(configLexemeKey(term.config, term.lexeme))).map((term) => term.idf));
+  };
+  const raw = spans.map((span) => Math.min(idfOf(span.words[0]), idfOf(span.words[1])));
+  const total = raw.reduce((sum, weight) => sum + weight, 0);
+  if (total <= 0) return { spans: [], weights: [] };
+  const kept = spans.flatMap((span, position) => (raw[position] > 0 ? [{ span: span.span, weight: raw[position] / total }] : []));
+  return { spans: kept.map((entry) => entry.span), weights: kept.map((entry) => entry.weight) };
+}
+
 /** A query term some page of its configuration contains: only those are looked up and scored. */
 function isPresent(term: QueryLexemeRow): boolean {
   return term.document_frequency > 0;
@@ -70,6 +97,13 @@ function documentsOf(corpus: CorpusSnapshot, config: string): number {
 const FEEDBACK_DOCUMENTS = 10;
 const FEEDBACK_TERMS = 10;
 const ORIGINAL_QUERY_WEIGHT = 0.7;
+/**
+ * Advanced depth: the share of relevance that term proximity carries, the sequential dependence model's weight of
+ * its ordered-window feature (Metzler and Croft, SIGIR 2005: 0.85 terms, 0.1 ordered, 0.05 unordered windows; the
+ * unordered one is not used). On the mixed-index benchmark 0.15 (both windows' weight on the ordered feature)
+ * ranked the questions alike and Cranfield lower (docs/benchmarks.md).
+ */
+const PROXIMITY_WEIGHT = 0.1;
 
 interface RankedDocumentRow {
   id: string;
@@ -157,7 +191,9 @@ const FILTERED_CANDIDATES_SQL = `
  * the body's occurrences normalised by the page's length against the average length of its site
  * (CorpusSnapshot.siteAverageWordCounts; the corpus average for small sites), saturated with k1; a lexeme without
  * a posting adds nothing. A term's idf carries its query weight (pseudo-relevance
- * feedback weighs expansion terms below the query's own).
+ * feedback weighs expansion terms below the query's own). At advanced depth, proximity takes PROXIMITY_WEIGHT of
+ * relevance: the share of the query's spans of neighbouring content words (proximitySpans) the page has as
+ * phrases, read from its vector's positions.
  */
 const RANKING_SQL = `
   lengths AS (
@@ -167,6 +203,7 @@ const RANKING_SQL = `
   ),
   scored AS (
     SELECT c.id, c.config, c.word_count,
+           ((1 - :proximity_weight::float8) *
            (SELECT sum(q.idf * coalesce(f.saturated, 0)) / nullif((:config_masses::float8[])[array_position(:mass_configs::text[], c.config)], 0)
             FROM unnest(:term_configs::text[], :term_lexemes::text[], :term_idfs::float8[]) AS q(config, lexeme, idf)
             LEFT JOIN LATERAL (
@@ -178,6 +215,10 @@ const RANKING_SQL = `
               WHERE e.document_id = c.id AND e.lexeme = q.lexeme
               LIMIT 1) AS f ON true
             WHERE q.config = c.config)
+            + CASE WHEN cardinality(:proximity_spans::text[]) = 0 THEN 0 ELSE :proximity_weight::float8 *
+                (SELECT coalesce(sum(p.weight) FILTER (WHERE d.search_vector @@ phraseto_tsquery(c.config::regconfig, p.span)), 0)
+                 FROM documents d CROSS JOIN unnest(:proximity_spans::text[], :proximity_span_weights::float8[]) AS p(span, weight)
+                 WHERE d.id = c.id) END)
              * CASE WHEN c.language = :boost_language::text THEN :language_boost::float8 ELSE 1 END
              * CASE WHEN :boost_country::text = ANY(c.country_hints) THEN :country_boost::float8 ELSE 1 END
              * CASE WHEN EXISTS (SELECT 1 FROM unnest(:boost_domains::text[]) AS x(domain)
@@ -309,7 +350,8 @@ const DOMAIN_BOOST = 1.5;
  * (unfiltered searches) or the GIN index over the tsvectors (filtered ones), pre-ranked the same way; either way
  * they are re-scored exactly with BM25F (title, description and body weights, each page's length against its
  * site's) and corpus statistics, boosted, cut to maxResults and loaded with their best stored chunks, all in one
- * statement. Advanced depth first runs the ranking once more to expand the query from its best pages (RM3).
+ * statement. Advanced depth first runs the ranking once more to expand the query from its best pages (RM3), and
+ * adds term proximity (the query's neighbouring content words found as phrases) to the final ranking.
  */
 export class LocalIndexProvider implements SearchProvider {
   readonly name = 'local';
@@ -342,14 +384,16 @@ export class LocalIndexProvider implements SearchProvider {
     if (corpus.documentCount === 0) return [];
     const viewer = viewerAccountOf(query.viewer);
     const text = searchTermsOf(query.query);
-    const lexemeRows = await this.queryLexemes(text, languageCodeOf(query.language) ?? null, corpus, viewer);
+    const { rows: lexemeRows, contentWords } = await this.queryLexemes(text, languageCodeOf(query.language) ?? null, corpus, viewer);
     if (lexemeRows.length === 0) return [];
+    const spans = query.depth === 'advanced' ? proximitySpans(segmentWords(text), (word) => contentWords.has(word)) : [];
     const filters = filtersOf(query);
     let terms: QueryTerm[] = lexemeRows.map((row) => ({ ...row, idf: inverseDocumentFrequency(row.document_frequency, documentsOf(corpus, row.config)) }));
     if (!terms.some(isPresent)) return [];
-    if (query.depth === 'advanced') terms = await this.withFeedbackTerms(query, corpus, filters, terms, viewer);
+    const proximity = weighedSpans(spans, contentWords, terms);
+    if (query.depth === 'advanced') terms = await this.withFeedbackTerms(query, corpus, filters, terms, proximity, viewer);
     const statement = filters.filtered ? STATEMENTS.filtered : STATEMENTS.postings;
-    const rows = await queryRows<RankedDocumentRow>(this.prisma, bind(statement, this.statementValues(query, corpus, filters, terms, maxResults)));
+    const rows = await queryRows<RankedDocumentRow>(this.prisma, bind(statement, this.statementValues(query, corpus, filters, terms, proximity, maxResults)));
     // An account's own copy of a URL and the shared copy are two documents; show the better-ranked one.
     const seen = new Set<string>();
     return rows.filter((row) => !seen.has(row.final_url) && seen.add(row.final_url)).map((row) => this.toCandidate(row));
@@ -362,10 +406,17 @@ export class LocalIndexProvider implements SearchProvider {
    * Cranfield nDCG@10 on the mixed index fell below basic depth's (0.348 against 0.363, unfiltered); 0.7 keeps
    * advanced at or above basic on both benchmarks (docs/benchmarks.md, "Search quality").
    */
-  private async withFeedbackTerms(query: SearchQuery, corpus: CorpusSnapshot, filters: QueryFilters, terms: QueryTerm[], viewer: string | null): Promise<QueryTerm[]> {
+  private async withFeedbackTerms(
+    query: SearchQuery,
+    corpus: CorpusSnapshot,
+    filters: QueryFilters,
+    terms: QueryTerm[],
+    proximity: WeighedSpans,
+    viewer: string | null,
+  ): Promise<QueryTerm[]> {
     const statement = filters.filtered ? STATEMENTS.filteredFeedback : STATEMENTS.postingsFeedback;
     const feedback = await queryRows<{ config: string; lexeme: string; weight: number }>(this.prisma, bind(statement, {
-      ...this.statementValues(query, corpus, filters, terms, FEEDBACK_DOCUMENTS),
+      ...this.statementValues(query, corpus, filters, terms, NO_PROXIMITY, FEEDBACK_DOCUMENTS),
       feedback_terms: FEEDBACK_TERMS * 4,
     }));
     const original = new Set(terms.map((term) => configLexemeKey(term.config, term.lexeme)));
@@ -389,7 +440,14 @@ export class LocalIndexProvider implements SearchProvider {
   }
 
   /** The values of a ranking statement for these terms (each carrying its weighted idf) and this many results. */
-  private statementValues(query: SearchQuery, corpus: CorpusSnapshot, filters: QueryFilters, queryTerms: QueryTerm[], maxResults: number): Record<string, unknown> {
+  private statementValues(
+    query: SearchQuery,
+    corpus: CorpusSnapshot,
+    filters: QueryFilters,
+    queryTerms: QueryTerm[],
+    proximity: WeighedSpans,
+    maxResults: number,
+  ): Record<string, unknown> {
     // The best score a page of a configuration could reach: the idf mass of every query term of its configuration,
     // those no page of it contains included (they score nothing but are still asked for).
     const massByConfig = new Map<string, number>();
@@ -413,6 +471,9 @@ export class LocalIndexProvider implements SearchProvider {
       term_lexemes: terms.map((term) => term.lexeme),
       term_idfs: terms.map((term) => term.idf),
       mass_configs: [...massByConfig.keys()],
+      proximity_spans: proximity.spans,
+      proximity_span_weights: proximity.weights,
+      proximity_weight: proximity.spans.length > 0 ? PROXIMITY_WEIGHT : 0,
       config_masses: [...massByConfig.values()],
       k1,
       b,
@@ -479,23 +540,29 @@ export class LocalIndexProvider implements SearchProvider {
    * words cannot look as relevant as one whose pages have them all. Chinese and Japanese are
    * cut into words as the document store cut the pages (segmentWords: no segmenter call without such characters).
    */
-  private async queryLexemes(text: string, queryLanguage: string | null, corpus: CorpusSnapshot, viewer: string | null): Promise<QueryLexemeRow[]> {
+  private async queryLexemes(
+    text: string,
+    queryLanguage: string | null,
+    corpus: CorpusSnapshot,
+    viewer: string | null,
+  ): Promise<{ rows: QueryLexemeRow[]; contentWords: Map<string, ConfigLexeme[]> }> {
     const byWord = await this.wordLexemes.byWord(wordsOf(segmentWords(text)), corpus.configs);
     // A query is written in one language: its function words ("I", "it", "can") are dropped before the other
     // configurations read it, where they would be ordinary words matching every page of that language that quotes
     // English (and every English page misfiled under it). The language is the request's, else the configuration
     // whose stop words the query uses most (Postgres's own lists, for every language the corpus holds).
     const queryConfig = searchConfigNameOf(queryLanguage) ?? stopWordConfigOf(byWord, corpus);
-    let perWord = [...byWord.values()];
+    let contentWords = [...byWord.keys()].filter((word) => (byWord.get(word) ?? []).length > 0);
     if (queryConfig && corpus.configs.includes(queryConfig)) {
-      const contentWords = perWord.filter((entries) => entries.some((entry) => entry.config === queryConfig));
-      if (contentWords.length > 0) perWord = contentWords;
+      const inQueryLanguage = contentWords.filter((word) => (byWord.get(word) ?? []).some((entry) => entry.config === queryConfig));
+      if (inQueryLanguage.length > 0) contentWords = inQueryLanguage;
     }
-    const pairs = unionOf(perWord);
+    const pairs = unionOf(contentWords.map((word) => byWord.get(word) ?? []));
     // Lexemes with a backslash cannot be written as a tsquery operand reliably: they never count.
     const usable = pairs.filter((pair) => !pair.lexeme.includes('\\'));
     const frequencies = await this.documentFrequencies(usable, corpus, viewer);
-    return usable.map((pair) => ({ config: pair.config, lexeme: pair.lexeme, document_frequency: frequencies.get(configLexemeKey(pair.config, pair.lexeme)) ?? 0 }));
+    const rows = usable.map((pair) => ({ config: pair.config, lexeme: pair.lexeme, document_frequency: frequencies.get(configLexemeKey(pair.config, pair.lexeme)) ?? 0 }));
+    return { rows, contentWords: new Map(contentWords.map((word) => [word, byWord.get(word) ?? []])) };
   }
 
   /**
