@@ -10,3 +10,4 @@ export { detectBlockPage } from './block-page-detector';
 export { faviconFor } from './favicon';
 export { decodeHtml } from './decode-html';
 export { countryHintsOf } from './country-hints';
+export { markdownHeadings } from './markdown-headings';

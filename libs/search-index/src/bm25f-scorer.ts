@@ -1,6 +1,7 @@
 /**
- * BM25F's query-time parameters. The field weights (title 2, description 1.5, body 1) are fixed when a page is
- * indexed: its postings store the field-weighted term frequencies (migration 20261122030000).
+ * BM25F's query-time parameters: k1, and b for the body. The short fields (title 2, description 1.5, headings 1.5)
+ * are weighted and normalised by their own lengths when a page is indexed: its postings store their share of the
+ * term frequency apart from the body's count (migration 20261124030000).
  */
 export interface Bm25fParameters {
   k1: number;

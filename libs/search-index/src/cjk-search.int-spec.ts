@@ -78,7 +78,7 @@ describe('Chinese and Japanese pages in the local index (words cut by Intl.Segme
 
   it('indexes again, with words cut, a page stored before segmentation (one lexeme per sentence)', async () => {
     // The page as migration 20261124010000 found it: its vectors made from the unspaced text.
-    await prisma.$executeRaw`UPDATE documents SET search_vector = sift_document_vector(language, title, description, text) WHERE url = ${chineseUrl}`;
+    await prisma.$executeRaw`UPDATE documents SET search_vector = sift_document_vector(language, title, description, '', text) WHERE url = ${chineseUrl}`;
     await prisma.$executeRaw`UPDATE document_chunks SET vector = to_tsvector('simple', content)
                              WHERE document_id = (SELECT id FROM documents WHERE url = ${chineseUrl})`;
     expect(await urls('机器学习')).toEqual([]);

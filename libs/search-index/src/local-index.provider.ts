@@ -10,6 +10,7 @@ import { normalizeDomainEntry } from './domain-match';
 import { languageCodeOf, searchConfigNameOf } from './language-code';
 import { quotedPhrases } from './query-phrases';
 import { QueryWordLexemes, unionOf, wordsOf, type ConfigLexeme } from './query-word-lexemes';
+import { proximitySpans, type ProximitySpan } from './query-proximity';
 import { searchTermsOf } from './question-phrasing';
 import type { ImageReference, SearchCandidate } from './search-candidate';
 import type { SearchProvider } from './search-provider';
@@ -56,6 +57,37 @@ interface QueryTerm extends QueryLexemeRow {
   idf: number;
 }
 
+/** Proximity spans with their shares of the proximity feature (summing to 1). */
+interface WeighedSpans {
+  spans: string[];
+  weights: number[];
+}
+
+/** The first ranking RM3 reads its feedback from is the terms' alone, as RM3 is defined. */
+const NO_PROXIMITY: WeighedSpans = { spans: [], weights: [] };
+
+/**
+ * Each span weighs as its rarer word (the lesser idf of its two words' terms): "boundary layer" among aerodynamics
+ * abstracts, where both words are everywhere, says less than a pair of rare words, as in the sequential dependence
+ * model, whose window features are scored against their collection frequency.
+ */
+function weighedSpans(spans: ProximitySpan[], contentWords: Map<string, ConfigLexeme[]>, terms: QueryTerm[]): WeighedSpans {
+  const idfOf = (word: string) => {
+    const lexemes = new Set((contentWords.get(word) ?? []).map((entry) => configLexemeKey(entry.config, entry.lexeme)));
+    return Math.max(0, ...terms.filter((term) => isPresent(term) && lexemes.has(configLexemeKey(term.config, term.lexeme))).map((term) => term.idf));
+  };
+  const raw = spans.map((span) => Math.min(idfOf(span.words[0]), idfOf(span.words[1])));
+  const total = raw.reduce((sum, weight) => sum + weight, 0);
+  if (total <= 0) return { spans: [], weights: [] };
+  const kept = spans.flatMap((span, position) => (raw[position] > 0 ? [{ span: span.span, weight: raw[position] / total }] : []));
+  return { spans: kept.map((entry) => entry.span), weights: kept.map((entry) => entry.weight) };
+}
+
+/** A query term some page of its configuration contains: only those are looked up and scored. */
+function isPresent(term: QueryLexemeRow): boolean {
+  return term.document_frequency > 0;
+}
+
 /** The pages idf is counted among for a lexeme of this configuration (all pages when the snapshot has none of it). */
 function documentsOf(corpus: CorpusSnapshot, config: string): number {
   return corpus.documentCounts.get(config) ?? corpus.documentCount;
@@ -65,6 +97,19 @@ function documentsOf(corpus: CorpusSnapshot, config: string): number {
 const FEEDBACK_DOCUMENTS = 10;
 const FEEDBACK_TERMS = 10;
 const ORIGINAL_QUERY_WEIGHT = 0.7;
+/**
+ * Advanced depth: the share of relevance that term proximity carries, the sequential dependence model's weight of
+ * its ordered-window feature (Metzler and Croft, SIGIR 2005: 0.85 terms, 0.1 ordered, 0.05 unordered windows; the
+ * unordered one is not used). On the mixed-index benchmark 0.15 (both windows' weight on the ordered feature)
+ * ranked the questions alike and Cranfield lower (docs/benchmarks.md).
+ */
+const PROXIMITY_WEIGHT = 0.1;
+/**
+ * Proximity re-ranks this many candidates per result asked for, the best by term relevance: it reads each one's
+ * vector, and a page further down cannot gain enough from it (at most PROXIMITY_WEIGHT) to matter. On the benchmark
+ * two per result rank exactly as all candidates do; one per result lost 0.007 MRR.
+ */
+const PROXIMITY_CANDIDATES_PER_RESULT = 2;
 
 interface RankedDocumentRow {
   id: string;
@@ -145,13 +190,18 @@ const FILTERED_CANDIDATES_SQL = `
  * From candidates to the ranked pages, the same for both candidate sources.
  *
  * scored: BM25F, divided by the best score a page could reach so relevance is in [0, 1], then the language,
- * country and domain boosts. Per candidate, over the query's lexemes of its text search configuration: the
- * lexeme's field-weighted frequency (title 2, description 1.5, body 1) recovered from its posting's impact
- * (sift_posting_frequency, migration 20261123000000), one index-only probe per (candidate, lexeme) pair (LIMIT 1
- * keeps the planner on that probe instead of reading every posting of the lexeme), saturated with k1 and the
- * page's length against the average length of its site (CorpusSnapshot.siteAverageWordCounts; the corpus average
- * for small sites); a lexeme without a posting adds nothing. A term's idf carries its query weight (pseudo-relevance
+ * country and domain boosts. Per candidate, over the query's lexemes of its text search configuration, one
+ * index-only probe of its posting per (candidate, lexeme) pair (LIMIT 1 keeps the planner on that probe instead of
+ * reading every posting of the lexeme): tf~, the title, description and headings occurrences each weighted and
+ * normalised by its own field's length when the page was indexed (field_frequency, migration 20261124030000) plus
+ * the body's occurrences normalised by the page's length against the average length of its site
+ * (CorpusSnapshot.siteAverageWordCounts; the corpus average for small sites), saturated with k1; a lexeme without
+ * a posting adds nothing. A term's idf carries its query weight (pseudo-relevance
  * feedback weighs expansion terms below the query's own).
+ *
+ * proximate (advanced depth): PROXIMITY_WEIGHT of relevance for the share of the query's spans of neighbouring
+ * content words (proximitySpans) the page has as phrases, read from its vector's positions, for the best
+ * :proximity_candidates pages by term relevance (others get none of it); the boosts multiply the sum.
  */
 const RANKING_SQL = `
   lengths AS (
@@ -161,24 +211,36 @@ const RANKING_SQL = `
   ),
   scored AS (
     SELECT c.id, c.config, c.word_count,
-           (SELECT sum(q.idf * coalesce(f.saturated, 0)) / nullif(sum(q.idf), 0)
+           (SELECT sum(q.idf * coalesce(f.saturated, 0)) / nullif((:config_masses::float8[])[array_position(:mass_configs::text[], c.config)], 0)
             FROM unnest(:term_configs::text[], :term_lexemes::text[], :term_idfs::float8[]) AS q(config, lexeme, idf)
             LEFT JOIN LATERAL (
-              SELECT t.frequency / (t.frequency + :k1::float8 * (1 - :b::float8 + :b::float8 * coalesce(c.word_count / c.average_word_count, 1))) AS saturated
+              SELECT t.frequency / (t.frequency + :k1::float8) AS saturated
               FROM document_postings e
-              CROSS JOIN LATERAL (SELECT sift_posting_frequency(e.impact, c.word_count) AS frequency) AS t
+              CROSS JOIN LATERAL (
+                SELECT e.field_frequency
+                       + e.body_frequency / (1 - :b::float8 + :b::float8 * coalesce(c.word_count / c.average_word_count, 1)) AS frequency) AS t
               WHERE e.document_id = c.id AND e.lexeme = q.lexeme
               LIMIT 1) AS f ON true
-            WHERE q.config = c.config)
-             * CASE WHEN c.language = :boost_language::text THEN :language_boost::float8 ELSE 1 END
+            WHERE q.config = c.config) AS term_relevance,
+           CASE WHEN c.language = :boost_language::text THEN :language_boost::float8 ELSE 1 END
              * CASE WHEN :boost_country::text = ANY(c.country_hints) THEN :country_boost::float8 ELSE 1 END
              * CASE WHEN EXISTS (SELECT 1 FROM unnest(:boost_domains::text[]) AS x(domain)
                                  WHERE c.domain = x.domain OR right(c.domain, length(x.domain) + 1) = '.' || x.domain)
-                    THEN :domain_boost::float8 ELSE 1 END AS relevance
+                    THEN :domain_boost::float8 ELSE 1 END AS boost
     FROM lengths c
   ),
+  proximate AS (
+    SELECT s.id, s.config, s.word_count,
+           ((1 - :proximity_weight::float8) * s.term_relevance
+            + CASE WHEN cardinality(:proximity_spans::text[]) = 0 OR s.position > :proximity_candidates::int THEN 0
+                   ELSE :proximity_weight::float8 *
+                     (SELECT coalesce(sum(p.weight) FILTER (WHERE d.search_vector @@ phraseto_tsquery(s.config::regconfig, p.span)), 0)
+                      FROM documents d CROSS JOIN unnest(:proximity_spans::text[], :proximity_span_weights::float8[]) AS p(span, weight)
+                      WHERE d.id = s.id) END) * s.boost AS relevance
+    FROM (SELECT s.*, row_number() OVER (ORDER BY coalesce(s.term_relevance * s.boost, 0) DESC, s.id) AS position FROM scored s) AS s
+  ),
   ranked AS (
-    SELECT s.id, s.config, s.word_count, least(1, coalesce(s.relevance, 0)) AS relevance FROM scored s
+    SELECT s.id, s.config, s.word_count, least(1, coalesce(s.relevance, 0)) AS relevance FROM proximate s
     ORDER BY 4 DESC, s.id
     LIMIT :results::int
   )`;
@@ -276,7 +338,7 @@ function bind(statement: NamedStatement, values: Record<string, unknown>): { nam
  */
 const FEEDBACK_SQL = `
   SELECT r.config, e.lexeme,
-         sum(r.relevance * sift_posting_frequency(e.impact, r.word_count) / greatest(r.word_count, 1))
+         sum(r.relevance * (e.field_frequency + e.body_frequency) / greatest(r.word_count, 1))
            / nullif((SELECT sum(relevance) FROM ranked), 0) AS weight
   FROM ranked r
   JOIN document_postings e ON e.document_id = r.id
@@ -301,7 +363,8 @@ const DOMAIN_BOOST = 1.5;
  * (unfiltered searches) or the GIN index over the tsvectors (filtered ones), pre-ranked the same way; either way
  * they are re-scored exactly with BM25F (title, description and body weights, each page's length against its
  * site's) and corpus statistics, boosted, cut to maxResults and loaded with their best stored chunks, all in one
- * statement. Advanced depth first runs the ranking once more to expand the query from its best pages (RM3).
+ * statement. Advanced depth first runs the ranking once more to expand the query from its best pages (RM3), and
+ * adds term proximity (the query's neighbouring content words found as phrases) to the final ranking.
  */
 export class LocalIndexProvider implements SearchProvider {
   readonly name = 'local';
@@ -334,13 +397,16 @@ export class LocalIndexProvider implements SearchProvider {
     if (corpus.documentCount === 0) return [];
     const viewer = viewerAccountOf(query.viewer);
     const text = searchTermsOf(query.query);
-    const lexemeRows = await this.queryLexemes(text, languageCodeOf(query.language) ?? null, corpus, viewer);
+    const { rows: lexemeRows, contentWords } = await this.queryLexemes(text, languageCodeOf(query.language) ?? null, corpus, viewer);
     if (lexemeRows.length === 0) return [];
+    const spans = query.depth === 'advanced' ? proximitySpans(segmentWords(text), (word) => contentWords.has(word)) : [];
     const filters = filtersOf(query);
     let terms: QueryTerm[] = lexemeRows.map((row) => ({ ...row, idf: inverseDocumentFrequency(row.document_frequency, documentsOf(corpus, row.config)) }));
-    if (query.depth === 'advanced') terms = await this.withFeedbackTerms(query, corpus, filters, terms, viewer);
+    if (!terms.some(isPresent)) return [];
+    const proximity = weighedSpans(spans, contentWords, terms);
+    if (query.depth === 'advanced') terms = await this.withFeedbackTerms(query, corpus, filters, terms, proximity, viewer);
     const statement = filters.filtered ? STATEMENTS.filtered : STATEMENTS.postings;
-    const rows = await queryRows<RankedDocumentRow>(this.prisma, bind(statement, this.statementValues(query, corpus, filters, terms, maxResults)));
+    const rows = await queryRows<RankedDocumentRow>(this.prisma, bind(statement, this.statementValues(query, corpus, filters, terms, proximity, maxResults)));
     // An account's own copy of a URL and the shared copy are two documents; show the better-ranked one.
     const seen = new Set<string>();
     return rows.filter((row) => !seen.has(row.final_url) && seen.add(row.final_url)).map((row) => this.toCandidate(row));
@@ -353,19 +419,27 @@ export class LocalIndexProvider implements SearchProvider {
    * Cranfield nDCG@10 on the mixed index fell below basic depth's (0.348 against 0.363, unfiltered); 0.7 keeps
    * advanced at or above basic on both benchmarks (docs/benchmarks.md, "Search quality").
    */
-  private async withFeedbackTerms(query: SearchQuery, corpus: CorpusSnapshot, filters: QueryFilters, terms: QueryTerm[], viewer: string | null): Promise<QueryTerm[]> {
+  private async withFeedbackTerms(
+    query: SearchQuery,
+    corpus: CorpusSnapshot,
+    filters: QueryFilters,
+    terms: QueryTerm[],
+    proximity: WeighedSpans,
+    viewer: string | null,
+  ): Promise<QueryTerm[]> {
     const statement = filters.filtered ? STATEMENTS.filteredFeedback : STATEMENTS.postingsFeedback;
     const feedback = await queryRows<{ config: string; lexeme: string; weight: number }>(this.prisma, bind(statement, {
-      ...this.statementValues(query, corpus, filters, terms, FEEDBACK_DOCUMENTS),
+      ...this.statementValues(query, corpus, filters, terms, NO_PROXIMITY, FEEDBACK_DOCUMENTS),
       feedback_terms: FEEDBACK_TERMS * 4,
     }));
     const original = new Set(terms.map((term) => configLexemeKey(term.config, term.lexeme)));
+    const present = terms.filter(isPresent);
     const expansion = feedback
       .filter((row) => row.weight > 0 && !row.lexeme.includes('\\') && !original.has(configLexemeKey(row.config, row.lexeme)))
       .slice(0, FEEDBACK_TERMS);
     if (expansion.length === 0) return terms;
     const frequencies = await this.documentFrequencies(expansion, corpus, viewer);
-    const originalLexemes = new Set(terms.map((term) => term.lexeme)).size;
+    const originalLexemes = new Set(present.map((term) => term.lexeme)).size;
     const expansionMass = expansion.reduce((sum, row) => sum + row.weight, 0);
     // Each query lexeme weighs 1; the expansion terms together weigh (1 - w) / w as much as all of them.
     const scale = (originalLexemes * (1 - ORIGINAL_QUERY_WEIGHT)) / ORIGINAL_QUERY_WEIGHT / expansionMass;
@@ -379,7 +453,19 @@ export class LocalIndexProvider implements SearchProvider {
   }
 
   /** The values of a ranking statement for these terms (each carrying its weighted idf) and this many results. */
-  private statementValues(query: SearchQuery, corpus: CorpusSnapshot, filters: QueryFilters, terms: QueryTerm[], maxResults: number): Record<string, unknown> {
+  private statementValues(
+    query: SearchQuery,
+    corpus: CorpusSnapshot,
+    filters: QueryFilters,
+    queryTerms: QueryTerm[],
+    proximity: WeighedSpans,
+    maxResults: number,
+  ): Record<string, unknown> {
+    // The best score a page of a configuration could reach: the idf mass of every query term of its configuration,
+    // those no page of it contains included (they score nothing but are still asked for).
+    const massByConfig = new Map<string, number>();
+    for (const term of queryTerms) massByConfig.set(term.config, (massByConfig.get(term.config) ?? 0) + term.idf);
+    const terms = queryTerms.filter(isPresent);
     const idfByLexeme = new Map<string, number>();
     for (const term of terms) idfByLexeme.set(term.lexeme, Math.max(idfByLexeme.get(term.lexeme) ?? 0, term.idf));
     const lexemes = [...idfByLexeme.keys()];
@@ -397,6 +483,12 @@ export class LocalIndexProvider implements SearchProvider {
       term_configs: terms.map((term) => term.config),
       term_lexemes: terms.map((term) => term.lexeme),
       term_idfs: terms.map((term) => term.idf),
+      mass_configs: [...massByConfig.keys()],
+      proximity_spans: proximity.spans,
+      proximity_span_weights: proximity.weights,
+      proximity_weight: proximity.spans.length > 0 ? PROXIMITY_WEIGHT : 0,
+      proximity_candidates: PROXIMITY_CANDIDATES_PER_RESULT * maxResults,
+      config_masses: [...massByConfig.values()],
       k1,
       b,
       // A corpus without lengths compares every page with itself (ratio 1), as BM25 does for an empty corpus.
@@ -457,29 +549,34 @@ export class LocalIndexProvider implements SearchProvider {
    * `QueryWordLexemes`, so a warm process sends no statement for known words), with their document
    * frequency among the pages the viewer may see: from the snapshot (shared pages), or counted through the GIN
    * index (one statement) over the shared pages and the viewer's own for lexemes it lacks. A lexeme no visible page
-   * contains is dropped, so another tenant's private words leave the scores untouched. Chinese and Japanese are
+   * contains has frequency 0 (another tenant's private pages never count): it scores nothing, yet it is part of the
+   * best score a page of its configuration could reach, so a configuration whose pages lack most of the query's
+   * words cannot look as relevant as one whose pages have them all. Chinese and Japanese are
    * cut into words as the document store cut the pages (segmentWords: no segmenter call without such characters).
    */
-  private async queryLexemes(text: string, queryLanguage: string | null, corpus: CorpusSnapshot, viewer: string | null): Promise<QueryLexemeRow[]> {
+  private async queryLexemes(
+    text: string,
+    queryLanguage: string | null,
+    corpus: CorpusSnapshot,
+    viewer: string | null,
+  ): Promise<{ rows: QueryLexemeRow[]; contentWords: Map<string, ConfigLexeme[]> }> {
     const byWord = await this.wordLexemes.byWord(wordsOf(segmentWords(text)), corpus.configs);
     // A query is written in one language: its function words ("I", "it", "can") are dropped before the other
     // configurations read it, where they would be ordinary words matching every page of that language that quotes
     // English (and every English page misfiled under it). The language is the request's, else the configuration
     // whose stop words the query uses most (Postgres's own lists, for every language the corpus holds).
     const queryConfig = searchConfigNameOf(queryLanguage) ?? stopWordConfigOf(byWord, corpus);
-    let perWord = [...byWord.values()];
+    let contentWords = [...byWord.keys()].filter((word) => (byWord.get(word) ?? []).length > 0);
     if (queryConfig && corpus.configs.includes(queryConfig)) {
-      const contentWords = perWord.filter((entries) => entries.some((entry) => entry.config === queryConfig));
-      if (contentWords.length > 0) perWord = contentWords;
+      const inQueryLanguage = contentWords.filter((word) => (byWord.get(word) ?? []).some((entry) => entry.config === queryConfig));
+      if (inQueryLanguage.length > 0) contentWords = inQueryLanguage;
     }
-    const pairs = unionOf(perWord);
+    const pairs = unionOf(contentWords.map((word) => byWord.get(word) ?? []));
     // Lexemes with a backslash cannot be written as a tsquery operand reliably: they never count.
     const usable = pairs.filter((pair) => !pair.lexeme.includes('\\'));
     const frequencies = await this.documentFrequencies(usable, corpus, viewer);
-    return usable.flatMap((pair) => {
-      const frequency = frequencies.get(configLexemeKey(pair.config, pair.lexeme)) ?? 0;
-      return frequency > 0 ? [{ config: pair.config, lexeme: pair.lexeme, document_frequency: frequency }] : [];
-    });
+    const rows = usable.map((pair) => ({ config: pair.config, lexeme: pair.lexeme, document_frequency: frequencies.get(configLexemeKey(pair.config, pair.lexeme)) ?? 0 }));
+    return { rows, contentWords: new Map(contentWords.map((word) => [word, byWord.get(word) ?? []])) };
   }
 
   /**

@@ -145,6 +145,22 @@ describe('PageRepository (Postgres)', () => {
     expect(await pages.findByUrl(url)).toBeNull();
   });
 
+  it("indexes a page's headings as their own field, and indexes again a page stored before headings were (resegment)", async () => {
+    const url = `https://${host}/guide`;
+    const text = 'Installing\n\nRun the installer and wait until it reports that it has finished its work.\n\nTroubleshooting\n\nRead the log.';
+    await pages.save('operator', webPageOf({ finalUrl: url, title: 'Guide', markdown: text.replace('Installing', '# Installing').replace('Troubleshooting', '## Troubleshooting'), text, language: 'en' }), 'import');
+    const headingShare = async () =>
+      (await prisma.$queryRaw<{ field_frequency: number }[]>`
+        SELECT p.field_frequency FROM document_postings p JOIN documents d ON d.id = p.document_id
+        WHERE d.url = ${url} AND p.lexeme = 'troubleshoot'`)[0].field_frequency;
+    expect(await headingShare()).toBeGreaterThan(0);
+    // As migration 20261124030000 found pages stored before it: no headings in the vector.
+    await prisma.$executeRaw`UPDATE documents SET search_vector = sift_document_vector(language, title, description, '', text) WHERE url = ${url}`;
+    expect(await headingShare()).toBe(0);
+    await pages.resegment({ batchSize: 50 });
+    expect(await headingShare()).toBeGreaterThan(0);
+  });
+
   it('counts documents by source', async () => {
     const before = await pages.countBySource();
     await pages.save('operator', webPageOf({ finalUrl: `https://${host}/imported`, text: 'Imported text.' }), 'import');

@@ -1,4 +1,4 @@
-import { conventionalFavicon, type WebPage } from '@sift/content-extraction';
+import { conventionalFavicon, markdownHeadings, type WebPage } from '@sift/content-extraction';
 import { queryRows } from '@sift/persistence';
 import type { PrismaClient } from '@sift/persistence';
 import { chunkText, segmentWords, tokenize, tokenizeSegmented } from '@sift/ranking';
@@ -54,20 +54,27 @@ function spacedForIndex(value: string): string | null {
 const INDEXED_TEXT_CHARS = 200_000;
 
 interface IndexedFields {
-  /** The title, description and text sift_document_vector reads; null where a field needs no cutting (as stored). */
-  spaced: [string | null, string | null, string | null];
-  /** The page's length for BM25: the words of its title, description and text. */
+  /**
+   * What sift_document_vector reads (migration 20261124030000): the title, the description, the headings (one per
+   * line) and the text, Chinese, Japanese and Thai cut into words; title, description and text are null where they
+   * need no cutting (the statement then reads them as stored).
+   */
+  spaced: [string | null, string | null, string, string | null];
+  /** The page's length for BM25: the words of its title, description and text (headings are part of the text). */
   wordCount: number;
 }
 
 /** A page's fields as the index reads them, Chinese, Japanese and Thai cut into words once for both uses. */
-function indexedFieldsOf(title: string, description: string | null | undefined, text: string): IndexedFields {
+function indexedFieldsOf(title: string, description: string | null | undefined, headings: readonly string[], text: string): IndexedFields {
+  const headingLines = headings.join('\n');
+  const spacedHeadings = spacedForIndex(headingLines) ?? headingLines;
   const spaced: IndexedFields['spaced'] = [
     spacedForIndex(title),
     description ? spacedForIndex(description) : null,
+    spacedHeadings,
     spacedForIndex(text.slice(0, INDEXED_TEXT_CHARS)),
   ];
-  const [spacedTitle, spacedDescription, spacedText] = spaced;
+  const [spacedTitle, spacedDescription, , spacedText] = spaced;
   const words = (spacedField: string | null, field: string) => tokenizeSegmented(spacedField ?? field).length;
   const textWords = text.length > INDEXED_TEXT_CHARS ? tokenize(text).length : words(spacedText, text);
   return { spaced, wordCount: words(spacedTitle, title) + words(spacedDescription, description ?? '') + textWords };
@@ -149,9 +156,11 @@ export class PageRepository {
     if (tldCountry) hints.add(tldCountry);
     const images = page.images.map((image) => ({ url: image.url, alt: image.alt ?? '' }));
     const publishedDate = parseDate(page.publishedDate);
+    const markdown = page.markdown || text;
+    const headings = markdownHeadings(markdown);
     // Indexed as the description field; the page's own meta description when it has one.
-    const description = page.description ?? summaryLineOf(text) ?? null;
-    const indexed = indexedFieldsOf(title, description, text);
+    const description = page.description ?? summaryLineOf(text, headings) ?? null;
+    const indexed = indexedFieldsOf(title, description, headings, text);
     // The page and its chunks in one statement: one round trip and one commit, and never a page without its chunks.
     // Parameters $2 to $5 are the ones the chunk statement shares (chunksReplacedSql).
     const [row] = await queryRows<InsertedRow>(this.prisma, {
@@ -162,7 +171,7 @@ export class PageRepository {
                                       owner_account_id, search_vector)
                SELECT gen_random_uuid(), $1, $6, $7, $8, $9, $10, $11, $2, $12::timestamptz, COALESCE($13::timestamptz, now()), $14, $15, $16,
                       $17::text[], $18::jsonb, $19::"DocumentSource", $20::int, $22::uuid,
-                      sift_document_vector($2, coalesce($23::text, $8), coalesce($24::text, $9), coalesce($25::text, $11))
+                      sift_document_vector($2, coalesce($23::text, $8), coalesce($24::text, $9), $25::text, coalesce($26::text, $11))
                WHERE $21::uuid IS NULL
                   OR EXISTS (SELECT 1 FROM accounts WHERE id = $21::uuid AND NOT zero_data_retention)
                ON CONFLICT (url, owner_account_id) DO UPDATE SET
@@ -183,7 +192,7 @@ export class PageRepository {
         domain,
         title,
         description,
-        page.markdown || text,
+        markdown,
         text,
         publishedDate,
         options.fetchedAt ?? null,
@@ -205,7 +214,7 @@ export class PageRepository {
       url,
       finalUrl,
       title,
-      markdown: page.markdown || text,
+      markdown,
       countryHints: [...hints],
       images,
     };
@@ -253,31 +262,34 @@ export class PageRepository {
   }
 
   /**
-   * Indexes again, with their words cut, the stored pages whose title, description or text is in Chinese, Japanese,
-   * Thai or another script written without spaces: pages stored before migration 20261124010000 hold each such
-   * sentence as one lexeme, which no query word matches. Reads every page once, a batch at a time in id order, and
-   * returns how many it indexed again; onBatch reports pages read and indexed so far. Safe to repeat.
+   * Indexes again the stored pages whose index entry predates what the store now writes: pages in Chinese, Japanese,
+   * Thai or another script written without spaces (stored before migration 20261124010000, each such sentence one
+   * lexeme no query word matches) and pages with headings (stored before migration 20261124030000, which made the
+   * headings a field). Reads every page once, a batch at a time in id order, and returns how many it indexed again;
+   * onBatch reports pages read and indexed so far. Safe to repeat.
    */
   async resegment(options: { batchSize?: number; onBatch?: (read: number, indexed: number) => void } = {}): Promise<number> {
     let read = 0;
     let indexed = 0;
-    await this.forEachBatch<{ id: string; language: string | null; title: string; description: string | null; text: string }>(
+    await this.forEachBatch<{ id: string; language: string | null; title: string; description: string | null; markdown: string; text: string }>(
       'sift_documents_resegment_batch',
-      `SELECT d.id, d.language, d.title, d.description, d.text FROM documents d WHERE d.id > $1::uuid ORDER BY d.id LIMIT $2::int`,
+      `SELECT d.id, d.language, d.title, d.description, d.markdown, d.text FROM documents d WHERE d.id > $1::uuid ORDER BY d.id LIMIT $2::int`,
       options.batchSize ?? 200,
       async (rows) => {
         for (const row of rows) {
-          const fields = indexedFieldsOf(row.title, row.description, row.text);
-          if (fields.spaced.every((field) => field === null)) continue;
+          const fields = indexedFieldsOf(row.title, row.description, markdownHeadings(row.markdown), row.text);
+          const [spacedTitle, spacedDescription, headings, spacedText] = fields.spaced;
+          const segmented = spacedTitle !== null || spacedDescription !== null || spacedText !== null;
+          if (!segmented && headings === '') continue;
           await queryRows(this.prisma, {
             name: 'sift_documents_resegment',
             text: `UPDATE documents
-                   SET search_vector = sift_document_vector(language, coalesce($2::text, title), coalesce($3::text, description), coalesce($4::text, text)),
-                       word_count = $5::int
+                   SET search_vector = sift_document_vector(language, coalesce($2::text, title), coalesce($3::text, description), $4::text, coalesce($5::text, text)),
+                       word_count = $6::int
                    WHERE id = $1::uuid`,
             values: [row.id, ...fields.spaced, fields.wordCount],
           });
-          await this.replaceChunks(row.id, row.language, row.text);
+          if (segmented) await this.replaceChunks(row.id, row.language, row.text);
           indexed++;
         }
         read += rows.length;
