@@ -565,7 +565,10 @@ export class LocalIndexProvider implements SearchProvider {
     // configurations read it, where they would be ordinary words matching every page of that language that quotes
     // English (and every English page misfiled under it). The language is the request's, else the configuration
     // whose stop words the query uses most (Postgres's own lists, for every language the corpus holds).
-    const queryConfig = searchConfigNameOf(queryLanguage) ?? stopWordConfigOf(byWord, corpus);
+    // A requested language the corpus has no configuration for (Chinese, Polish, ...) says nothing about the query's
+    // function words: the stop words decide then too.
+    const requested = searchConfigNameOf(queryLanguage);
+    const queryConfig = requested && corpus.configs.includes(requested) ? requested : stopWordConfigOf(byWord, corpus);
     let contentWords = [...byWord.keys()].filter((word) => (byWord.get(word) ?? []).length > 0);
     if (queryConfig && corpus.configs.includes(queryConfig)) {
       const inQueryLanguage = contentWords.filter((word) => (byWord.get(word) ?? []).some((entry) => entry.config === queryConfig));
