@@ -2,7 +2,7 @@ import { searchTermsOf } from './question-phrasing';
 
 describe('searchTermsOf', () => {
   it('drops the request phrasing a question opens with', () => {
-    expect(searchTermsOf('show me which files changed in my last commit')).toBe('which files changed in my last commit');
+    expect(searchTermsOf('show me which trains leave for the coast tonight')).toBe('which trains leave for the coast tonight');
     expect(searchTermsOf('How do I undo a pushed commit?')).toBe('undo a pushed commit?');
     expect(searchTermsOf('Is there a way to rename a branch')).toBe('rename a branch');
     expect(searchTermsOf("what's the best way to shrink a repository")).toBe('shrink a repository');
@@ -20,8 +20,6 @@ describe('searchTermsOf', () => {
     expect(searchTermsOf('show branch history')).toBe('show branch history');
     expect(searchTermsOf('git show me')).toBe('git show me');
     expect(searchTermsOf('how to')).toBe('how to');
-    expect(searchTermsOf('what similarity laws must be obeyed when constructing aeroelastic models')).toBe(
-      'what similarity laws must be obeyed when constructing aeroelastic models',
-    );
+    expect(searchTermsOf('what bridges cross the river in the old town')).toBe('what bridges cross the river in the old town');
   });
 });
