@@ -589,13 +589,14 @@ export class LocalIndexProvider implements SearchProvider {
    */
   private async documentFrequencies(pairs: { config: string; lexeme: string }[], corpus: CorpusSnapshot, viewer: string | null): Promise<Map<string, number>> {
     const frequencies = new Map<string, number>();
-    const unknown: { config: string; lexeme: string }[] = [];
+    const unknownByKey = new Map<string, { config: string; lexeme: string }>();
     for (const pair of pairs) {
       const key = configLexemeKey(pair.config, pair.lexeme);
       const known = corpus.documentFrequencies.get(key);
       if (known !== undefined) frequencies.set(key, known);
-      else if (!unknown.some((other) => other.config === pair.config && other.lexeme === pair.lexeme)) unknown.push(pair);
+      else unknownByKey.set(key, pair);
     }
+    const unknown = [...unknownByKey.values()];
     if (unknown.length > 0) {
       const rows = await queryRows<{ config: string; lexeme: string; document_frequency: number }>(this.prisma, {
         name: 'sift_local_index_count_config_lexemes',
