@@ -577,7 +577,7 @@ export class LocalIndexProvider implements SearchProvider {
     const pairs = unionOf(contentWords.map((word) => byWord.get(word) ?? []));
     // Lexemes with a backslash cannot be written as a tsquery operand reliably: they never count.
     const usable = pairs.filter((pair) => !pair.lexeme.includes('\\'));
-    const frequencies = await this.documentFrequencies(usable, corpus, viewer);
+    const frequencies = await this.documentFrequencies(usable, corpus, viewer, queryConfig);
     const rows = usable.map((pair) => ({ config: pair.config, lexeme: pair.lexeme, document_frequency: frequencies.get(configLexemeKey(pair.config, pair.lexeme)) ?? 0 }));
     return { rows, contentWords: new Map(contentWords.map((word) => [word, byWord.get(word) ?? []])) };
   }
@@ -585,16 +585,29 @@ export class LocalIndexProvider implements SearchProvider {
   /**
    * Document frequencies among the pages of each lexeme's configuration the viewer may see, keyed by
    * configLexemeKey: from the snapshot (shared pages), or counted through the GIN index (one statement) over the
-   * shared pages and the viewer's own for the lexemes it lacks.
+   * shared pages and the viewer's own for the lexemes it lacks, so a page stored since the snapshot is found at
+   * once. With the query's language known, only its own lexemes are counted live: the query's words under the
+   * corpus's other configurations are mostly absent from their pages (a handful of pages filed under another
+   * language made every search count five configurations' worth of them, a third of its throughput), and a page of
+   * another language stored since the snapshot counts from the next one (at most statisticsTtlMs later).
    */
-  private async documentFrequencies(pairs: { config: string; lexeme: string }[], corpus: CorpusSnapshot, viewer: string | null): Promise<Map<string, number>> {
+  private async documentFrequencies(
+    pairs: { config: string; lexeme: string }[],
+    corpus: CorpusSnapshot,
+    viewer: string | null,
+    queryConfig?: string,
+  ): Promise<Map<string, number>> {
     const frequencies = new Map<string, number>();
     const unknownByKey = new Map<string, { config: string; lexeme: string }>();
+    // Without a lexeme table (corpora above maximumDocumentsForLexemeTable) every frequency is counted live.
+    const tabled = corpus.documentFrequencies.size > 0 && queryConfig !== undefined && corpus.configs.includes(queryConfig);
+    const countedLive = (config: string) => !tabled || config === queryConfig;
     for (const pair of pairs) {
       const key = configLexemeKey(pair.config, pair.lexeme);
       const known = corpus.documentFrequencies.get(key);
       if (known !== undefined) frequencies.set(key, known);
-      else unknownByKey.set(key, pair);
+      else if (countedLive(pair.config)) unknownByKey.set(key, pair);
+      else frequencies.set(key, 0);
     }
     const unknown = [...unknownByKey.values()];
     if (unknown.length > 0) {
