@@ -16,6 +16,19 @@ describe('guessLanguage', () => {
     expect(guessLanguage(text)).toBe(language);
   });
 
+  it.each([
+    // tinyld's letter sequences say Finnish, then German with certainty: the function words are English.
+    'the suomalainen sauna is heated with koivu wood, and the löyly is thrown on the kiuas by the saunaseura members of the kaupunki .',
+    'it is shown that the eigenvalues of the jacobian of the navier-stokes operator at the hopf bifurcation of the von karman vortex street are of the order of the strouhal number .',
+  ])('names technical or loanword-heavy English by its function words: %s', (text) => {
+    expect(guessLanguage(text)).toBe('en');
+  });
+
+  it('leaves related languages sharing function words to the letter sequences', () => {
+    expect(guessLanguage('O comitê publicou o seu relatório anual sobre a qualidade da água, e as conclusões foram discutidas pelo conselho esta semana.')).toBe('pt');
+    expect(guessLanguage('De commissie heeft haar jaarverslag over de waterkwaliteit gepubliceerd en de raad heeft de conclusies deze week besproken.')).toBe('nl');
+  });
+
   it('is unsure about text of fewer than five words', () => {
     expect(guessLanguage('Water quality report')).toBeUndefined();
     expect(guessLanguage('水质报告')).toBeUndefined();
