@@ -78,6 +78,20 @@ describe('LocalIndexProvider (Postgres full-text search + BM25F)', () => {
     expect(boosted.length).toBeGreaterThan(1);
   });
 
+  it('ranks ultra-fast searches by the pre-ranking alone, with scores in [0, 1], filters and boosts kept', async () => {
+    const basic = await search({ depth: 'basic' });
+    const ultraFast = await search({ depth: 'ultra-fast' });
+    expect(ultraFast[0].url).toBe(`https://${domain('volcano')}/guide`);
+    expect(new Set(ultraFast.map((candidate) => candidate.url))).toEqual(new Set(basic.map((candidate) => candidate.url)));
+    const scores = ultraFast.map((candidate) => candidate.score);
+    expect([...scores].sort((left, right) => right - left)).toEqual(scores);
+    for (const score of scores) expect(score > 0 && score <= 1).toBe(true);
+    // Another score: idf × impact over the idf mass, not the exact BM25F re-scoring.
+    expect(ultraFast[0].score).not.toBeCloseTo(basic[0].score, 6);
+    expect(new Set(await hosts({ depth: 'ultra-fast', includeDomains: [domain('volcano')] }))).toEqual(new Set([domain('volcano'), `news.${domain('volcano')}`]));
+    expect((await hosts({ depth: 'ultra-fast', includeDomains: [domain('history')], includeDomainsMode: 'boost' }))[0]).toBe(domain('history'));
+  });
+
   it('applies time range and start/end dates to the publish date', async () => {
     const lastWeek = await hosts({ timeRange: 'week' });
     expect(lastWeek).not.toContain(domain('history'));

@@ -146,7 +146,8 @@ const POSTINGS_CANDIDATES_SQL = `
     LIMIT :limit::int
   ),
   candidates AS (
-    SELECT d.id, sift_search_config(d.language)::text AS config, d.word_count, d.language, d.domain, d.country_hints
+    SELECT d.id, sift_search_config(d.language)::text AS config, d.word_count, d.language, d.domain, d.country_hints,
+           a.approximate
     FROM approximate a
     JOIN documents d ON d.id = a.id
   )`;
@@ -178,13 +179,22 @@ const FILTERED_CANDIDATES_SQL = `
                       WHERE strpos(lower(d.title || ' ' || coalesce(d.description, '') || ' ' || d.text), p.phrase) = 0)
   ),
   candidates AS (
-    SELECT m.id, sift_search_config(m.language)::text AS config, m.word_count, m.language, m.domain, m.country_hints
+    SELECT m.id, sift_search_config(m.language)::text AS config, m.word_count, m.language, m.domain, m.country_hints,
+           (SELECT coalesce(sum(t.idf * e.impact), 0)
+            FROM unnest(:lexemes::text[], :idfs::float8[]) AS t(lexeme, idf)
+            JOIN document_postings e ON e.document_id = m.id AND e.lexeme = t.lexeme) AS approximate
     FROM matching m
-    ORDER BY (SELECT coalesce(sum(t.idf * e.impact), 0)
-              FROM unnest(:lexemes::text[], :idfs::float8[]) AS t(lexeme, idf)
-              JOIN document_postings e ON e.document_id = m.id AND e.lexeme = t.lexeme) DESC, m.id
+    ORDER BY 7 DESC, m.id
     LIMIT :limit::int
   )`;
+
+/** A candidate's boost: the language, country and domain boosts multiplied. */
+const BOOST_SQL = `
+           CASE WHEN c.language = :boost_language::text THEN :language_boost::float8 ELSE 1 END
+             * CASE WHEN :boost_country::text = ANY(c.country_hints) THEN :country_boost::float8 ELSE 1 END
+             * CASE WHEN EXISTS (SELECT 1 FROM unnest(:boost_domains::text[]) AS x(domain)
+                                 WHERE c.domain = x.domain OR right(c.domain, length(x.domain) + 1) = '.' || x.domain)
+                    THEN :domain_boost::float8 ELSE 1 END`;
 
 /**
  * From candidates to the ranked pages, the same for both candidate sources.
@@ -224,11 +234,7 @@ const RANKING_SQL = `
               WHERE e.document_id = c.id AND e.lexeme = q.lexeme
               LIMIT 1) AS f ON true
             WHERE q.config = c.config) AS term_relevance,
-           CASE WHEN c.language = :boost_language::text THEN :language_boost::float8 ELSE 1 END
-             * CASE WHEN :boost_country::text = ANY(c.country_hints) THEN :country_boost::float8 ELSE 1 END
-             * CASE WHEN EXISTS (SELECT 1 FROM unnest(:boost_domains::text[]) AS x(domain)
-                                 WHERE c.domain = x.domain OR right(c.domain, length(x.domain) + 1) = '.' || x.domain)
-                    THEN :domain_boost::float8 ELSE 1 END AS boost
+           ${BOOST_SQL} AS boost
     FROM lengths c
   ),
   proximate AS (
@@ -244,6 +250,22 @@ const RANKING_SQL = `
   ranked AS (
     SELECT s.id, s.config, s.word_count, least(1, coalesce(s.relevance, 0)) AS relevance FROM proximate s
     ORDER BY 4 DESC, s.id
+    LIMIT :results::int
+  )`;
+
+/**
+ * Ultra-fast depth's ranking: the candidates in their pre-ranking order (the sum of idf × impact over the query's
+ * lexemes, the impact saturating each posting's frequency against a fixed 500-word length, so at most the idf mass:
+ * relevance in [0, 1]), boosted, without the exact BM25F re-scoring's probe per (candidate, lexeme) pair. The pages
+ * differ from basic depth's where a page's posting of a lexeme lies beyond that lexeme's best postings, or its site's
+ * length or its configuration's score scale would move it (docs/benchmarks.md, round 10).
+ */
+const APPROXIMATE_RANKING_SQL = `
+  ranked AS (
+    SELECT c.id, c.config, c.word_count,
+           least(1, coalesce(c.approximate / nullif(:idf_mass::float8, 0), 0) * ${BOOST_SQL}) AS relevance
+    FROM candidates c
+    ORDER BY 4 DESC, c.id
     LIMIT :results::int
   )`;
 
@@ -354,6 +376,8 @@ const STATEMENTS = {
   filtered: namedStatement('sift_local_index_filtered', `WITH ${FILTERED_CANDIDATES_SQL},${RANKING_SQL}${LOADING_SQL}`),
   postingsFeedback: namedStatement('sift_local_index_postings_feedback', `WITH ${POSTINGS_CANDIDATES_SQL},${RANKING_SQL}${FEEDBACK_SQL}`),
   filteredFeedback: namedStatement('sift_local_index_filtered_feedback', `WITH ${FILTERED_CANDIDATES_SQL},${RANKING_SQL}${FEEDBACK_SQL}`),
+  postingsApproximate: namedStatement('sift_local_index_postings_approximate', `WITH ${POSTINGS_CANDIDATES_SQL},${APPROXIMATE_RANKING_SQL}${LOADING_SQL}`),
+  filteredApproximate: namedStatement('sift_local_index_filtered_approximate', `WITH ${FILTERED_CANDIDATES_SQL},${APPROXIMATE_RANKING_SQL}${LOADING_SQL}`),
 };
 
 const LANGUAGE_BOOST = 1.25;
@@ -365,7 +389,8 @@ const DOMAIN_BOOST = 1.5;
  * (unfiltered searches) or the GIN index over the tsvectors (filtered ones), pre-ranked the same way; either way
  * they are re-scored exactly with BM25F (title, description and body weights, each page's length against its
  * site's) and corpus statistics, boosted, cut to maxResults and loaded with their best stored chunks, all in one
- * statement. Advanced depth first runs the ranking once more to expand the query from its best pages (RM3), and
+ * statement (ultra-fast depth keeps the pre-ranking instead: APPROXIMATE_RANKING_SQL). Advanced depth first runs the
+ * ranking once more to expand the query from its best pages (RM3), and
  * adds term proximity (the query's neighbouring content words found as phrases) to the final ranking.
  */
 export class LocalIndexProvider implements SearchProvider {
@@ -407,7 +432,9 @@ export class LocalIndexProvider implements SearchProvider {
     if (!terms.some(isPresent)) return [];
     const proximity = weighedSpans(spans, contentWords, terms);
     if (query.depth === 'advanced') terms = await this.withFeedbackTerms(query, corpus, filters, terms, proximity, viewer);
-    const statement = filters.filtered ? STATEMENTS.filtered : STATEMENTS.postings;
+    const statement = query.depth === 'ultra-fast'
+      ? (filters.filtered ? STATEMENTS.filteredApproximate : STATEMENTS.postingsApproximate)
+      : (filters.filtered ? STATEMENTS.filtered : STATEMENTS.postings);
     const rows = await queryRows<RankedDocumentRow>(this.prisma, bind(statement, this.statementValues(query, corpus, filters, terms, proximity, maxResults)));
     // An account's own copy of a URL and the shared copy are two documents; show the better-ranked one.
     const seen = new Set<string>();
@@ -481,6 +508,7 @@ export class LocalIndexProvider implements SearchProvider {
       viewer: viewerAccountOf(query.viewer),
       lexemes,
       idfs,
+      idf_mass: idfs.reduce((sum, idf) => sum + idf, 0),
       limit,
       term_configs: terms.map((term) => term.config),
       term_lexemes: terms.map((term) => term.lexeme),
