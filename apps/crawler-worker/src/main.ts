@@ -15,7 +15,6 @@ async function main(): Promise<void> {
   const config = loadConfig(crawlerEnv);
   const policy = egressPolicyFromConfig(config);
   const prisma = createPrismaClient(config.DATABASE_URL);
-  const pages = new PageRepository(prisma, { sharedIndex: config.SHARED_INDEX });
   // One robots.txt cache and one browser pool (launched on the first advanced crawl) for every crawl of this worker.
   const robotsCache = new RobotsCache();
   const browser = new BrowserPool(browserPoolOptionsOf(config, policy));
@@ -25,6 +24,8 @@ async function main(): Promise<void> {
     ...parsingLimitsOf(config),
     onThreadError: (error) => log('error', 'an extraction thread failed outside a task', { error: error.message }),
   });
+  // Pages are prepared for the index (segmented, chunked) in the same threads, never on the event loop.
+  const pages = new PageRepository(prisma, { sharedIndex: config.SHARED_INDEX, prepare: (input) => extraction.indexedPage(input) });
   await runWorkerProcess({
     service: 'crawler-worker',
     queue: QueueName.Crawl,

@@ -27,7 +27,8 @@ async function main(): Promise<void> {
     policy,
     browser,
     parser,
-    pages: new PageRepository(prisma, { sharedIndex: config.SHARED_INDEX }),
+    // Pages are prepared for the index (segmented, chunked) in the parsing threads, never on the event loop.
+    pages: new PageRepository(prisma, { sharedIndex: config.SHARED_INDEX, prepare: (input) => parser.indexedPage(input) }),
     onError: (error, url) => log('error', 'extraction failed unexpectedly', { url, error: error instanceof Error ? error.message : String(error) }),
   });
   await runWorkerProcess({

@@ -11,3 +11,5 @@ export { faviconFor } from './favicon';
 export { decodeHtml } from './decode-html';
 export { countryHintsOf } from './country-hints';
 export { markdownHeadings } from './markdown-headings';
+export { summaryLineOf } from './summary-line';
+export { chunkRowsOf, indexedFieldsOf, indexedPageOf, type ChunkRows, type IndexedPage, type IndexedPageInput } from './indexed-page';

@@ -2,7 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { webPageOf } from '@sift/content-extraction';
 import { createPrismaClient } from '@sift/persistence';
 import type { PrismaClient } from '@sift/persistence';
-import { createTestAccount } from '@sift/testing';
+import { ContentParsingPool } from '@sift/task-pool';
+import { createTestAccount, loopHoldDuring } from '@sift/testing';
 import { PageRepository } from './page.repository';
 import { pageOwnerOf } from './stored-page';
 
@@ -20,6 +21,37 @@ describe('PageRepository (Postgres)', () => {
     await prisma.document.deleteMany({ where: { domain: { endsWith: host } } });
     await prisma.$disconnect();
   });
+
+  it('prepares a page of megabytes for the index in the parsing threads, its event loop free, as it would inline', async () => {
+    // Segmenting and chunking 600,000 characters of Chinese is most of a second of CPU: on the loop it would hold
+    // every other job of the worker for as long.
+    const sentence = '委员会发布了关于水质的年度报告，理事会本周讨论了报告的结论。';
+    const text = Array.from({ length: 20_000 }, (_, position) => `${sentence}第${position}段。`).join('\n\n');
+    // Its own host (removed with the others): the next test counts the documents of `host`.
+    const cjkHost = `cjk-${host}`;
+    const page = (path: string) => webPageOf({ url: `https://${cjkHost}/${path}`, finalUrl: `https://${cjkHost}/${path}`, title: '水质年度报告', text, language: 'zh' });
+    const pool = await ContentParsingPool.start({ threads: 1, deadlineMs: 60_000, maxHeapMb: 512, maxQueue: 10 });
+    try {
+      const threaded = new PageRepository(prisma, { prepare: (input) => pool.indexedPage(input) });
+      const hold = await loopHoldDuring(() => threaded.save('operator', page('threaded'), 'extract'));
+      expect(hold.longestStallMs).toBeLessThan(hold.elapsedMs / 2);
+      await pages.save('operator', page('inline'), 'extract');
+    } finally {
+      await pool.close();
+    }
+    const stored = await prisma.$queryRawUnsafe<{ path: string; word_count: number; description: string | null; vector: string; chunks: number; chunk_words: number }[]>(
+      `SELECT substring(d.url from '[^/]+$') AS path, d.word_count, d.description, d.search_vector::text AS vector,
+              count(c.*)::int AS chunks, sum(c.word_count)::int AS chunk_words
+       FROM documents d JOIN document_chunks c ON c.document_id = d.id
+       WHERE d.domain = $1
+       GROUP BY d.id ORDER BY 1`,
+      cjkHost,
+    );
+    expect(stored.map((row) => row.path)).toEqual(['inline', 'threaded']);
+    const [inline, threaded] = stored;
+    expect(threaded.chunks).toBeGreaterThan(100);
+    expect({ ...threaded, path: 'inline' }).toEqual(inline);
+  }, 120_000);
 
   it('stores an extraction under its normalised URL and replaces it on the next save', async () => {
     const page = webPageOf({

@@ -1,12 +1,19 @@
-import { conventionalFavicon, markdownHeadings, type WebPage } from '@sift/content-extraction';
+import {
+  chunkRowsOf,
+  conventionalFavicon,
+  indexedFieldsOf,
+  indexedPageOf,
+  markdownHeadings,
+  type IndexedPage,
+  type IndexedPageInput,
+  type WebPage,
+} from '@sift/content-extraction';
 import { queryRows } from '@sift/persistence';
 import type { PrismaClient } from '@sift/persistence';
-import { chunkText, segmentWords, tokenize, tokenizeSegmented } from '@sift/ranking';
 import { domainOf, normalizeUrl } from './canonical-url';
 import { countryCodeOf, countryOfHost } from './country-code';
 import { languageCodeOf } from './language-code';
 import { guessLanguage } from './language-guess';
-import { summaryLineOf } from './summary-line';
 import { viewerAccountOf, type DocumentSource, type PageOwner, type StoredPage } from './stored-page';
 
 export interface SaveOptions {
@@ -44,49 +51,6 @@ function storedPageOf(row: DocumentRow): StoredPage {
   return { id: row.id, fetchedAt: row.fetchedAt, source: row.source, page };
 }
 
-/** What to_tsvector reads for a field: its words spaced (segmentWords), or null when it needs no spacing (as is). */
-function spacedForIndex(value: string): string | null {
-  const spaced = segmentWords(value);
-  return spaced === value ? null : spaced;
-}
-
-// The part of a page's text that search_vector indexes (sift_document_vector's cap, migration 20261124010000).
-const INDEXED_TEXT_CHARS = 200_000;
-
-interface IndexedFields {
-  /**
-   * What sift_document_vector reads (migration 20261124030000): the title, the description, the headings (one per
-   * line) and the text, Chinese, Japanese and Thai cut into words; title, description and text are null where they
-   * need no cutting (the statement then reads them as stored).
-   */
-  spaced: [string | null, string | null, string, string | null];
-  /** The page's length for BM25: the words of its title, description and text (headings are part of the text). */
-  wordCount: number;
-}
-
-/** A page's fields as the index reads them, Chinese, Japanese and Thai cut into words once for both uses. */
-function indexedFieldsOf(title: string, description: string | null | undefined, headings: readonly string[], text: string): IndexedFields {
-  const headingLines = headings.join('\n');
-  const spacedHeadings = spacedForIndex(headingLines) ?? headingLines;
-  const spaced: IndexedFields['spaced'] = [
-    spacedForIndex(title),
-    description ? spacedForIndex(description) : null,
-    spacedHeadings,
-    spacedForIndex(text.slice(0, INDEXED_TEXT_CHARS)),
-  ];
-  const [spacedTitle, spacedDescription, , spacedText] = spaced;
-  const words = (spacedField: string | null, field: string) => tokenizeSegmented(spacedField ?? field).length;
-  const textWords = text.length > INDEXED_TEXT_CHARS ? tokenize(text).length : words(spacedText, text);
-  return { spaced, wordCount: words(spacedTitle, title) + words(spacedDescription, description ?? '') + textWords };
-}
-
-/** The chunks search results show, as the chunk statements take them: content, word counts, spaced content. */
-function chunkRowsOf(text: string): [string[], number[], Array<string | null>] {
-  const chunks = chunkText(text);
-  const spaced = chunks.map(spacedForIndex);
-  return [chunks, chunks.map((chunk, position) => tokenizeSegmented(spaced[position] ?? chunk).length), spaced];
-}
-
 /**
  * Writes a document's chunks (content, word counts and spaced content in $3, $4, $5; the document's language in $2),
  * new positions inserted or replaced, positions past the new end removed. `documentId` is the SQL of the document's
@@ -118,6 +82,12 @@ export interface PageRepositoryOptions {
    * instead of private to the fetching account; for an install that serves one team. Default false.
    */
   sharedIndex?: boolean;
+  /**
+   * Prepares a page for the index (headings, summary line, spaced fields, word count, chunks: indexedPageOf). The
+   * workers pass their parsing pool's, so a page of megabytes is segmented and chunked off their event loop; by
+   * default it runs inline (imports, tests).
+   */
+  prepare?: (input: IndexedPageInput) => Promise<IndexedPage>;
 }
 
 /**
@@ -134,6 +104,10 @@ export class PageRepository {
     private readonly prisma: PrismaClient,
     private readonly options: PageRepositoryOptions = {},
   ) {}
+
+  private prepared(input: IndexedPageInput): Promise<IndexedPage> {
+    return this.options.prepare ? this.options.prepare(input) : Promise.resolve(indexedPageOf(input));
+  }
 
   /**
    * Inserts or replaces the page stored under its URL for its owner. Returns null, storing nothing, for a keyless
@@ -157,10 +131,9 @@ export class PageRepository {
     const images = page.images.map((image) => ({ url: image.url, alt: image.alt ?? '' }));
     const publishedDate = parseDate(page.publishedDate);
     const markdown = page.markdown || text;
-    const headings = markdownHeadings(markdown);
-    // Indexed as the description field; the page's own meta description when it has one.
-    const description = page.description ?? summaryLineOf(text, headings) ?? null;
-    const indexed = indexedFieldsOf(title, description, headings, text);
+    // The description field is the page's own meta description when it has one, else its summary line.
+    const indexed = await this.prepared({ title, description: page.description ?? null, markdown, text });
+    const description = indexed.description;
     // The page and its chunks in one statement: one round trip and one commit, and never a page without its chunks.
     // Parameters $2 to $5 are the ones the chunk statement shares (chunksReplacedSql).
     const [row] = await queryRows<InsertedRow>(this.prisma, {
@@ -187,7 +160,7 @@ export class PageRepository {
       values: [
         url,
         language,
-        ...chunkRowsOf(text),
+        ...indexed.chunks,
         finalUrl,
         domain,
         title,

@@ -10,3 +10,4 @@ export type { PdfBombOptions } from './hostile-content';
 export { chatCompletionChunk, startLoopbackChatServer } from './loopback-chat-server';
 export type { ChatReply, ChatRequest, LoopbackChatServer } from './loopback-chat-server';
 export { startLoopbackSearxng, type SearxngResult } from './loopback-searxng';
+export { loopHoldDuring, type LoopHold } from './event-loop-hold';

@@ -1,7 +1,7 @@
 import type { ServerResponse } from 'node:http';
 import { type FixtureServer, startFixtureServer } from '@sift/safe-fetch';
 import { ContentParsingPool } from '@sift/task-pool';
-import { binaryNoise, linkHeavyHtml } from '@sift/testing';
+import { binaryNoise, linkHeavyHtml, loopHoldDuring } from '@sift/testing';
 import { runCrawl } from './crawl-engine';
 import type { CrawlRequest } from './crawl-request';
 import { createDefaultCrawlDependencies } from './default-crawl-dependencies';
@@ -79,23 +79,12 @@ describe('a crawl over hostile pages', () => {
   }
 
   async function timedCrawl(path: string, pool: ContentParsingPool = extraction, overrides: Partial<CrawlRequest> = {}) {
-    // The longest the event loop went without running a 10 ms timer: parsing on the loop shows as a stall of the
-    // parse's length; a busy machine only delays each turn a little.
-    let lastTurn = performance.now();
-    let longestStallMs = 0;
-    const ticker = setInterval(() => {
-      const now = performance.now();
-      longestStallMs = Math.max(longestStallMs, now - lastTurn);
-      lastTurn = now;
-    }, 10);
-    const startedAt = performance.now();
-    try {
-      const outcome = await runCrawl(crawlOf(path, overrides), createDefaultCrawlDependencies({ policy, extraction: pool }));
-      longestStallMs = Math.max(longestStallMs, performance.now() - lastTurn);
-      return { outcome, elapsedMs: performance.now() - startedAt, longestStallMs };
-    } finally {
-      clearInterval(ticker);
-    }
+    // Parsing on the loop shows as a stall of the parse's length; a busy machine only delays each turn a little.
+    const { value: outcome, elapsedMs, longestStallMs } = await loopHoldDuring(
+      () => runCrawl(crawlOf(path, overrides), createDefaultCrawlDependencies({ policy, extraction: pool })),
+      10,
+    );
+    return { outcome, elapsedMs, longestStallMs };
   }
 
   it('fails a page of markup that outlasts the extraction deadline alone, its event loop free meanwhile', async () => {

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { ExtractOptions } from '@sift/content-extraction';
-import { GIT_DOCS_SITE_ROOT } from '@sift/testing';
+import { GIT_DOCS_SITE_ROOT, loopHoldDuring } from '@sift/testing';
 import { ContentParsingPool } from './content-parsing-pool';
 import { runTask } from './content-parsing.task';
 
@@ -9,28 +9,6 @@ import { runTask } from './content-parsing.task';
 const largePage = readFileSync(path.join(GIT_DOCS_SITE_ROOT, 'git-config.html'), 'utf8');
 const options: ExtractOptions = { baseUrl: 'https://git-scm.example/docs/git-config.html', includeImages: true, format: 'markdown' };
 jest.setTimeout(60_000);
-
-/**
- * How long `work` took and the longest the event loop went without running a 5 ms timer meanwhile. Parsed on the
- * loop, the page would hold it for the whole parse; in a thread the longest hold is a small share of the time.
- */
-async function loopHoldDuring(work: () => Promise<unknown>): Promise<{ elapsedMs: number; longestStallMs: number }> {
-  const startedAt = performance.now();
-  let lastTurn = startedAt;
-  let longestStallMs = 0;
-  const interval = setInterval(() => {
-    const now = performance.now();
-    longestStallMs = Math.max(longestStallMs, now - lastTurn);
-    lastTurn = now;
-  }, 5);
-  try {
-    await work();
-  } finally {
-    clearInterval(interval);
-  }
-  const finishedAt = performance.now();
-  return { elapsedMs: finishedAt - startedAt, longestStallMs: Math.max(longestStallMs, finishedAt - lastTurn) };
-}
 
 describe('ContentParsingPool', () => {
   let pool: ContentParsingPool;

@@ -1,5 +1,5 @@
 import { resolve } from 'node:path';
-import type { ExtractedLinks, ExtractOptions, PageWithLinks, WebPage } from '@sift/content-extraction';
+import type { ExtractedLinks, ExtractOptions, IndexedPage, IndexedPageInput, PageWithLinks, WebPage } from '@sift/content-extraction';
 import { TaskPool, type TaskRunOptions } from '../task-pool';
 import { type ContentParsingResult, type ContentParsingTask, type HtmlAnalysis, type HtmlDocument } from './content-parsing.task';
 
@@ -74,6 +74,11 @@ export class ContentParsingPool {
   async extractPageWithLinks(html: string, options: ExtractOptions, run: TaskRunOptions = {}): Promise<PageWithLinks> {
     const { page, links } = expectKind(await this.pool.run({ kind: 'page-with-links', html, options }, run), 'page-with-links');
     return { page, links };
+  }
+
+  /** A page prepared for the index (PageRepository's `prepare`): its headings, summary line, spaced fields and chunks. */
+  async indexedPage(input: IndexedPageInput, run: TaskRunOptions = {}): Promise<IndexedPage> {
+    return expectKind(await this.pool.run({ kind: 'index', ...input }, run), 'index').indexed;
   }
 
   /** The links of a mapped page. */

@@ -7,6 +7,9 @@ import {
   extractPage,
   extractPdf,
   extractPlainText,
+  type IndexedPage,
+  type IndexedPageInput,
+  indexedPageOf,
   type PageWithLinks,
   type WebPage,
 } from '@sift/content-extraction';
@@ -43,13 +46,16 @@ export type ContentParsingTask =
   /** A crawled page: content and links from one parse. */
   | { kind: 'page-with-links'; html: string; options: ExtractOptions }
   /** A mapped page: links only. */
-  | { kind: 'links'; html: string; baseUrl: string };
+  | { kind: 'links'; html: string; baseUrl: string }
+  /** A page to store: what the index reads of it (segmenting and chunking a large page is seconds of work). */
+  | ({ kind: 'index' } & IndexedPageInput);
 
 export type ContentParsingResult =
   | { kind: 'html'; analysis: HtmlAnalysis }
   | { kind: 'page'; page: WebPage }
   | ({ kind: 'page-with-links' } & PageWithLinks)
-  | { kind: 'links'; links: ExtractedLinks };
+  | { kind: 'links'; links: ExtractedLinks }
+  | { kind: 'index'; indexed: IndexedPage };
 
 /**
  * Runs in a parsing thread (or inline): untrusted bytes in, plain data out. Even the regular expressions over the
@@ -70,6 +76,10 @@ export async function runTask(task: ContentParsingTask): Promise<ContentParsingR
     }
     case 'links':
       return { kind: 'links', links: plainLinks(extractLinks(task.html, task.baseUrl)) };
+    case 'index': {
+      const { kind: _kind, ...input } = task;
+      return { kind: 'index', indexed: indexedPageOf(input) };
+    }
   }
 }
 

@@ -1,0 +1,73 @@
+import { chunkText, segmentWords, tokenize, tokenizeSegmented } from '@sift/ranking';
+import { markdownHeadings } from './markdown-headings';
+import { summaryLineOf } from './summary-line';
+
+/** What a page's index entry is made from. */
+export interface IndexedPageInput {
+  title: string;
+  /** The page's own meta description; without one the summary line of its text stands in. */
+  description?: string | null;
+  markdown: string;
+  text: string;
+}
+
+/** The chunks search results show, as the chunk statements take them: content, word counts, spaced content. */
+export type ChunkRows = [string[], number[], Array<string | null>];
+
+/** A page prepared for the index: every step over its whole text, done once (in a parsing thread by the workers). */
+export interface IndexedPage {
+  /** The description field: the page's meta description, else its summary line; null when it has neither. */
+  description: string | null;
+  /**
+   * What sift_document_vector reads (migration 20261124030000): the title, the description, the headings (one per
+   * line) and the text, Chinese, Japanese and Thai cut into words; title, description and text are null where they
+   * need no cutting (the statement then reads them as stored).
+   */
+  spaced: [string | null, string | null, string, string | null];
+  /** The page's length for BM25: the words of its title, description and text (headings are part of the text). */
+  wordCount: number;
+  chunks: ChunkRows;
+}
+
+// The part of a page's text that search_vector indexes (sift_document_vector's cap, migration 20261124010000).
+const INDEXED_TEXT_CHARS = 200_000;
+
+/** What to_tsvector reads for a field: its words spaced (segmentWords), or null when it needs no spacing (as is). */
+function spacedForIndex(value: string): string | null {
+  const spaced = segmentWords(value);
+  return spaced === value ? null : spaced;
+}
+
+/**
+ * A page's fields as the index reads them, Chinese, Japanese and Thai cut into words once for both uses. Costs time
+ * linear in the text, but a lot of it for a large page in those scripts (segmenting ~10 ms per 20,000 characters:
+ * seconds for a few megabytes), so the workers run it in their parsing threads, not on their event loop.
+ */
+export function indexedPageOf(input: IndexedPageInput): IndexedPage {
+  const headings = markdownHeadings(input.markdown);
+  const description = input.description ?? summaryLineOf(input.text, headings) ?? null;
+  return { description, ...indexedFieldsOf(input.title, description, headings, input.text), chunks: chunkRowsOf(input.text) };
+}
+
+/** The vector's fields and the word count of a page, from its headings (markdownHeadings) and description. */
+export function indexedFieldsOf(title: string, description: string | null | undefined, headings: readonly string[], text: string): Omit<IndexedPage, 'description' | 'chunks'> {
+  const headingLines = headings.join('\n');
+  const spacedHeadings = spacedForIndex(headingLines) ?? headingLines;
+  const spaced: IndexedPage['spaced'] = [
+    spacedForIndex(title),
+    description ? spacedForIndex(description) : null,
+    spacedHeadings,
+    spacedForIndex(text.slice(0, INDEXED_TEXT_CHARS)),
+  ];
+  const [spacedTitle, spacedDescription, , spacedText] = spaced;
+  const words = (spacedField: string | null, field: string) => tokenizeSegmented(spacedField ?? field).length;
+  const textWords = text.length > INDEXED_TEXT_CHARS ? tokenize(text).length : words(spacedText, text);
+  return { spaced, wordCount: words(spacedTitle, title) + words(spacedDescription, description ?? '') + textWords };
+}
+
+/** A text's chunks as the chunk statements take them. */
+export function chunkRowsOf(text: string): ChunkRows {
+  const chunks = chunkText(text);
+  const spaced = chunks.map(spacedForIndex);
+  return [chunks, chunks.map((chunk, position) => tokenizeSegmented(spaced[position] ?? chunk).length), spaced];
+}
