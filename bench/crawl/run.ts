@@ -124,12 +124,17 @@ async function runCrawlee(root: string): Promise<RunFigures> {
 async function main(): Promise<void> {
   const env = benchStackEnv(DATABASE_URL, 'crawl', { CRAWLER_PORT: '0', RATE_LIMIT_CRAWL_PER_MINUTE: '100000' });
   await migrateBenchDatabase(DATABASE_URL);
-  const site = await startGitDocsSite();
-  const profileDir = process.env.CRAWL_BENCH_CPU_PROFILE_DIR;
-  let worker = await startBenchWorker('crawler-worker', env, profileDir);
-  const gateway = await startGateway(DATABASE_URL, env);
-  const root = `${site.origin}/index.html`;
+  // Everything started is stopped at the end, also when a later start fails (no process outlives the benchmark).
+  const started: (() => Promise<unknown>)[] = [];
   try {
+    const site = await startGitDocsSite();
+    started.push(() => site.close());
+    const profileDir = process.env.CRAWL_BENCH_CPU_PROFILE_DIR;
+    let worker = await startBenchWorker('crawler-worker', env, profileDir);
+    started.push(() => worker.stop());
+    const gateway = await startGateway(DATABASE_URL, env);
+    started.push(() => gateway.stop());
+    const root = `${site.origin}/index.html`;
     const apiKey = await createBenchKey(DATABASE_URL);
     // One warm-up of each so neither pays for module loading or JIT in the measured run.
     await runSift(gateway, apiKey, root);
@@ -158,7 +163,7 @@ async function main(): Promise<void> {
     console.log(cpuLine('sift (1 extraction thread)', siftOneThread.pages, siftOneThreadCpu));
     console.log(cpuLine('crawlee CheerioCrawler', crawlee.pages, crawleeCpu));
   } finally {
-    await Promise.allSettled([gateway.stop(), worker.stop(), site.close()]);
+    await Promise.allSettled(started.map((stop) => stop()));
   }
 }
 

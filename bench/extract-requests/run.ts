@@ -94,11 +94,16 @@ async function main(): Promise<void> {
   // Every request fetches and parses: a page extracted in an earlier round must not come from the document store.
   const env = benchStackEnv(DATABASE_URL, 'extract', { EXTRACTOR_PORT: '0', DOCUMENT_CACHE_SECONDS: '0' });
   await migrateBenchDatabase(DATABASE_URL);
-  const site = await startGitDocsSite();
-  const profileDir = process.env.EXTRACT_BENCH_CPU_PROFILE_DIR;
-  const worker = await startBenchWorker('extractor-worker', env, profileDir);
-  const gateway = await startGateway(DATABASE_URL, env, undefined, profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : []);
+  // Everything started is stopped at the end, also when a later start fails (no process outlives the benchmark).
+  const started: (() => Promise<unknown>)[] = [];
   try {
+    const site = await startGitDocsSite();
+    started.push(() => site.close());
+    const profileDir = process.env.EXTRACT_BENCH_CPU_PROFILE_DIR;
+    const worker = await startBenchWorker('extractor-worker', env, profileDir);
+    started.push(() => worker.stop());
+    const gateway = await startGateway(DATABASE_URL, env, undefined, profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : []);
+    started.push(() => gateway.stop());
     const apiKey = await createBenchKey(DATABASE_URL);
     const pages = benchPages().map((path) => `${site.origin}${path}`);
     const single = new Map<string, number[]>(pages.map((url) => [url, []]));
@@ -153,7 +158,7 @@ async function main(): Promise<void> {
     }
     console.log(`ratio 10 URLs / slowest single page ${(percentile(bySize.get(10) ?? [], 0.5) / slowestSingleMs(10).p50).toFixed(2)} (target ≤ 2)`);
   } finally {
-    await Promise.allSettled([gateway.stop(), worker.stop(), site.close()]);
+    await Promise.allSettled(started.map((stop) => stop()));
   }
 }
 

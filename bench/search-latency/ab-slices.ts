@@ -60,13 +60,18 @@ async function startSide(name: 'A' | 'B'): Promise<Side> {
   if (!databaseUrl) throw new Error(`set AB_${name}_DATABASE_URL`);
   const nodeArguments = (process.env[`AB_${name}_NODE_ARGS`] ?? '').split(/\s+/).filter(Boolean);
   const gateway = await startGateway(databaseUrl, { RATE_LIMIT_PROD_PER_MINUTE: '1000000', ...envOf(process.env[`AB_${name}_ENV`]) }, root, nodeArguments);
-  return { name, gateway, apiKey: await createBenchKey(databaseUrl, root), slices: [] };
+  try {
+    return { name, gateway, apiKey: await createBenchKey(databaseUrl, root), slices: [] };
+  } catch (error) {
+    await gateway.stop();
+    throw error;
+  }
 }
 
 async function main(): Promise<void> {
   const queries = readFileSync(join(benchDataDirectory(), 'cranfield', 'beir', 'queries.jsonl'), 'utf8')
     .split('\n').filter((line) => line.trim()).map((line) => (JSON.parse(line) as { text: string }).text.trim());
-  const sides = [await startSide('A'), await startSide('B')];
+  const sides: Side[] = [];
   let next = 0;
   const load = (side: Side, seconds: number) =>
     autocannon({
@@ -75,6 +80,9 @@ async function main(): Promise<void> {
       requests: [{ setupRequest: (request) => ({ ...request, body: JSON.stringify({ query: queries[next++ % queries.length], search_depth: depth, max_results: 10 }) }) }],
     });
   try {
+    // Inside the try: a side that fails to start stops the one already running.
+    sides.push(await startSide('A'));
+    sides.push(await startSide('B'));
     for (const side of sides) {
       for (const query of queries.slice(0, 40)) await searchOverHttp(side.gateway, side.apiKey, { query, search_depth: depth, max_results: 10 });
       await load(side, 5);
