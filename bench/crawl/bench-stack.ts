@@ -2,6 +2,7 @@ import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { promisify } from 'node:util';
 import { type GatewayProcess, repositoryRoot, stopChild } from '../search-quality/search-stack';
+import { Client } from 'pg';
 
 // What the end-to-end benchmarks of the workers (bench/crawl, bench/extract-requests) share besides the gateway.
 
@@ -24,6 +25,21 @@ export function benchStackEnv(databaseUrl: string, name: string, extra: Record<s
 /** Applies the migrations to a benchmark's own database (created when missing). */
 export async function migrateBenchDatabase(databaseUrl: string): Promise<void> {
   await promisify(execFile)(process.execPath, ['scripts/run-ts.js', 'prisma/migrate.ts'], { cwd: repositoryRoot, env: { ...process.env, DATABASE_URL: databaseUrl } });
+}
+
+/**
+ * Removes the pages stored under `origin` (their postings and chunks go with them), so the next crawl or extraction
+ * stores every page for the first time, as on a fresh install. A page stored again unchanged is only refreshed
+ * (PageRepository.save), which a benchmark repeating the same requests would otherwise measure.
+ */
+export async function forgetStoredPages(databaseUrl: string, origin: string): Promise<void> {
+  const client = new Client({ connectionString: databaseUrl });
+  await client.connect();
+  try {
+    await client.query(`DELETE FROM documents WHERE url LIKE $1 || '/%'`, [origin]);
+  } finally {
+    await client.end();
+  }
 }
 
 /** POST as an API client sends it; throws with the body on any non-200 answer. */

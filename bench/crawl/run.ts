@@ -11,7 +11,7 @@ import { extractHtml } from '@sift/content-extraction';
 import { startGitDocsSite } from '@sift/testing';
 import { createBenchKey, startGateway, type GatewayProcess } from '../search-quality/search-stack';
 import { cpuMs, databaseBackendPids } from '../search-latency/proc-cpu';
-import { benchStackEnv, type BenchWorker, migrateBenchDatabase, postJson, startBenchWorker } from './bench-stack';
+import { benchStackEnv, type BenchWorker, forgetStoredPages, migrateBenchDatabase, postJson, startBenchWorker } from './bench-stack';
 
 const DATABASE_URL = 'postgresql://postgres@127.0.0.1:5432/sift_bench_crawl';
 // The crawl engine fetches at most 4 pages of one host at once (its per-host politeness limit); Crawlee gets the same.
@@ -139,6 +139,9 @@ async function main(): Promise<void> {
     // One warm-up of each so neither pays for module loading or JIT in the measured run.
     await runSift(gateway, apiKey, root);
     await runCrawlee(root);
+    // Every measured Sift crawl but the last stores every page for the first time, as a first crawl does; the last
+    // crawls again pages stored unchanged, which are only refreshed.
+    await forgetStoredPages(DATABASE_URL, site.origin);
     const [sift, siftCpu] = await withCpuSplit({ gateway, worker }, () => runSift(gateway, apiKey, root));
     const siftThreads = Number(worker.started.extractionThreads);
     const [crawlee, crawleeCpu] = await withCpuSplit({}, () => runCrawlee(root));
@@ -147,7 +150,9 @@ async function main(): Promise<void> {
     await worker.stop();
     worker = await startBenchWorker('crawler-worker', { ...env, CRAWL_EXTRACTION_THREADS: '1' }, profileDir);
     await runSift(gateway, apiKey, root);
+    await forgetStoredPages(DATABASE_URL, site.origin);
     const [siftOneThread, siftOneThreadCpu] = await withCpuSplit({ gateway, worker }, () => runSift(gateway, apiKey, root));
+    const [siftRecrawl, siftRecrawlCpu] = await withCpuSplit({ gateway, worker }, () => runSift(gateway, apiKey, root));
     const rate = (figures: RunFigures): number => figures.pages / figures.seconds;
     const line = (label: string, figures: RunFigures): string =>
       `${label.padEnd(38)} ${figures.pages} pages in ${figures.seconds.toFixed(2)} s = ${rate(figures).toFixed(1)} pages/s`;
@@ -156,11 +161,13 @@ async function main(): Promise<void> {
     );
     console.log(line(`sift POST /crawl (${siftThreads} extraction threads)`, sift));
     console.log(line('sift POST /crawl (1 extraction thread)', siftOneThread));
+    console.log(line('sift, 1 thread, pages stored unchanged', siftRecrawl));
     console.log(line('crawlee CheerioCrawler', crawlee));
-    console.log(`ratio sift/crawlee ${(rate(sift) / rate(crawlee)).toFixed(2)} (1 extraction thread: ${(rate(siftOneThread) / rate(crawlee)).toFixed(2)})`);
+    console.log(`ratio sift/crawlee ${(rate(sift) / rate(crawlee)).toFixed(2)} (1 extraction thread: ${(rate(siftOneThread) / rate(crawlee)).toFixed(2)}; crawling again unchanged pages, 1 thread: ${(rate(siftRecrawl) / rate(crawlee)).toFixed(2)})`);
     console.log(`POST /map ${map.pages} URLs in ${(map.seconds * 1000).toFixed(0)} ms`);
     console.log(cpuLine(`sift (${siftThreads} extraction threads)`, sift.pages, siftCpu));
     console.log(cpuLine('sift (1 extraction thread)', siftOneThread.pages, siftOneThreadCpu));
+    console.log(cpuLine('sift (1 thread, pages unchanged)', siftRecrawl.pages, siftRecrawlCpu));
     console.log(cpuLine('crawlee CheerioCrawler', crawlee.pages, crawleeCpu));
   } finally {
     await Promise.allSettled(started.map((stop) => stop()));

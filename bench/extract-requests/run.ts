@@ -2,7 +2,9 @@
 // (served on loopback) in one request, to a gateway process and an extractor worker process as `npm start` runs
 // them; against the time of the slowest of those pages requested alone, measured in the same rounds. A request of
 // N pages can only be as fast as its slowest page, and on C cores no faster than N pages' CPU time / C: the ratio
-// says how close the worker's job concurrency and parsing threads come to that.
+// says how close the worker's job concurrency and parsing threads come to that. Measured twice: with every page
+// stored for the first time (its stored copy removed before each request, outside the request's time), and with
+// every page stored before unchanged (then only refreshed, not indexed again).
 // Run: node scripts/run-ts.js bench/extract-requests/run.ts
 // With EXTRACT_BENCH_CPU_PROFILE_DIR=<dir> the extractor worker and the gateway write V8 CPU profiles (.cpuprofile) there
 // when they stop.
@@ -12,7 +14,7 @@
 import { readdirSync } from 'node:fs';
 import { usableCpuCount } from '@sift/config';
 import { GIT_DOCS_SITE_ROOT, startGitDocsSite } from '@sift/testing';
-import { benchStackEnv, migrateBenchDatabase, postJson, startBenchWorker } from '../crawl/bench-stack';
+import { benchStackEnv, forgetStoredPages, migrateBenchDatabase, postJson, startBenchWorker } from '../crawl/bench-stack';
 import { createBenchKey, type GatewayProcess, startGateway } from '../search-quality/search-stack';
 import { cpuMs, databaseBackendPids, pidsMatching } from '../search-latency/proc-cpu';
 
@@ -90,6 +92,72 @@ function percentile(values: number[], fraction: number): number {
   return sorted[Math.min(sorted.length - 1, Math.ceil(fraction * sorted.length) - 1)];
 }
 
+interface Measurement {
+  gateway: GatewayProcess;
+  apiKey: string;
+  workerPid: number;
+  origin: string;
+  pages: string[];
+  /** Remove the stored pages before each request (outside its time), so each one stores its pages first-time. */
+  forget: boolean;
+}
+
+async function measure({ gateway, apiKey, workerPid, origin, pages, forget }: Measurement): Promise<void> {
+  const single = new Map<string, number[]>(pages.map((url) => [url, []]));
+  const bySize = new Map<number, number[]>(REQUEST_SIZES.map((size) => [size, []]));
+  const cpuBySize = new Map<number, CpuByKind>(REQUEST_SIZES.map((size) => [size, { gateway: 0, worker: 0, workerMain: 0, workerThreads: 0, postgres: 0, redis: 0 }]));
+  const extract = async (urls: string[]): Promise<number> => {
+    if (forget) await forgetStoredPages(DATABASE_URL, origin);
+    return timedExtract(gateway, apiKey, urls);
+  };
+  // One warm-up round so no measurement pays for module loading or JIT.
+  for (let round = 0; round <= ROUNDS; round += 1) {
+    const measured = round > 0;
+    for (const url of pages) {
+      const elapsedMs = await extract([url]);
+      if (measured) single.get(url)?.push(elapsedMs);
+    }
+    for (const size of REQUEST_SIZES) {
+      if (forget) await forgetStoredPages(DATABASE_URL, origin);
+      const before = cpuSnapshot(gateway.pid, workerPid);
+      const elapsedMs = await timedExtract(gateway, apiKey, pages.slice(0, size));
+      const after = cpuSnapshot(gateway.pid, workerPid);
+      if (!measured) continue;
+      bySize.get(size)?.push(elapsedMs);
+      const spent = cpuBySize.get(size);
+      for (const kind of [...PROCESS_KINDS, ...WORKER_PARTS]) if (spent) spent[kind] += cpuBetween(before, after, kind);
+    }
+  }
+
+  const slowestSingleMs = (size: number): { url: string; p50: number } =>
+    pages
+      .slice(0, size)
+      .map((url) => ({ url, p50: percentile(single.get(url) ?? [], 0.5) }))
+      .reduce((slowest, page) => (page.p50 > slowest.p50 ? page : slowest));
+  console.log('URLs  p50 ms  p99 ms  pages/s  slowest single page p50 ms  ratio (p50 / slowest single)');
+  for (const size of REQUEST_SIZES) {
+    const times = bySize.get(size) ?? [];
+    const p50 = percentile(times, 0.5);
+    const slowest = slowestSingleMs(size);
+    const pagesPerSecond = (size * times.length) / (times.reduce((sum, ms) => sum + ms, 0) / 1000);
+    console.log(
+      `${String(size).padStart(4)}  ${p50.toFixed(0).padStart(6)}  ${percentile(times, 0.99).toFixed(0).padStart(6)}  ${pagesPerSecond.toFixed(1).padStart(7)}  ${slowest.p50.toFixed(0).padStart(26)}  ${(p50 / slowest.p50).toFixed(2)} (${slowest.url.slice(origin.length)})`,
+    );
+  }
+  console.log('CPU ms per page by process (the requests of each size; /proc ticks of 10 ms, so small sizes are coarse)');
+  console.log(`URLs  ${PROCESS_KINDS.map((kind) => kind.padStart(8)).join('  ')}     total  (worker: main thread / other threads)`);
+  for (const size of REQUEST_SIZES) {
+    const spent = cpuBySize.get(size);
+    if (!spent) continue;
+    const perPage = (ms: number) => ms / (size * ROUNDS);
+    const total = PROCESS_KINDS.reduce((sum, kind) => sum + spent[kind], 0);
+    console.log(
+      `${String(size).padStart(4)}  ${PROCESS_KINDS.map((kind) => perPage(spent[kind]).toFixed(1).padStart(8)).join('  ')}  ${perPage(total).toFixed(1).padStart(8)}  (${perPage(spent.workerMain).toFixed(1)} / ${perPage(spent.workerThreads).toFixed(1)})`,
+    );
+  }
+  console.log(`ratio 10 URLs / slowest single page ${(percentile(bySize.get(10) ?? [], 0.5) / slowestSingleMs(10).p50).toFixed(2)} (target ≤ 2)`);
+}
+
 async function main(): Promise<void> {
   // Every request fetches and parses: a page extracted in an earlier round must not come from the document store.
   const env = benchStackEnv(DATABASE_URL, 'extract', { EXTRACTOR_PORT: '0', DOCUMENT_CACHE_SECONDS: '0' });
@@ -106,57 +174,13 @@ async function main(): Promise<void> {
     started.push(() => gateway.stop());
     const apiKey = await createBenchKey(DATABASE_URL);
     const pages = benchPages().map((path) => `${site.origin}${path}`);
-    const single = new Map<string, number[]>(pages.map((url) => [url, []]));
-    const bySize = new Map<number, number[]>(REQUEST_SIZES.map((size) => [size, []]));
-    const cpuBySize = new Map<number, CpuByKind>(REQUEST_SIZES.map((size) => [size, { gateway: 0, worker: 0, workerMain: 0, workerThreads: 0, postgres: 0, redis: 0 }]));
-    // One warm-up round so no measurement pays for module loading or JIT.
-    for (let round = 0; round <= ROUNDS; round += 1) {
-      const measured = round > 0;
-      for (const url of pages) {
-        const elapsedMs = await timedExtract(gateway, apiKey, [url]);
-        if (measured) single.get(url)?.push(elapsedMs);
-      }
-      for (const size of REQUEST_SIZES) {
-        const before = cpuSnapshot(gateway.pid, worker.pid);
-        const elapsedMs = await timedExtract(gateway, apiKey, pages.slice(0, size));
-        const after = cpuSnapshot(gateway.pid, worker.pid);
-        if (!measured) continue;
-        bySize.get(size)?.push(elapsedMs);
-        const spent = cpuBySize.get(size);
-        for (const kind of [...PROCESS_KINDS, ...WORKER_PARTS]) if (spent) spent[kind] += cpuBetween(before, after, kind);
-      }
-    }
-
-    const slowestSingleMs = (size: number): { url: string; p50: number } =>
-      pages
-        .slice(0, size)
-        .map((url) => ({ url, p50: percentile(single.get(url) ?? [], 0.5) }))
-        .reduce((slowest, page) => (page.p50 > slowest.p50 ? page : slowest));
-    console.log(
-      `${ROUNDS} rounds, basic depth, markdown, no cache, ${usableCpuCount()} usable CPUs, extractor: ${String(worker.started.concurrency)} jobs at once, ${String(worker.started.parseThreads)} parsing threads`,
-    );
-    console.log('URLs  p50 ms  p99 ms  pages/s  slowest single page p50 ms  ratio (p50 / slowest single)');
-    for (const size of REQUEST_SIZES) {
-      const times = bySize.get(size) ?? [];
-      const p50 = percentile(times, 0.5);
-      const slowest = slowestSingleMs(size);
-      const pagesPerSecond = (size * times.length) / (times.reduce((sum, ms) => sum + ms, 0) / 1000);
-      console.log(
-        `${String(size).padStart(4)}  ${p50.toFixed(0).padStart(6)}  ${percentile(times, 0.99).toFixed(0).padStart(6)}  ${pagesPerSecond.toFixed(1).padStart(7)}  ${slowest.p50.toFixed(0).padStart(26)}  ${(p50 / slowest.p50).toFixed(2)} (${slowest.url.slice(site.origin.length)})`,
-      );
-    }
-    console.log('CPU ms per page by process (the requests of each size; /proc ticks of 10 ms, so small sizes are coarse)');
-    console.log(`URLs  ${PROCESS_KINDS.map((kind) => kind.padStart(8)).join('  ')}     total  (worker: main thread / other threads)`);
-    for (const size of REQUEST_SIZES) {
-      const spent = cpuBySize.get(size);
-      if (!spent) continue;
-      const perPage = (ms: number) => ms / (size * ROUNDS);
-      const total = PROCESS_KINDS.reduce((sum, kind) => sum + spent[kind], 0);
-      console.log(
-        `${String(size).padStart(4)}  ${PROCESS_KINDS.map((kind) => perPage(spent[kind]).toFixed(1).padStart(8)).join('  ')}  ${perPage(total).toFixed(1).padStart(8)}  (${perPage(spent.workerMain).toFixed(1)} / ${perPage(spent.workerThreads).toFixed(1)})`,
-      );
-    }
-    console.log(`ratio 10 URLs / slowest single page ${(percentile(bySize.get(10) ?? [], 0.5) / slowestSingleMs(10).p50).toFixed(2)} (target ≤ 2)`);
+    const header = `${ROUNDS} rounds, basic depth, markdown, no cache, ${usableCpuCount()} usable CPUs, extractor: ${String(worker.started.concurrency)} jobs at once, ${String(worker.started.parseThreads)} parsing threads`;
+    // First as on a fresh install (every page of every request stored for the first time), then as when the same
+    // pages are extracted again unchanged (a stored page is then only refreshed: PageRepository.save).
+    console.log(header);
+    await measure({ gateway, apiKey, workerPid: worker.pid, origin: site.origin, pages, forget: true });
+    console.log('\nThe same, every page already stored unchanged (refreshed, not indexed again)');
+    await measure({ gateway, apiKey, workerPid: worker.pid, origin: site.origin, pages, forget: false });
   } finally {
     await Promise.allSettled(started.map((stop) => stop()));
   }

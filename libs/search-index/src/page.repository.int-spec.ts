@@ -53,6 +53,42 @@ describe('PageRepository (Postgres)', () => {
     expect({ ...threaded, path: 'inline' }).toEqual(inline);
   }, 120_000);
 
+  it('only refreshes a page stored again unchanged, and indexes it again when anything changed or the indexing did', async () => {
+    const refreshHost = `refresh-${host}`;
+    const url = `https://${refreshHost}/page`;
+    const text = ['First paragraph about rivers and their bridges.', 'Second paragraph about the harbour and its ships.'].join('\n\n');
+    const page = (body: string) => webPageOf({ url, finalUrl: url, title: 'Rivers', text: body, language: 'en' });
+    // A chunk row's xmin is the transaction that last wrote it: rewritten chunks get a new one.
+    const state = async () => {
+      const [row] = await prisma.$queryRawUnsafe<{ fetched_at: Date; source: string; vector: string; index_version: number; chunk_writers: string }[]>(
+        `SELECT d.fetched_at, d.source::text AS source, d.search_vector::text AS vector, d.index_version,
+                (SELECT string_agg(c.xmin::text, ',' ORDER BY c.position) FROM document_chunks c WHERE c.document_id = d.id) AS chunk_writers
+         FROM documents d WHERE d.url = $1`,
+        url,
+      );
+      return row;
+    };
+    const first = await pages.save('operator', page(text), 'crawl');
+    const stored = await state();
+    expect(stored.index_version).toBeGreaterThan(0);
+    const again = await pages.save('operator', page(text), 'extract');
+    expect(again?.id).toBe(first?.id);
+    const refreshed = await state();
+    expect(refreshed.fetched_at.getTime()).toBeGreaterThan(stored.fetched_at.getTime());
+    expect(refreshed).toMatchObject({ source: 'extract', vector: stored.vector, chunk_writers: stored.chunk_writers });
+    // Changed text: a new vector and new chunks.
+    await pages.save('operator', page(`${text}\n\nThird paragraph about canals.`), 'extract');
+    const changed = await state();
+    expect(changed.vector).not.toBe(stored.vector);
+    expect(changed.chunk_writers).not.toBe(stored.chunk_writers);
+    // Indexed by older code (version 0, as a row stored before the migration): the same content is indexed again.
+    await prisma.$executeRawUnsafe(`UPDATE documents SET index_version = 0 WHERE url = $1`, url);
+    await pages.save('operator', page(`${text}\n\nThird paragraph about canals.`), 'extract');
+    const reindexed = await state();
+    expect(reindexed.index_version).toBe(stored.index_version);
+    expect(reindexed.chunk_writers).not.toBe(changed.chunk_writers);
+  });
+
   it('stores an extraction under its normalised URL and replaces it on the next save', async () => {
     const page = webPageOf({
       url: `https://${host}/article?utm_source=feed&b=2&a=1#top`,
@@ -132,6 +168,26 @@ describe('PageRepository (Postgres)', () => {
       expect(await prisma.document.findFirst({ where: { url } })).toMatchObject({ ownerAccountId: null });
     }
     expect(await prisma.document.count({ where: { domain: host } })).toBe(before + 4);
+  });
+
+  it("removes a page's postings with the page, deleted alone or with its account", async () => {
+    const account = await createTestAccount(prisma, { plan: 'researcher', name: 'postings-removed' });
+    const postingsOf = async (url: string) =>
+      (await prisma.$queryRawUnsafe<{ count: number }[]>(
+        `SELECT count(*)::int AS count FROM document_postings p WHERE p.document_id IN (SELECT id FROM documents WHERE url = $1)`,
+        url,
+      ))[0].count;
+    const orphans = async (ids: string[]) =>
+      (await prisma.$queryRawUnsafe<{ count: number }[]>(`SELECT count(*)::int AS count FROM document_postings WHERE document_id = ANY($1::uuid[])`, ids))[0].count;
+    const shared = `https://${host}/postings-shared`;
+    const owned = `https://${host}/postings-owned`;
+    const sharedPage = await pages.save('operator', webPageOf({ finalUrl: shared, text: 'Rivers, bridges and harbours of the old town.' }), 'crawl');
+    const ownedPage = await pages.save({ accountId: account.id }, webPageOf({ finalUrl: owned, text: 'Canals, locks and weirs of the new town.' }), 'extract');
+    expect(await postingsOf(shared)).toBeGreaterThan(3);
+    expect(await postingsOf(owned)).toBeGreaterThan(3);
+    await prisma.document.delete({ where: { id: sharedPage?.id } });
+    await prisma.account.delete({ where: { id: account.id } });
+    expect(await orphans([sharedPage?.id ?? '', ownedPage?.id ?? ''])).toBe(0);
   });
 
   it('stores nothing for a keyless caller', async () => {
