@@ -18,29 +18,30 @@ const LINE_BREAKS = /\s*\n\s*/g;
 // 14; the former 7-language stop-word guess: 378, 26, 43.
 const MINIMUM_MARGIN = 1.25;
 /**
- * A candidate's function words overrule tinyld's choice when they are at least this share of the sample's words
- * and this many times the share of the chosen language's. Running text of a language is 30–50 % its function words
- * (English prose: "the", "of", "a", "is" alone make a fifth); a technical page of English with few of them is
+ * A language's function words decide when they are at least this share of the sample's words and it has this many
+ * times as many of its own as any other language has of its own. Running text of a language is 30–50 % its function
+ * words (English prose: "the", "of", "a", "is" alone make a fifth); a technical page of English with few of them is
  * still far above the 2–5 % another language's list catches of it ("in", "an", "die").
  */
 const FUNCTION_WORD_SHARE = 0.2;
 const FUNCTION_WORD_FACTOR = 2;
 
-/** stopword's function-word lists (ISO 639-3 keys), as sets, built on first use. */
-const functionWordSets = new Map<string, Set<string> | null>();
-
-function functionWordsOf(language: string): Set<string> | null {
-  let words = functionWordSets.get(language);
-  if (words === undefined) {
-    const list = (stopwordLists as unknown as Record<string, unknown>)[toISO3(language)];
-    words = Array.isArray(list) ? new Set(list as string[]) : null;
-    functionWordSets.set(language, words);
-  }
-  return words;
-}
-
 /** The characters whose words are counted against the function-word lists (segmenting CJK text costs ~0.5 µs a character). */
 const FUNCTION_WORD_SAMPLE_CHARS = 1000;
+
+let functionWordIndex: Map<string, string[]> | undefined;
+
+/** Each function word of stopword's lists (ISO 639-3 keys) with the web languages that list it, built on first use. */
+function languagesByFunctionWord(): Map<string, string[]> {
+  if (functionWordIndex) return functionWordIndex;
+  const index = new Map<string, string[]>();
+  for (const language of WEB_LANGUAGES) {
+    const list = (stopwordLists as unknown as Record<string, unknown>)[toISO3(language)];
+    if (!Array.isArray(list)) continue;
+    for (const word of new Set(list as string[])) index.set(word, [...(index.get(word) ?? []), language]);
+  }
+  return (functionWordIndex = index);
+}
 
 /**
  * tinyld's letter sequences mistake technical text for another language: recombined aerodynamics abstracts ("mach
@@ -53,40 +54,37 @@ const FUNCTION_WORD_SAMPLE_CHARS = 1000;
  */
 function byFunctionWords(sample: string): string | undefined {
   const words = tokenize(sample.slice(0, FUNCTION_WORD_SAMPLE_CHARS));
-  if (words.length === 0) return undefined;
-  const lists = WEB_LANGUAGES.flatMap((language) => {
-    const functionWords = functionWordsOf(language);
-    return functionWords ? [{ language, functionWords }] : [];
-  });
-  let first: (typeof lists)[number] | undefined;
+  const index = languagesByFunctionWord();
+  // One pass: each language's function words in the text.
+  const counts = new Map<string, number>();
+  const listed = words.map((word) => index.get(word) ?? []);
+  for (const languages of listed) for (const language of languages) counts.set(language, (counts.get(language) ?? 0) + 1);
+  let first: string | undefined;
   let firstCount = 0;
-  for (const list of lists) {
-    const count = words.filter((word) => list.functionWords.has(word)).length;
-    if (count > firstCount) [first, firstCount] = [list, count];
+  for (const [language, count] of counts) if (count > firstCount) [first, firstCount] = [language, count];
+  if (first === undefined || firstCount < words.length * FUNCTION_WORD_SHARE) return undefined;
+  // Against each other language, only the function words one of the two has count (the lists overlap, and not only
+  // between related languages: stopword's Finnish list holds "the", "of", "a" and "on"). Of first's words, those the
+  // other language lists too:
+  const shared = new Map<string, number>();
+  for (const languages of listed) {
+    if (!languages.includes(first)) continue;
+    for (const language of languages) if (language !== first) shared.set(language, (shared.get(language) ?? 0) + 1);
   }
-  if (!first || firstCount < words.length * FUNCTION_WORD_SHARE) return undefined;
-  // Against each other language, only the function words one of the two has count: the lists overlap, and not
-  // only between related languages (stopword's Finnish list holds "the", "of", "a" and "on").
-  for (const other of lists) {
-    if (other === first) continue;
-    let own = 0;
-    let theirs = 0;
-    for (const word of words) {
-      const inFirst = first.functionWords.has(word);
-      const inOther = other.functionWords.has(word);
-      if (inFirst && !inOther) own += 1;
-      else if (inOther && !inFirst) theirs += 1;
-    }
-    if (own < theirs * FUNCTION_WORD_FACTOR || own === 0) return undefined;
+  for (const [language, count] of counts) {
+    if (language === first) continue;
+    const own = firstCount - (shared.get(language) ?? 0);
+    const theirs = count - (shared.get(language) ?? 0);
+    if (own === 0 || own < theirs * FUNCTION_WORD_FACTOR) return undefined;
   }
-  return first.language;
+  return first;
 }
 
 /**
  * A language (ISO 639-1 code) for text that arrives without one (imports of plain text, pages that declare none),
  * so it is indexed with the right stemmer and stop words and filter_by_language can keep it. Undefined when the
- * text has fewer than five words or the detector (tinyld, 57 languages) is unsure; function words (stopword's
- * lists) settle between its first candidates (byFunctionWords).
+ * text has fewer than five words, or when neither its function words (stopword's lists: byFunctionWords, first)
+ * nor the letter-sequence detector (tinyld, 57 languages) settles it.
  */
 export function guessLanguage(text: string): string | undefined {
   const sample = text.slice(0, SAMPLE_CHARS);

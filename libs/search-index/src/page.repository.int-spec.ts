@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { webPageOf } from '@sift/content-extraction';
+import { indexedPageOf, webPageOf } from '@sift/content-extraction';
 import { createPrismaClient } from '@sift/persistence';
 import type { PrismaClient } from '@sift/persistence';
 import { ContentParsingPool } from '@sift/task-pool';
@@ -68,10 +68,14 @@ describe('PageRepository (Postgres)', () => {
       );
       return row;
     };
-    const first = await pages.save('operator', page(text), 'crawl');
+    // Counts the preparations: a refreshed page is not prepared for the index at all.
+    let preparations = 0;
+    const counting = new PageRepository(prisma, { prepare: async (input) => (preparations++, indexedPageOf(input)) });
+    const first = await counting.save('operator', page(text), 'crawl');
     const stored = await state();
     expect(stored.index_version).toBeGreaterThan(0);
-    const again = await pages.save('operator', page(text), 'extract');
+    const again = await counting.save('operator', page(text), 'extract');
+    expect(preparations).toBe(1);
     expect(again?.id).toBe(first?.id);
     const refreshed = await state();
     expect(refreshed.fetched_at.getTime()).toBeGreaterThan(stored.fetched_at.getTime());
@@ -87,6 +91,13 @@ describe('PageRepository (Postgres)', () => {
     const reindexed = await state();
     expect(reindexed.index_version).toBe(stored.index_version);
     expect(reindexed.chunk_writers).not.toBe(changed.chunk_writers);
+    // The same text without the meta description it had: the summary line becomes the description.
+    const described = (description?: string) =>
+      webPageOf({ url, finalUrl: url, title: 'Rivers', text: `${text}\n\nThird paragraph about canals.`, language: 'en', description });
+    await pages.save('operator', described('A guide to rivers.'), 'extract');
+    expect((await pages.findByUrl(url))?.page.description).toBe('A guide to rivers.');
+    await pages.save('operator', described(), 'extract');
+    expect((await pages.findByUrl(url))?.page.description).not.toBe('A guide to rivers.');
   });
 
   it('stores an extraction under its normalised URL and replaces it on the next save', async () => {

@@ -73,7 +73,8 @@ function chunksReplacedSql(documentId: string): string {
 /**
  * The version of what a stored page's index entry is made of: sift_document_vector's fields, indexedPageOf (summary
  * line, headings, segmenting, word count, chunking) and the postings. Bump it whenever one of them changes, so a page
- * stored again with the same content is indexed again instead of only refreshed (migration 20261124050000).
+ * stored again with the same content is indexed again instead of only refreshed (migrations 20261124050000,
+ * 20261124070000).
  */
 const INDEX_VERSION = 1;
 
@@ -138,45 +139,55 @@ export class PageRepository {
     const images = page.images.map((image) => ({ url: image.url, alt: image.alt ?? '' }));
     const publishedDate = parseDate(page.publishedDate);
     const markdown = page.markdown || text;
+    const metaDescription = page.description ?? null;
+    const fetchedAt = options.fetchedAt ?? null;
+    // Stored before with the same index inputs (text, markdown, title, language, the page's own description) by
+    // this INDEX_VERSION, and the same metadata: the index entry would come out the same, so the page is only
+    // refreshed (fetched_at, source), prepared for nothing, and the row's new version touches no index.
+    const [refreshed] = await queryRows<InsertedRow>(this.prisma, {
+      name: 'sift_documents_refresh',
+      text: `UPDATE documents d SET fetched_at = COALESCE($3::timestamptz, now()), source = $4::"DocumentSource"
+             WHERE d.url = $1 AND d.owner_account_id IS NOT DISTINCT FROM $2::uuid AND d.index_version = $5::int
+               AND d.content_hash = $6 AND d.text = $7 AND d.markdown = $8 AND d.title = $9
+               AND d.language IS NOT DISTINCT FROM $10
+               AND CASE WHEN $11::text IS NULL THEN NOT d.description_from_page
+                        ELSE d.description_from_page AND d.description = $11::text END
+               AND d.final_url = $12 AND d.domain = $13 AND d.published_date IS NOT DISTINCT FROM $14::timestamptz
+               AND d.is_news = $15 AND d.is_unsafe = $16 AND d.country_hints = $17::text[] AND d.images = $18::jsonb
+               AND ($19::uuid IS NULL OR EXISTS (SELECT 1 FROM accounts WHERE id = $19::uuid AND NOT zero_data_retention))
+             RETURNING d.id, d.fetched_at`,
+      values: [
+        url, ownerAccountId, fetchedAt, source, INDEX_VERSION, page.contentHash, text, markdown, title, language, metaDescription,
+        finalUrl, domain, publishedDate, page.isNews, page.isUnsafe, [...hints], JSON.stringify(images), accountId,
+      ],
+    });
     // The description field is the page's own meta description when it has one, else its summary line.
-    const indexed = await this.prepared({ title, description: page.description ?? null, markdown, text });
-    const description = indexed.description;
+    const indexed = refreshed ? null : await this.prepared({ title, description: metaDescription, markdown, text });
     // The page and its chunks in one statement: one round trip and one commit, and never a page without its chunks.
-    // Parameters $2 to $5 are the ones the chunk statement shares (chunksReplacedSql). A page stored before with
-    // everything the same, by this INDEX_VERSION, is only refreshed (fetched_at, source: `refreshed`): its vector,
-    // postings and chunks are not computed or written again, and the row's new version touches no index.
-    const [row] = await queryRows<InsertedRow>(this.prisma, {
+    // Parameters $2 to $5 are the ones the chunk statement shares (chunksReplacedSql).
+    const [row] = indexed === null ? [refreshed] : await queryRows<InsertedRow>(this.prisma, {
       name: 'sift_documents_save_with_chunks',
-      text: `WITH refreshed AS (
-               UPDATE documents d SET fetched_at = COALESCE($13::timestamptz, now()), source = $19::"DocumentSource"
-               WHERE d.url = $1 AND d.owner_account_id IS NOT DISTINCT FROM $22::uuid AND d.index_version = $27::int
-                 AND d.content_hash = $14 AND d.text = $11 AND d.markdown IS NOT DISTINCT FROM $10
-                 AND d.final_url = $6 AND d.domain = $7 AND d.title = $8 AND d.description IS NOT DISTINCT FROM $9
-                 AND d.language IS NOT DISTINCT FROM $2 AND d.published_date IS NOT DISTINCT FROM $12::timestamptz
-                 AND d.is_news = $15 AND d.is_unsafe = $16 AND d.country_hints = $17::text[] AND d.images = $18::jsonb
-                 AND d.word_count = $20::int
-                 AND ($21::uuid IS NULL OR EXISTS (SELECT 1 FROM accounts WHERE id = $21::uuid AND NOT zero_data_retention))
-               RETURNING d.id, d.fetched_at),
-             saved AS (
+      text: `WITH saved AS (
                INSERT INTO documents (id, url, final_url, domain, title, description, markdown, text, language, published_date,
                                       fetched_at, content_hash, is_news, is_unsafe, country_hints, images, source, word_count,
-                                      owner_account_id, search_vector, index_version)
+                                      owner_account_id, search_vector, index_version, description_from_page)
                SELECT gen_random_uuid(), $1, $6, $7, $8, $9, $10, $11, $2, $12::timestamptz, COALESCE($13::timestamptz, now()), $14, $15, $16,
                       $17::text[], $18::jsonb, $19::"DocumentSource", $20::int, $22::uuid,
                       sift_document_vector($2, coalesce($23::text, $8), coalesce($24::text, $9), $25::text, coalesce($26::text, $11)),
-                      $27::int
-               WHERE NOT EXISTS (SELECT 1 FROM refreshed)
-                 AND ($21::uuid IS NULL OR EXISTS (SELECT 1 FROM accounts WHERE id = $21::uuid AND NOT zero_data_retention))
+                      $27::int, $28::boolean
+               WHERE $21::uuid IS NULL
+                  OR EXISTS (SELECT 1 FROM accounts WHERE id = $21::uuid AND NOT zero_data_retention)
                ON CONFLICT (url, owner_account_id) DO UPDATE SET
                  final_url = EXCLUDED.final_url, domain = EXCLUDED.domain, title = EXCLUDED.title,
                  description = EXCLUDED.description, markdown = EXCLUDED.markdown, text = EXCLUDED.text,
                  language = EXCLUDED.language, published_date = EXCLUDED.published_date, fetched_at = EXCLUDED.fetched_at,
                  content_hash = EXCLUDED.content_hash, is_news = EXCLUDED.is_news, is_unsafe = EXCLUDED.is_unsafe,
                  country_hints = EXCLUDED.country_hints, images = EXCLUDED.images, source = EXCLUDED.source,
-                 word_count = EXCLUDED.word_count, search_vector = EXCLUDED.search_vector, index_version = EXCLUDED.index_version
+                 word_count = EXCLUDED.word_count, search_vector = EXCLUDED.search_vector, index_version = EXCLUDED.index_version,
+                 description_from_page = EXCLUDED.description_from_page
                RETURNING id, fetched_at),
              ${chunksReplacedSql('(SELECT id FROM saved)')}
-             SELECT id, fetched_at FROM refreshed UNION ALL SELECT id, fetched_at FROM saved`,
+             SELECT id, fetched_at FROM saved`,
       values: [
         url,
         language,
@@ -184,11 +195,11 @@ export class PageRepository {
         finalUrl,
         domain,
         title,
-        description,
+        indexed.description,
         markdown,
         text,
         publishedDate,
-        options.fetchedAt ?? null,
+        fetchedAt,
         page.contentHash,
         page.isNews,
         page.isUnsafe,
@@ -200,6 +211,7 @@ export class PageRepository {
         ownerAccountId,
         ...indexed.spaced,
         INDEX_VERSION,
+        metaDescription !== null,
       ],
     });
     if (!row) return null;
