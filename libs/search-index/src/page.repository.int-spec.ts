@@ -201,6 +201,50 @@ describe('PageRepository (Postgres)', () => {
     expect(await orphans([sharedPage?.id ?? '', ownedPage?.id ?? ''])).toBe(0);
   });
 
+  it("compresses a page's text, markdown and vector with LZ4 where the server has it (migration 20261124090000)", async () => {
+    const [server] = await prisma.$queryRawUnsafe<{ lz4: boolean }[]>(
+      `SELECT 'lz4' = ANY(enumvals) AS lz4 FROM pg_settings WHERE name = 'default_toast_compression'`,
+    );
+    const url = `https://${host}/compressed`;
+    // Repetitive enough to be compressed, long enough (over 2 kB) to be considered for it.
+    const text = Array.from({ length: 400 }, (_, line) => `Line ${line % 7} of the weir and lock keeper's log.`).join('\n');
+    await pages.save('operator', webPageOf({ finalUrl: url, title: 'Log', text }), 'crawl');
+    const [row] = await prisma.$queryRawUnsafe<{ text: string | null; markdown: string | null; vector: string | null }[]>(
+      `SELECT pg_column_compression(text) AS text, pg_column_compression(markdown) AS markdown,
+              pg_column_compression(search_vector) AS vector
+       FROM documents WHERE url = $1`,
+      url,
+    );
+    const expected = server.lz4 ? 'lz4' : 'pglz';
+    expect(row.text).toBe(expected);
+    expect(row.markdown).toBe(expected);
+    // A vector this repetitive is small: stored inline and uncompressed, or compressed with the column's method.
+    expect([null, expected]).toContain(row.vector);
+  });
+
+  it('stores the posting weights of the BM25F formula (migrations 20261124030000, 20261124080000)', async () => {
+    const url = `https://${host}/weights`;
+    const title = 'Weir keeper';
+    const text = 'The weir keeper opens the weir at dawn. The lock keeper waits. Boats pass the lock at noon.';
+    await pages.save('operator', webPageOf({ finalUrl: url, title, text, language: 'en' }), 'crawl');
+    const rows = await prisma.$queryRawUnsafe<{ lexeme: string; impact: number; field_frequency: number; body_frequency: number; word_count: number }[]>(
+      `SELECT p.lexeme, p.impact, p.field_frequency, p.body_frequency, d.word_count
+       FROM document_postings p JOIN documents d ON d.id = p.document_id WHERE d.url = $1 ORDER BY p.lexeme`,
+      url,
+    );
+    const weir = rows.find((row) => row.lexeme === 'weir')!;
+    const lock = rows.find((row) => row.lexeme === 'lock')!;
+    // "weir": once in the 2-word title (2 × 1 / (0.5 + 0.5 × 2 / 8)), twice in the body.
+    expect(weir.field_frequency).toBeCloseTo(2 / (0.5 + 0.5 * (2 / 8)), 5);
+    expect(weir.body_frequency).toBe(2);
+    expect(lock.field_frequency).toBe(0);
+    expect(lock.body_frequency).toBe(2);
+    for (const row of [weir, lock]) {
+      const frequency = row.field_frequency + row.body_frequency / (0.5 + (0.5 * Math.max(row.word_count, 1)) / 500);
+      expect(row.impact).toBeCloseTo(frequency / (frequency + 1.2), 5);
+    }
+  });
+
   it('stores nothing for a keyless caller', async () => {
     const before = await prisma.document.count({ where: { domain: host } });
     for (const owner of ['keyless', pageOwnerOf('keyless')] as const) {
