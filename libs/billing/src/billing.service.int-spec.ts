@@ -117,6 +117,69 @@ describe('BillingService: reserve → settle / release (real Postgres)', () => {
     expect(await ledgerSum(account.id)).toEqual({ plan: 1000, paygo: 0 });
   });
 
+  describe('running monthly totals (migration 20261124100000)', () => {
+    interface UsageRow {
+      api_key_id: string | null;
+      month: Date;
+      plan_credits: number;
+      paygo_credits: number;
+    }
+    const totalsOf = (accountId: string) =>
+      prisma.$queryRawUnsafe<UsageRow[]>(
+        `SELECT api_key_id, month, plan_credits::int, paygo_credits::int FROM credit_usage WHERE account_id = $1::uuid
+         ORDER BY month, api_key_id NULLS FIRST`,
+        accountId,
+      );
+    /** The same figures summed from the ledger itself. */
+    const ledgerTotalsOf = (accountId: string) =>
+      prisma.$queryRawUnsafe<UsageRow[]>(
+        `SELECT k.api_key_id, date_trunc('month', l.created_at, 'UTC') AS month, sum(l.plan_credits)::int AS plan_credits,
+                sum(l.paygo_credits)::int AS paygo_credits
+         FROM credit_ledger l CROSS JOIN LATERAL (VALUES (1, NULL::uuid), (2, l.api_key_id)) AS k(n, api_key_id)
+         WHERE l.account_id = $1::uuid AND (k.n = 1 OR k.api_key_id IS NOT NULL)
+         GROUP BY 1, 2 ORDER BY 2, 1 NULLS FIRST`,
+        accountId,
+      );
+
+    it('equal the ledger summed per account and per key and month, through charges, other months, updates and deletes', async () => {
+      const { account, key, charge } = await givenAccount('researcher', { paygoLimit: 10 });
+      await charge(600);
+      await charge(400);
+      await charge(3);
+      // A row of last month, without a key, written directly, then corrected and removed again.
+      const lastMonth = new Date(Date.UTC(new Date().getUTCFullYear(), new Date().getUTCMonth() - 1, 15));
+      const old = await prisma.creditLedger.create({
+        data: { accountId: account.id, requestId: randomUUID(), kind: 'search', endpoint: 'search', planCredits: 7, paygoCredits: 1, createdAt: lastMonth },
+      });
+      await prisma.creditLedger.update({ where: { id: old.id }, data: { planCredits: 5 } });
+      const totals = await totalsOf(account.id);
+      expect(totals).toEqual(await ledgerTotalsOf(account.id));
+      expect(totals.map((row) => [row.api_key_id, row.plan_credits, row.paygo_credits])).toEqual([
+        [null, 5, 1],
+        [null, 1000, 3],
+        [key.id, 1000, 3],
+      ]);
+      await prisma.creditLedger.delete({ where: { id: old.id } });
+      expect((await totalsOf(account.id)).map((row) => row.plan_credits)).toEqual([0, 1000, 1000]);
+      await prisma.account.delete({ where: { id: account.id } });
+      expect(await totalsOf(account.id)).toEqual([]);
+    });
+
+    it("refuse from the totals what the month's ledger already spends, and count from the ledger since any other instant", async () => {
+      const { account, key, charge } = await givenAccount('researcher', { keyLimit: 50 });
+      // This month's allowance spent by another key: the plan refuses; the key (40 of its 50 left) is not the reason.
+      await prisma.creditLedger.create({ data: { accountId: account.id, requestId: randomUUID(), kind: 'search', endpoint: 'search', planCredits: 990, paygoCredits: 0 } });
+      await prisma.creditLedger.create({ data: { accountId: account.id, apiKeyId: key.id, requestId: randomUUID(), kind: 'search', endpoint: 'search', planCredits: 10, paygoCredits: 0 } });
+      expect(((await charge(1).catch((error: unknown) => error)) as CreditLimitError).reason).toBe('plan');
+      const [sinceAnHourAgo] = await prisma.$queryRawUnsafe<{ plan_credits: number }[]>(
+        `SELECT plan_credits::int FROM sift_credits_used($1::uuid, $2::uuid, now() - interval '1 hour')`,
+        account.id,
+        key.id,
+      );
+      expect(sinceAnHourAgo.plan_credits).toBe(10);
+    });
+  });
+
   it('treats enterprise as unlimited and the paygo plan without a ceiling as all pay-as-you-go', async () => {
     const enterprise = await givenAccount('enterprise');
     expect(await enterprise.charge(5_000_000)).toMatchObject({ planCredits: 5_000_000, paygoCredits: 0 });
