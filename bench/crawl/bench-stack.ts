@@ -28,6 +28,35 @@ export async function migrateBenchDatabase(databaseUrl: string): Promise<void> {
 }
 
 /**
+ * Drops and creates a benchmark's database, so no earlier run's rows or garbage are in it, applies the migrations,
+ * then runs `setupSql` when given (a schema change to measure against the current one). Returns the database's name.
+ */
+export async function recreateBenchDatabase(databaseUrl: string, setupSql?: string): Promise<string> {
+  const url = new URL(databaseUrl);
+  const name = url.pathname.slice(1);
+  url.pathname = '/postgres';
+  const admin = new Client({ connectionString: url.href });
+  await admin.connect();
+  try {
+    await admin.query(`DROP DATABASE IF EXISTS "${name}"`);
+    await admin.query(`CREATE DATABASE "${name}"`);
+  } finally {
+    await admin.end();
+  }
+  await migrateBenchDatabase(databaseUrl);
+  if (setupSql) {
+    const client = new Client({ connectionString: databaseUrl });
+    await client.connect();
+    try {
+      await client.query(setupSql);
+    } finally {
+      await client.end();
+    }
+  }
+  return name;
+}
+
+/**
  * Removes the pages stored under `origin` (their postings and chunks go with them), so the next crawl or extraction
  * stores every page for the first time, as on a fresh install. A page stored again unchanged is only refreshed
  * (PageRepository.save), which a benchmark repeating the same requests would otherwise measure.

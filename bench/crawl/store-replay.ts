@@ -7,42 +7,16 @@
 // Env: STORE_BENCH_DATABASE_URL (default postgresql://postgres@127.0.0.1:5432/sift_bench_store), STORE_ROUNDS (3),
 // STORE_BENCH_SETUP_SQL: SQL run after the migrations, to measure a schema change against the current one (A/B).
 import { readdirSync, readFileSync } from 'node:fs';
-import { Client } from 'pg';
 import { extractHtml, indexedPageOf, type IndexedPage, type WebPage } from '@sift/content-extraction';
 import { createPrismaClient } from '@sift/persistence';
 import { PageRepository } from '@sift/search-index';
 import { GIT_DOCS_SITE_ROOT } from '@sift/testing';
 import { cpuMs, databaseBackendPids } from '../search-latency/proc-cpu';
-import { migrateBenchDatabase } from './bench-stack';
+import { recreateBenchDatabase } from './bench-stack';
 
 const DATABASE_URL = process.env.STORE_BENCH_DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/sift_bench_store';
 const ROUNDS = Number(process.env.STORE_ROUNDS ?? 3);
 const ORIGIN = 'http://127.0.0.1:8080';
-
-async function recreateDatabase(databaseUrl: string): Promise<string> {
-  const url = new URL(databaseUrl);
-  const name = url.pathname.slice(1);
-  url.pathname = '/postgres';
-  const admin = new Client({ connectionString: url.href });
-  await admin.connect();
-  try {
-    await admin.query(`DROP DATABASE IF EXISTS "${name}"`);
-    await admin.query(`CREATE DATABASE "${name}"`);
-  } finally {
-    await admin.end();
-  }
-  await migrateBenchDatabase(databaseUrl);
-  if (process.env.STORE_BENCH_SETUP_SQL) {
-    const client = new Client({ connectionString: databaseUrl });
-    await client.connect();
-    try {
-      await client.query(process.env.STORE_BENCH_SETUP_SQL);
-    } finally {
-      await client.end();
-    }
-  }
-  return name;
-}
 
 function sitePages(): WebPage[] {
   return readdirSync(GIT_DOCS_SITE_ROOT)
@@ -73,7 +47,7 @@ function line(label: string, figures: Figures): string {
 }
 
 async function main(): Promise<void> {
-  const database = await recreateDatabase(DATABASE_URL);
+  const database = await recreateBenchDatabase(DATABASE_URL, process.env.STORE_BENCH_SETUP_SQL);
   const site = sitePages();
   // Each round stores the site under its own path prefix: every save of a round is a first store.
   const rounds = Array.from({ length: ROUNDS }, (_, round) =>

@@ -7,35 +7,18 @@
 // Run: node scripts/run-ts.js bench/search-latency/billing-growth.ts
 import { randomUUID } from 'node:crypto';
 import { Client } from 'pg';
-import { migrateBenchDatabase } from '../crawl/bench-stack';
+import { recreateBenchDatabase } from '../crawl/bench-stack';
 import { cpuMs, databaseBackendPids } from './proc-cpu';
 
 const DATABASE_URL = process.env.BILLING_BENCH_DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/sift_bench_billing';
 const LEDGER_ROWS = Number(process.env.LEDGER_ROWS ?? 90_000);
 const ROUNDS = Number(process.env.ROUNDS ?? 200);
 
-async function recreateDatabase(): Promise<string> {
-  const url = new URL(DATABASE_URL);
-  const name = url.pathname.slice(1);
-  url.pathname = '/postgres';
-  const admin = new Client({ connectionString: url.href });
-  await admin.connect();
-  try {
-    await admin.query(`DROP DATABASE IF EXISTS "${name}"`);
-    await admin.query(`CREATE DATABASE "${name}"`);
-  } finally {
-    await admin.end();
-  }
-  await migrateBenchDatabase(DATABASE_URL);
-  return name;
-}
-
 async function main(): Promise<void> {
-  const database = await recreateDatabase();
+  const database = await recreateBenchDatabase(DATABASE_URL, process.env.BILLING_BENCH_SETUP_SQL);
   const client = new Client({ connectionString: DATABASE_URL });
   await client.connect();
   try {
-    if (process.env.BILLING_BENCH_SETUP_SQL) await client.query(process.env.BILLING_BENCH_SETUP_SQL);
     const accountId = randomUUID();
     await client.query(`INSERT INTO accounts (id, name, plan_id) VALUES ($1, 'billing-growth', 'growth')`, [accountId]);
     // This month's requests so far, one credit each, spread over the month's first hours.
