@@ -1,9 +1,10 @@
 -- Running monthly totals of the credit ledger, per account and per API key (issue #14). Every reserve and every
 -- settle of an account on a plan with a monthly allowance, and of a key with a credit limit, summed the month's
 -- ledger rows (sift_credit_headroom, sift_settle_credits): time linear in the requests made this month, under the
--- account's lock. An account on the growth plan with 90,000 requests this month paid 14 ms of Postgres CPU for
--- each of the two (against ~0.3 ms), and since the lock is held meanwhile, its requests could not settle faster
--- than ~70 a second together. Now each step reads one or two rows of these totals.
+-- account's lock. An account on the growth plan with 90,000 requests this month paid 11.4 ms of Postgres CPU for
+-- each of the two (bench/search-latency/billing-growth.ts; 0.3 ms now), and since the lock is held meanwhile, its
+-- requests could not be charged faster than about 40 a second together. Now each step reads one or two rows of
+-- these totals.
 --
 -- The totals are derived rows, like the postings: the trigger below keeps them in step with every insert, update
 -- and delete of the ledger (the ledger's only writer is sift_settle_credits, under the account's lock), in the same
