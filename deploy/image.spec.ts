@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { repositoryRoot } from './support/kubernetes-manifests';
 import { readYamlDocuments } from './support/yaml-documents';
@@ -40,6 +40,21 @@ describe('docker/Dockerfile', () => {
     expect(finalStage.instructions).toContain('COPY --from=production-dependencies /app/node_modules ./node_modules');
     // No later install may bring devDependencies back.
     expect(finalStage.instructions.filter((instruction) => /\bnpm (ci|install|i)\b/.test(instruction))).toEqual([]);
+  });
+
+  it('ships every patched dependency (patches/) as patched', () => {
+    // patch-package runs in the build stage's install (postinstall); the production dependencies are installed
+    // without scripts, so the final image takes each patched package from the build stage.
+    const patched = readdirSync(join(repositoryRoot, 'patches'))
+      .filter((file) => file.endsWith('.patch'))
+      .map((file) => file.replace(/\+[^+]+\.patch$/, '').replace(/\+/g, '/'));
+    expect(patched.length).toBeGreaterThan(0);
+    const buildStage = stages[0].instructions;
+    expect(buildStage.indexOf('COPY patches ./patches')).toBeGreaterThanOrEqual(0);
+    expect(buildStage.indexOf('COPY patches ./patches')).toBeLessThan(buildStage.findIndex((instruction) => instruction.startsWith('RUN npm ci')));
+    for (const name of patched) expect(finalStage.instructions).toContain(`COPY --from=build /app/node_modules/${name} ./node_modules/${name}`);
+    const ignored = readFileSync(join(repositoryRoot, '.dockerignore'), 'utf8').split('\n').map((line) => line.trim());
+    expect(ignored).not.toContain('patches');
   });
 
   it('runs as a numeric non-root user with Debian\'s Chromium', () => {
