@@ -1,7 +1,7 @@
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { promisify } from 'node:util';
-import { type GatewayProcess, repositoryRoot, stopChild } from '../search-quality/search-stack';
+import { dropDatabase, type GatewayProcess, repositoryRoot, stopChild } from '../search-quality/search-stack';
 import { Client } from 'pg';
 
 // What the end-to-end benchmarks of the workers (bench/crawl, bench/extract-requests) share besides the gateway.
@@ -28,21 +28,12 @@ export async function migrateBenchDatabase(databaseUrl: string): Promise<void> {
 }
 
 /**
- * Drops and creates a benchmark's database, so no earlier run's rows or garbage are in it, applies the migrations,
- * then runs `setupSql` when given (a schema change to measure against the current one). Returns the database's name.
+ * Drops a benchmark's database and migrates it anew (the migration runner creates it), so no earlier run's rows or
+ * garbage are in it, then runs `setupSql` when given (a schema change to measure against the current one). Returns
+ * the database's name.
  */
 export async function recreateBenchDatabase(databaseUrl: string, setupSql?: string): Promise<string> {
-  const url = new URL(databaseUrl);
-  const name = url.pathname.slice(1);
-  url.pathname = '/postgres';
-  const admin = new Client({ connectionString: url.href });
-  await admin.connect();
-  try {
-    await admin.query(`DROP DATABASE IF EXISTS "${name}"`);
-    await admin.query(`CREATE DATABASE "${name}"`);
-  } finally {
-    await admin.end();
-  }
+  await dropDatabase(databaseUrl);
   await migrateBenchDatabase(databaseUrl);
   if (setupSql) {
     const client = new Client({ connectionString: databaseUrl });
@@ -53,7 +44,7 @@ export async function recreateBenchDatabase(databaseUrl: string, setupSql?: stri
       await client.end();
     }
   }
-  return name;
+  return decodeURIComponent(new URL(databaseUrl).pathname.slice(1));
 }
 
 /**
