@@ -19,9 +19,10 @@ export interface IndexedPage {
   /** The description field: the page's meta description, else its summary line; null when it has neither. */
   description: string | null;
   /**
-   * What sift_document_vector reads (migration 20261124030000): the title, the description, the headings (one per
-   * line) and the text, Chinese, Japanese and Thai cut into words; title, description and text are null where they
-   * need no cutting (the statement then reads them as stored).
+   * The title, the description, the headings (one per line) and the text, Chinese, Japanese and Thai cut into words;
+   * title, description and text are null where they need no cutting (the statement then reads them as stored).
+   * sift_document_vector reads the first three; the body of the vector is made from the chunks' vectors (migration
+   * 20261124110000), so the spaced text only counts the words.
    */
   spaced: [string | null, string | null, string, string | null];
   /** The page's length for BM25: the words of its title, description and text (headings are part of the text). */
@@ -29,7 +30,8 @@ export interface IndexedPage {
   chunks: ChunkRows;
 }
 
-// The part of a page's text that search_vector indexes (sift_document_vector's cap, migration 20261124010000).
+// The part of a page's text that search_vector indexes (sift_body_vector's cap: the chunks that start within it,
+// migration 20261124110000).
 const INDEXED_TEXT_CHARS = 200_000;
 
 /** What to_tsvector reads for a field: its words spaced (segmentWords), or null when it needs no spacing (as is). */

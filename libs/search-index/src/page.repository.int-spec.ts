@@ -4,6 +4,7 @@ import { createPrismaClient } from '@sift/persistence';
 import type { PrismaClient } from '@sift/persistence';
 import { ContentParsingPool } from '@sift/task-pool';
 import { createTestAccount, loopHoldDuring } from '@sift/testing';
+import { LocalIndexProvider } from './local-index.provider';
 import { PageRepository } from './page.repository';
 import { pageOwnerOf } from './stored-page';
 
@@ -21,6 +22,34 @@ describe('PageRepository (Postgres)', () => {
     await prisma.document.deleteMany({ where: { domain: { endsWith: host } } });
     await prisma.$disconnect();
   });
+
+  /**
+   * A stored page's vector, and the vector its stored chunks make: its title, description and headings as stored
+   * (weights A, B, C), then the vectors of its chunks that start within the first 200,000 characters, concatenated one
+   * after another in position order (weight D). The same when the page's body was made from its chunks; not when its
+   * text was parsed whole (a chunk's trailing stop words then count for the positions that follow).
+   */
+  const vectorsOf = async (url: string) =>
+    (
+      await prisma.$queryRawUnsafe<{ stored: string; from_chunks: string; chunks: number; indexed_chunks: number }[]>(
+        `WITH RECURSIVE chunks AS (
+           SELECT c.position, c.vector, sum(length(c.content)) OVER (ORDER BY c.position) - length(c.content) AS start
+           FROM document_chunks c JOIN documents d ON d.id = c.document_id WHERE d.url = $1),
+         body (position, vector) AS (
+           SELECT position, vector FROM chunks WHERE position = 0
+           UNION ALL
+           SELECT c.position, b.vector || c.vector FROM body b JOIN chunks c ON c.position = b.position + 1 AND c.start < 200000)
+         SELECT d.search_vector::text AS stored,
+                (ts_filter(d.search_vector, '{a,b,c}') || setweight((SELECT vector FROM body ORDER BY position DESC LIMIT 1), 'D'))::text AS from_chunks,
+                (SELECT count(*)::int FROM chunks) AS chunks, (SELECT count(*)::int FROM body) AS indexed_chunks
+         FROM documents d WHERE d.url = $1`,
+        url,
+      )
+    )[0];
+
+  /** A text of paragraphs that end in stop words, cut into several chunks. */
+  const paragraphs = (words: string[]) =>
+    words.map((word) => `The ${word} keeper opens the weir at dawn and closes it at dusk, as keepers of old did it.`).join('\n\n');
 
   it('prepares a page of megabytes for the index in the parsing threads, its event loop free, as it would inline', async () => {
     // Segmenting and chunking 600,000 characters of Chinese is most of a second of CPU: on the loop it would hold
@@ -302,6 +331,109 @@ describe('PageRepository (Postgres)', () => {
     expect(await headingShare()).toBe(0);
     await pages.resegment({ batchSize: 50 });
     expect(await headingShare()).toBeGreaterThan(0);
+  });
+
+  it("makes the body of a page's vector from its chunks' vectors, and finds the page by its body's words", async () => {
+    const url = `https://${host}/keepers`;
+    const text = paragraphs(['river', 'canal', 'harbour', 'sluice', 'lock', 'ferry', 'bridge', 'mill', 'dyke', 'lighthouse']);
+    const markdown = `# Keepers\n\n${text}`;
+    await pages.save('operator', webPageOf({ finalUrl: url, title: 'Keepers', description: 'Who keeps the waters.', markdown, text, language: 'en' }), 'crawl');
+    const vectors = await vectorsOf(url);
+    expect(vectors.chunks).toBeGreaterThan(1);
+    expect(vectors.stored).toBe(vectors.from_chunks);
+    // The fields before the body, as sift_document_vector makes them: title A, description B, headings C, body D.
+    expect(vectors.stored).toMatch(/'keeper':1A,\d+C,\d+,/);
+    expect(vectors.stored).toMatch(/'water':\d+B/);
+    // The postings count the body's occurrences: "keeper" twice in each of the ten paragraphs, as in the text parsed whole.
+    const [keeper] = await prisma.$queryRawUnsafe<{ body_frequency: number; whole_text: number }[]>(
+      `SELECT p.body_frequency, cardinality((SELECT positions FROM unnest(to_tsvector('english', d.text)) WHERE lexeme = 'keeper')) AS whole_text
+       FROM document_postings p JOIN documents d ON d.id = p.document_id WHERE d.url = $1 AND p.lexeme = 'keeper'`,
+      url,
+    );
+    expect(keeper).toEqual({ body_frequency: 20, whole_text: 20 });
+    const found = await new LocalIndexProvider(prisma, { statisticsTtlMs: 0 }).search({ query: 'lighthouse keeper', maxResults: 10, includeDomains: [host] });
+    expect(found.map((candidate) => candidate.url)).toContain(url);
+  });
+
+  it('finds a page by the words that follow a literal <style> in its text', async () => {
+    // Postgres's parser reads what follows "<style>" as the content of an HTML element and skips it to the end of the
+    // text it parses: the page's whole text once, now only the rest of that chunk.
+    const url = `https://${host}/conflicts`;
+    const word = `marker${host.slice(6, 14)}`;
+    const text = ['Choose the look of a conflict with --conflict=<style>.', paragraphs(['river', 'canal', 'harbour', 'sluice', 'lock', 'ferry', word])].join('\n\n');
+    await pages.save('operator', webPageOf({ finalUrl: url, title: 'Conflicts', text, language: 'en' }), 'crawl');
+    const found = await new LocalIndexProvider(prisma, { statisticsTtlMs: 0 }).search({ query: word, maxResults: 10, includeDomains: [host] });
+    expect(found.map((candidate) => candidate.url)).toEqual([url]);
+  });
+
+  it("indexes a long page's chunks that start within its first 200,000 characters, whole", async () => {
+    const url = `https://${host}/long`;
+    // Unique words only: no lexeme reaches the 256 positions a vector keeps of one, whatever the order of concatenation.
+    const text = Array.from({ length: 9_000 }, (_, line) => `t${line}a and t${line}b of the t${line}c.`).join('\n\n');
+    expect(text.length).toBeGreaterThan(250_000);
+    await pages.save('operator', webPageOf({ finalUrl: url, title: 'Long', text, language: 'en' }), 'import');
+    const vectors = await vectorsOf(url);
+    expect(vectors.indexed_chunks).toBeLessThan(vectors.chunks);
+    expect(vectors.stored).toBe(vectors.from_chunks);
+    // The last chunk that starts before the limit is indexed to its end; the next one not at all.
+    const [edge] = await prisma.$queryRawUnsafe<{ last_indexed: string; first_left_out: string }[]>(
+      `WITH chunks AS (
+         SELECT c.position, c.content, sum(length(c.content)) OVER (ORDER BY c.position) - length(c.content) AS start
+         FROM document_chunks c JOIN documents d ON d.id = c.document_id WHERE d.url = $1)
+       SELECT (SELECT content FROM chunks WHERE start < 200000 ORDER BY position DESC LIMIT 1) AS last_indexed,
+              (SELECT content FROM chunks WHERE start >= 200000 ORDER BY position LIMIT 1) AS first_left_out`,
+      url,
+    );
+    const lastWord = (content: string) => /(t\d+c)\.$/.exec(content)?.[1] as string;
+    const firstWord = (content: string) => /^(t\d+a)/.exec(content)?.[1] as string;
+    const [indexedWords] = await prisma.$queryRawUnsafe<{ last_indexed: boolean; first_left_out: boolean; first: boolean }[]>(
+      `SELECT search_vector @@ to_tsquery('english', $2) AS last_indexed, search_vector @@ to_tsquery('english', $3) AS first_left_out,
+              search_vector @@ to_tsquery('english', 't0a') AS first
+       FROM documents WHERE url = $1`,
+      url,
+      lastWord(edge.last_indexed),
+      firstWord(edge.first_left_out),
+    );
+    expect(indexedWords).toEqual({ last_indexed: true, first_left_out: false, first: true });
+  });
+
+  it("makes a Chinese page's body from its chunks cut into words", async () => {
+    const url = `https://${host}/water-report`;
+    const sentence = '委员会发布了关于水质的年度报告，理事会本周讨论了报告的结论。';
+    // And a paragraph of 551 characters without a space: the chunker cuts it at 500 characters, through 发布, which
+    // is then two words (并发 and 布) in the chunks and in the page's body alike.
+    const unspaced = `新${'理事会本周讨论了报告的结论并发布了新的建议。'.repeat(25)}`;
+    const text = [...Array.from({ length: 40 }, (_, paragraph) => `${sentence}第${paragraph}段。`), unspaced].join('\n\n');
+    await pages.save('operator', webPageOf({ finalUrl: url, title: '水质年度报告', text, language: 'zh' }), 'import');
+    const vectors = await vectorsOf(url);
+    expect(vectors.chunks).toBeGreaterThan(2);
+    expect(vectors.stored).toBe(vectors.from_chunks);
+    const [quality] = await prisma.$queryRawUnsafe<{ body_frequency: number }[]>(
+      `SELECT p.body_frequency FROM document_postings p JOIN documents d ON d.id = p.document_id WHERE d.url = $1 AND p.lexeme = '水质'`,
+      url,
+    );
+    expect(quality.body_frequency).toBe(40);
+    const found = await new LocalIndexProvider(prisma, { statisticsTtlMs: 0 }).search({ query: '理事会讨论', maxResults: 10, includeDomains: [host] });
+    expect(found.map((candidate) => candidate.url)).toContain(url);
+  });
+
+  it("makes a page's body from its chunks again when they are cut again (chunkUnchunked) or it is indexed again (resegment)", async () => {
+    const url = `https://${host}/unchunked`;
+    const text = paragraphs(['river', 'canal', 'harbour', 'sluice', 'lock', 'ferry', 'bridge', 'mill']);
+    const markdown = `# Waterways\n\n${text}`;
+    await pages.save('operator', webPageOf({ finalUrl: url, title: 'Waterways', markdown, text, language: 'en' }), 'import');
+    // As a page stored before chunks (migration 20261122040000) and headings (20261124030000): its text parsed whole.
+    await prisma.$executeRaw`UPDATE documents SET search_vector = sift_document_vector(language, title, description, '', text) WHERE url = ${url}`;
+    await prisma.$executeRaw`DELETE FROM document_chunks WHERE document_id = (SELECT id FROM documents WHERE url = ${url})`;
+    expect(await pages.chunkUnchunked()).toBeGreaterThanOrEqual(1);
+    const chunked = await vectorsOf(url);
+    expect(chunked.chunks).toBeGreaterThan(1);
+    expect(chunked.stored).toBe(chunked.from_chunks);
+    expect(chunked.stored).not.toMatch(/'waterway':\d+C/);
+    await pages.resegment({ batchSize: 50 });
+    const resegmented = await vectorsOf(url);
+    expect(resegmented.stored).toMatch(/'waterway':1A,\d+C/);
+    expect(resegmented.stored).toBe(resegmented.from_chunks);
   });
 
   it('counts documents by source', async () => {

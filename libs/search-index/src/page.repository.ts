@@ -52,15 +52,30 @@ function storedPageOf(row: DocumentRow): StoredPage {
 }
 
 /**
- * Writes a document's chunks (content, word counts and spaced content in $3, $4, $5; the document's language in $2),
- * new positions inserted or replaced, positions past the new end removed. `documentId` is the SQL of the document's
- * id: a parameter, or the id a preceding CTE returned (NULL when that CTE wrote nothing: then no chunk is written).
+ * A document's chunks as a statement writes them (content, word counts and spaced content in $3, $4, $5; the
+ * document's language in $2), each with its vector: parsed once, for the chunk rows and for the body of the
+ * document's vector (BODY_VECTOR_SQL).
+ */
+const CHUNK_ROWS_SQL = `chunk_rows AS (
+               SELECT c.position::int - 1 AS position, c.content, c.words,
+                      to_tsvector(sift_search_config($2::text), coalesce(c.spaced, c.content)) AS vector
+               FROM unnest($3::text[], $4::int[], $5::text[]) WITH ORDINALITY AS c(content, words, spaced, position))`;
+
+/**
+ * The body (field D) of a document's vector: its chunks' vectors end to end, the text not parsed a second time
+ * (sift_body_vector, migration 20261124110000). Reads CHUNK_ROWS_SQL's rows.
+ */
+const BODY_VECTOR_SQL = 'sift_body_vector($3::text[], ARRAY(SELECT vector FROM chunk_rows ORDER BY position))';
+
+/**
+ * Writes CHUNK_ROWS_SQL's chunks to the document, new positions inserted or replaced, positions past the new end
+ * removed. `documentId` is the SQL of the document's id: the id a preceding CTE returned (NULL when that CTE wrote
+ * nothing: then no chunk is written).
  */
 function chunksReplacedSql(documentId: string): string {
   return `written_chunks AS (
                INSERT INTO document_chunks (document_id, position, content, word_count, vector)
-               SELECT ${documentId}, c.position::int - 1, c.content, c.words, to_tsvector(sift_search_config($2::text), coalesce(c.spaced, c.content))
-               FROM unnest($3::text[], $4::int[], $5::text[]) WITH ORDINALITY AS c(content, words, spaced, position)
+               SELECT ${documentId}, c.position, c.content, c.words, c.vector FROM chunk_rows c
                WHERE ${documentId} IS NOT NULL
                ON CONFLICT (document_id, position) DO UPDATE
                  SET content = EXCLUDED.content, word_count = EXCLUDED.word_count, vector = EXCLUDED.vector
@@ -164,17 +179,19 @@ export class PageRepository {
     // The description field is the page's own meta description when it has one, else its summary line.
     const indexed = refreshed ? null : await this.prepared({ title, description: metaDescription, markdown, text });
     // The page and its chunks in one statement: one round trip and one commit, and never a page without its chunks.
-    // Parameters $2 to $5 are the ones the chunk statement shares (chunksReplacedSql).
+    // Parameters $2 to $5 are the ones the chunk rows read (CHUNK_ROWS_SQL); the body of the page's vector is made
+    // from their vectors.
     const [row] = indexed === null ? [refreshed] : await queryRows<InsertedRow>(this.prisma, {
       name: 'sift_documents_save_with_chunks',
-      text: `WITH saved AS (
+      text: `WITH ${CHUNK_ROWS_SQL},
+             saved AS (
                INSERT INTO documents (id, url, final_url, domain, title, description, markdown, text, language, published_date,
                                       fetched_at, content_hash, is_news, is_unsafe, country_hints, images, source, word_count,
                                       owner_account_id, search_vector, index_version, description_from_page)
                SELECT gen_random_uuid(), $1, $6, $7, $8, $9, $10, $11, $2, $12::timestamptz, COALESCE($13::timestamptz, now()), $14, $15, $16,
                       $17::text[], $18::jsonb, $19::"DocumentSource", $20::int, $22::uuid,
-                      sift_document_vector($2, coalesce($23::text, $8), coalesce($24::text, $9), $25::text, coalesce($26::text, $11)),
-                      $27::int, $28::boolean
+                      sift_document_vector($2, coalesce($23::text, $8), coalesce($24::text, $9), $25::text, ${BODY_VECTOR_SQL}),
+                      $26::int, $27::boolean
                WHERE $21::uuid IS NULL
                   OR EXISTS (SELECT 1 FROM accounts WHERE id = $21::uuid AND NOT zero_data_retention)
                ON CONFLICT (url, owner_account_id) DO UPDATE SET
@@ -209,7 +226,8 @@ export class PageRepository {
         indexed.wordCount,
         accountId,
         ownerAccountId,
-        ...indexed.spaced,
+        // The spaced title and description and the headings; the body is read from the chunks.
+        ...indexed.spaced.slice(0, 3),
         INDEX_VERSION,
         metaDescription !== null,
       ],
@@ -235,12 +253,19 @@ export class PageRepository {
 
   /**
    * The chunks search results show, cut once here instead of on every search (migration 20261122040000): new
-   * positions are written, positions past the new end removed, in one statement.
+   * positions are written, positions past the new end removed, and the body of the document's vector made again from
+   * them (its title, description and headings kept), in one statement.
    */
   private async replaceChunks(documentId: string, language: string | null, text: string): Promise<void> {
     await queryRows(this.prisma, {
       name: 'sift_document_chunks_replace',
-      text: `WITH ${chunksReplacedSql('$1::uuid')} SELECT 1`,
+      text: `WITH ${CHUNK_ROWS_SQL},
+             indexed AS (
+               UPDATE documents SET search_vector = ts_filter(search_vector, '{a,b,c}') || setweight(${BODY_VECTOR_SQL}, 'D')
+               WHERE id = $1::uuid
+               RETURNING id),
+             ${chunksReplacedSql('(SELECT id FROM indexed)')}
+             SELECT 1`,
       values: [documentId, language, ...chunkRowsOf(text)],
     });
   }
@@ -248,7 +273,8 @@ export class PageRepository {
   /**
    * Cuts the stored documents that have no chunks yet (pages stored before migration 20261122040000), a batch at
    * a time in id order, and returns how many it cut; onBatch reports the running total. Searches cut such pages
-   * on every request until this (or storing them again) has run.
+   * on every request until this (or storing them again) has run. Their vectors' body is made from the new chunks, as
+   * a save makes it.
    */
   async chunkUnchunked(options: { batchSize?: number; onBatch?: (chunked: number) => void } = {}): Promise<number> {
     let chunked = 0;
@@ -287,15 +313,20 @@ export class PageRepository {
           const [spacedTitle, spacedDescription, headings, spacedText] = fields.spaced;
           const segmented = spacedTitle !== null || spacedDescription !== null || spacedText !== null;
           if (!segmented && headings === '') continue;
+          // The vector and the chunks its body is made of, in one statement as a save writes them.
           await queryRows(this.prisma, {
             name: 'sift_documents_resegment',
-            text: `UPDATE documents
-                   SET search_vector = sift_document_vector(language, coalesce($2::text, title), coalesce($3::text, description), $4::text, coalesce($5::text, text)),
-                       word_count = $6::int
-                   WHERE id = $1::uuid`,
-            values: [row.id, ...fields.spaced, fields.wordCount],
+            text: `WITH ${CHUNK_ROWS_SQL},
+                   indexed AS (
+                     UPDATE documents
+                     SET search_vector = sift_document_vector(language, coalesce($6::text, title), coalesce($7::text, description), $8::text, ${BODY_VECTOR_SQL}),
+                         word_count = $9::int
+                     WHERE id = $1::uuid
+                     RETURNING id),
+                   ${chunksReplacedSql('(SELECT id FROM indexed)')}
+                   SELECT 1`,
+            values: [row.id, row.language, ...chunkRowsOf(row.text), spacedTitle, spacedDescription, headings, fields.wordCount],
           });
-          if (segmented) await this.replaceChunks(row.id, row.language, row.text);
           indexed++;
         }
         read += rows.length;
