@@ -15,7 +15,8 @@ function newestSourceMtimeMs(directory) {
     if (entry.name === 'node_modules' || entry.name === 'generated') continue;
     const full = path.join(directory, entry.name);
     if (entry.isDirectory()) newest = Math.max(newest, newestSourceMtimeMs(full));
-    else if (entry.name.endsWith('.ts')) newest = Math.max(newest, fs.statSync(full).mtimeMs);
+    // What the build compiles or copies: TypeScript, plain .js sources (the task-pool thread entry), migrations.
+    else if (/\.(ts|js|sql|prisma)$/.test(entry.name)) newest = Math.max(newest, fs.statSync(full).mtimeMs);
   }
   return newest;
 }

@@ -17,7 +17,7 @@ const processes = [
   { name: 'research', entry: 'apps/research-worker/src/main.ts' },
 ];
 
-/** An entry point through scripts/run.js: compiled when `npm run build` is up to date, TypeScript otherwise. */
+/** An entry point through scripts/run.js: compiled when the build is up to date (main() builds it), TypeScript otherwise. */
 function runEntry(entry, args = [], options = {}) {
   return execFileSync(process.execPath, [path.join(__dirname, 'run.js'), entry, ...args], { cwd: root, stdio: 'inherit', ...options });
 }
@@ -25,6 +25,8 @@ function runEntry(entry, args = [], options = {}) {
 async function main() {
   await checkPrerequisites({ requireChromium: false });
   require('./prisma-generate-if-needed').generateIfNeeded();
+  // Every process then runs compiled code (scripts/run.js picks dist/ when it is fresh).
+  require('./build').buildIfStale();
   try {
     runEntry('prisma/migrate.ts');
   } catch {

@@ -1,7 +1,7 @@
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { promisify } from 'node:util';
-import { dropDatabase, type GatewayProcess, repositoryRoot, stopChild } from '../search-quality/search-stack';
+import { dropDatabase, entryRunner, type GatewayProcess, repositoryRoot, stopChild } from '../search-quality/search-stack';
 import { Client } from 'pg';
 
 // What the end-to-end benchmarks of the workers (bench/crawl, bench/extract-requests) share besides the gateway.
@@ -24,7 +24,7 @@ export function benchStackEnv(databaseUrl: string, name: string, extra: Record<s
 
 /** Applies the migrations to a benchmark's own database (created when missing). */
 export async function migrateBenchDatabase(databaseUrl: string): Promise<void> {
-  await promisify(execFile)(process.execPath, ['scripts/run-ts.js', 'prisma/migrate.ts'], { cwd: repositoryRoot, env: { ...process.env, DATABASE_URL: databaseUrl } });
+  await promisify(execFile)(process.execPath, [entryRunner(), 'prisma/migrate.ts'], { cwd: repositoryRoot, env: { ...process.env, DATABASE_URL: databaseUrl } });
 }
 
 /**
@@ -95,7 +95,9 @@ export interface BenchWorker {
  */
 export async function startBenchWorker(app: 'crawler-worker' | 'extractor-worker', env: Record<string, string>, cpuProfileDir?: string): Promise<BenchWorker> {
   const profiling = cpuProfileDir ? ['--cpu-prof', `--cpu-prof-dir=${cpuProfileDir}`] : [];
-  const child: ChildProcess = spawn(process.execPath, [...profiling, 'scripts/run-ts.js', `apps/${app}/src/main.ts`], {
+  // Node's own flags for the worker (e.g. "--trace-gc"), as GATEWAY_NODE_ARGS for the search benchmarks' gateway.
+  const nodeArguments = (process.env.WORKER_NODE_ARGS ?? '').split(' ').filter(Boolean);
+  const child: ChildProcess = spawn(process.execPath, [...profiling, ...nodeArguments, entryRunner(), `apps/${app}/src/main.ts`], {
     cwd: repositoryRoot,
     // The "started" line is logged at info: a quieter level would hide it.
     env: { ...process.env, ...env, SIFT_LOG_LEVEL: 'log' },

@@ -1,17 +1,19 @@
 // Crawl benchmark, end to end: POST /crawl to a gateway process whose crawler worker (its own process) crawls the
 // Git documentation site served on loopback, against Crawlee's CheerioCrawler fetching the same pages with the
-// same concurrency and the same extraction function in this process; then POST /map of the same site.
+// same concurrency and the same extraction function in a process of its own (crawlee-crawl.ts); then POST /map of
+// the same site. Every process runs compiled, as `npm start` runs Sift (entryRunner).
 // Sift is measured twice: with its default extraction threads (one per usable CPU) and with CRAWL_EXTRACTION_THREADS=1,
 // so the figure of its architecture and the figure on one extraction core are both on record.
 // Run: node scripts/run-ts.js bench/crawl/run.ts
 // With CRAWL_BENCH_CPU_PROFILE_DIR=<dir> the crawler worker writes a V8 CPU profile (.cpuprofile) there when it stops.
-import { CheerioCrawler, Configuration, type EnqueueLinksOptions } from '@crawlee/cheerio';
+import { spawn } from 'node:child_process';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
 import { usableCpuCount } from '@sift/config';
-import { extractHtml } from '@sift/content-extraction';
 import { startGitDocsSite } from '@sift/testing';
-import { createBenchKey, startGateway, type GatewayProcess } from '../search-quality/search-stack';
+import { compiledBenchEntry, createBenchKey, repositoryRoot, startGateway, stopChild, type GatewayProcess } from '../search-quality/search-stack';
 import { cpuMs, databaseBackendPids } from '../search-latency/proc-cpu';
-import { benchStackEnv, type BenchWorker, forgetStoredPages, migrateBenchDatabase, postJson, startBenchWorker } from './bench-stack';
+import { benchStackEnv, forgetStoredPages, migrateBenchDatabase, postJson, startBenchWorker } from './bench-stack';
 
 const DATABASE_URL = 'postgresql://postgres@127.0.0.1:5432/sift_bench_crawl';
 // The crawl engine fetches at most 4 pages of one host at once (its per-host politeness limit); Crawlee gets the same.
@@ -29,13 +31,14 @@ interface RunFigures {
 /** CPU seconds each process spent during one run: where a crawl's machine time goes, beside its wall time. */
 interface CpuSplit {
   gateway: number;
+  /** The crawler process: Sift's crawler worker, or the Crawlee process. */
   worker: number;
   postgres: number;
-  /** This process: the loopback site's server, and for Crawlee the whole crawl. */
+  /** This process: the loopback site's server. */
   bench: number;
 }
 
-async function withCpuSplit<T>(processes: { gateway?: GatewayProcess; worker?: BenchWorker }, run: () => Promise<T>): Promise<[T, CpuSplit]> {
+async function withCpuSplit<T>(processes: { gateway?: GatewayProcess; worker?: { pid: number } }, run: () => Promise<T>): Promise<[T, CpuSplit]> {
   const database = new URL(DATABASE_URL).pathname.slice(1);
   const read = (): CpuSplit & { backends: Map<number, number> } => {
     const backends = new Map(databaseBackendPids(database).map((pid) => [pid, cpuMs(pid)]));
@@ -60,10 +63,10 @@ async function withCpuSplit<T>(processes: { gateway?: GatewayProcess; worker?: B
   ];
 }
 
-function cpuLine(label: string, pages: number, split: CpuSplit): string {
+function cpuLine(label: string, pages: number, split: CpuSplit, workerLabel = 'worker'): string {
   const total = split.gateway + split.worker + split.postgres + split.bench;
   const perPage = (value: number): string => `${((value / pages) * 1000).toFixed(1)}`;
-  return `${label.padEnd(38)} CPU ms/page: total ${perPage(total)} = gateway ${perPage(split.gateway)} + worker ${perPage(split.worker)} + postgres ${perPage(split.postgres)} + bench process ${perPage(split.bench)}`;
+  return `${label.padEnd(38)} CPU ms/page: total ${perPage(total)} = gateway ${perPage(split.gateway)} + ${workerLabel} ${perPage(split.worker)} + postgres ${perPage(split.postgres)} + bench process ${perPage(split.bench)}`;
 }
 
 async function runSift(gateway: GatewayProcess, apiKey: string, root: string): Promise<RunFigures> {
@@ -93,32 +96,47 @@ async function runMap(gateway: GatewayProcess, apiKey: string, root: string): Pr
   return { pages: body.results.length, seconds: (performance.now() - startedAt) / 1000 };
 }
 
-async function runCrawlee(root: string): Promise<RunFigures> {
-  let pages = 0;
-  const configuration = new Configuration({ persistStorage: false, purgeOnStart: true, logLevel: 0 });
-  const crawler = new CheerioCrawler(
-    {
-      minConcurrency: CONCURRENCY,
-      maxConcurrency: CONCURRENCY,
-      maxRequestsPerCrawl: LIMIT,
-      respectRobotsTxtFile: true,
-      async requestHandler({ request, body, enqueueLinks }) {
-        const depth = Number(request.userData.depth ?? 0);
-        extractHtml(body.toString(), { baseUrl: request.loadedUrl ?? request.url, format: 'markdown' });
-        pages += 1;
-        if (depth >= MAX_DEPTH) return;
-        const options: EnqueueLinksOptions = {
-          strategy: 'same-hostname',
-          transformRequestFunction: (next) => ({ ...next, userData: { depth: depth + 1 } }),
-        };
-        await enqueueLinks(options);
-      },
+interface CrawleeProcess {
+  pid: number;
+  /** One measured crawl of the site. */
+  run(): Promise<RunFigures>;
+  stop(): Promise<void>;
+}
+
+/**
+ * Crawlee in a child process (bench/crawl/crawlee-crawl.ts), compiled as Sift's processes are (entryRunner), so
+ * neither side's heap holds the TypeScript compiler nor the other side's objects; resolves after its warm-up crawl.
+ */
+async function startCrawlee(root: string): Promise<CrawleeProcess> {
+  const compiled = compiledBenchEntry(join(__dirname, 'crawlee-crawl.ts'));
+  const child = spawn(process.execPath, [compiled, root, String(CONCURRENCY), String(MAX_DEPTH), String(LIMIT)], {
+    cwd: repositoryRoot,
+    stdio: ['pipe', 'pipe', 'inherit'],
+  });
+  const lines = createInterface({ input: child.stdout });
+  const pending: ((line: string) => void)[] = [];
+  // Crawlee may log to stdout too: only the protocol's lines answer.
+  lines.on('line', (line) => {
+    if (line === 'ready' || line.startsWith('{"pages"')) pending.shift()?.(line);
+  });
+  const nextLine = (): Promise<string> =>
+    new Promise((resolveLine, reject) => {
+      pending.push(resolveLine);
+      child.once('exit', (code) => reject(new Error(`the Crawlee process exited (${code})`)));
+    });
+  const ready = await nextLine();
+  if (ready !== 'ready') throw new Error(`the Crawlee process said ${ready}`);
+  return {
+    pid: child.pid ?? 0,
+    run: async () => {
+      child.stdin.write('crawl\n');
+      return JSON.parse(await nextLine()) as RunFigures;
     },
-    configuration,
-  );
-  const startedAt = performance.now();
-  await crawler.run([{ url: root, userData: { depth: 0 } }]);
-  return { pages, seconds: (performance.now() - startedAt) / 1000 };
+    stop: async () => {
+      child.stdin.end();
+      await stopChild(child);
+    },
+  };
 }
 
 async function main(): Promise<void> {
@@ -138,13 +156,14 @@ async function main(): Promise<void> {
     const apiKey = await createBenchKey(DATABASE_URL);
     // One warm-up of each so neither pays for module loading or JIT in the measured run.
     await runSift(gateway, apiKey, root);
-    await runCrawlee(root);
+    const crawlee = await startCrawlee(root);
+    started.push(() => crawlee.stop());
     // Every measured Sift crawl but the last stores every page for the first time, as a first crawl does; the last
     // crawls again pages stored unchanged, which are only refreshed.
     await forgetStoredPages(DATABASE_URL, site.origin);
     const [sift, siftCpu] = await withCpuSplit({ gateway, worker }, () => runSift(gateway, apiKey, root));
     const siftThreads = Number(worker.started.extractionThreads);
-    const [crawlee, crawleeCpu] = await withCpuSplit({}, () => runCrawlee(root));
+    const [crawleeRun, crawleeCpu] = await withCpuSplit({ worker: crawlee }, () => crawlee.run());
     const map = await runMap(gateway, apiKey, root);
     // The same stack with one extraction thread: a worker on the same queue, started after the first one stopped.
     await worker.stop();
@@ -162,13 +181,13 @@ async function main(): Promise<void> {
     console.log(line(`sift POST /crawl (${siftThreads} extraction threads)`, sift));
     console.log(line('sift POST /crawl (1 extraction thread)', siftOneThread));
     console.log(line('sift, 1 thread, pages stored unchanged', siftRecrawl));
-    console.log(line('crawlee CheerioCrawler', crawlee));
-    console.log(`ratio sift/crawlee ${(rate(sift) / rate(crawlee)).toFixed(2)} (1 extraction thread: ${(rate(siftOneThread) / rate(crawlee)).toFixed(2)}; crawling again unchanged pages, 1 thread: ${(rate(siftRecrawl) / rate(crawlee)).toFixed(2)})`);
+    console.log(line('crawlee CheerioCrawler', crawleeRun));
+    console.log(`ratio sift/crawlee ${(rate(sift) / rate(crawleeRun)).toFixed(2)} (1 extraction thread: ${(rate(siftOneThread) / rate(crawleeRun)).toFixed(2)}; crawling again unchanged pages, 1 thread: ${(rate(siftRecrawl) / rate(crawleeRun)).toFixed(2)})`);
     console.log(`POST /map ${map.pages} URLs in ${(map.seconds * 1000).toFixed(0)} ms`);
     console.log(cpuLine(`sift (${siftThreads} extraction threads)`, sift.pages, siftCpu));
     console.log(cpuLine('sift (1 extraction thread)', siftOneThread.pages, siftOneThreadCpu));
     console.log(cpuLine('sift (1 thread, pages unchanged)', siftRecrawl.pages, siftRecrawlCpu));
-    console.log(cpuLine('crawlee CheerioCrawler', crawlee.pages, crawleeCpu));
+    console.log(cpuLine('crawlee CheerioCrawler', crawleeRun.pages, crawleeCpu, 'crawlee process'));
   } finally {
     await Promise.allSettled(started.map((stop) => stop()));
   }

@@ -2,12 +2,42 @@
 // admin command line, the gateway as its own process, an API key, and POST /search over loopback.
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
-import { resolve } from 'node:path';
+import { relative, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { Client } from 'pg';
 
 const run = promisify(execFile);
 export const repositoryRoot = resolve(__dirname, '../..');
+
+/**
+ * What starts one of Sift's entry points as `npm start` does: scripts/run.js, which runs the compiled build when it is
+ * up to date. For this checkout the build is made first when it is stale (scripts/build.js), so a benchmark measures
+ * the processes users run, not TypeScript compiled on start, whose loader keeps the TypeScript compiler in the heap
+ * (about 18 MB more for every garbage collection to mark; docs/benchmarks.md, round 12). Another checkout (an A/B
+ * against an older commit) runs as its own scripts/run.js decides. BENCH_FROM_TYPESCRIPT=1 starts them from TypeScript
+ * instead (scripts/run-ts.js), to measure what running compiled saves.
+ */
+export function entryRunner(root = repositoryRoot): string {
+  if (process.env.BENCH_FROM_TYPESCRIPT === '1') return 'scripts/run-ts.js';
+  if (root === repositoryRoot) buildScripts().buildIfStale();
+  return 'scripts/run.js';
+}
+
+/**
+ * Compiles a benchmark's own entry point (a peer measured in a process of its own) into dist/ beside the build, with
+ * the build's settings, and returns the compiled file.
+ */
+export function compiledBenchEntry(file: string): string {
+  entryRunner();
+  buildScripts().compile(file);
+  return resolve(repositoryRoot, 'dist', relative(repositoryRoot, file).replace(/\.ts$/, '.js'));
+}
+
+/** scripts/build.js: plain JavaScript in scripts/ (no Nx project, so no import path of its own). */
+function buildScripts(): { buildIfStale(): boolean; compile(file: string): void } {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  return require(resolve(repositoryRoot, 'scripts', 'build.js')) as { buildIfStale(): boolean; compile(file: string): void };
+}
 const gatewayStartTimeoutMs = 120_000;
 
 /** Drops and re-creates the database; the admin command line creates and migrates it on first use. */
@@ -26,7 +56,7 @@ export async function dropDatabase(url: string): Promise<void> {
 
 /** `npm run admin -- <args>` as a child process; its stderr (migration notes, progress) passes through. */
 export async function runAdmin(databaseUrl: string, args: string[], root = repositoryRoot): Promise<string> {
-  const child = run(process.execPath, ['scripts/run-ts.js', 'apps/admin-cli/src/main.ts', ...args], {
+  const child = run(process.execPath, [entryRunner(root), 'apps/admin-cli/src/main.ts', ...args], {
     cwd: root,
     env: { ...process.env, SWC_NODE_PROJECT: resolve(root, 'tsconfig.runtime.json'), DATABASE_URL: databaseUrl },
     maxBuffer: 64 * 1024 * 1024,
@@ -72,7 +102,7 @@ export interface GatewayProcess {
  */
 export async function startGateway(databaseUrl: string, env: Record<string, string> = {}, root = repositoryRoot, nodeArguments: string[] = []): Promise<GatewayProcess> {
   const port = await freePort();
-  const child: ChildProcess = spawn(process.execPath, [...nodeArguments, 'scripts/run-ts.js', 'apps/gateway/src/main.ts'], {
+  const child: ChildProcess = spawn(process.execPath, [...nodeArguments, entryRunner(root), 'apps/gateway/src/main.ts'], {
     cwd: root,
     env: { ...process.env, SWC_NODE_PROJECT: resolve(root, 'tsconfig.runtime.json'), PORT: String(port), DATABASE_URL: databaseUrl, SIFT_LOG_LEVEL: 'warn', SEARXNG_URL: '', LLM_BASE_URL: '', ...env },
     stdio: ['ignore', 'ignore', 'pipe'],
@@ -89,7 +119,7 @@ export async function startGateway(databaseUrl: string, env: Record<string, stri
       try {
         if ((await fetch(`${baseUrl}/health`)).status === 200) return;
       } catch {
-        // Not listening yet: SWC compiles the gateway on start.
+        // Not listening yet.
       }
       await new Promise((done) => setTimeout(done, 250));
     }
