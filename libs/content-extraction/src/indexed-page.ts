@@ -34,9 +34,19 @@ export interface IndexedPage {
 // migration 20261124110000).
 const INDEXED_TEXT_CHARS = 200_000;
 
-/** What to_tsvector reads for a field: its words spaced (segmentWords), or null when it needs no spacing (as is). */
+/**
+ * Postgres's text search parser reads "<style" and "<script" as the start of an HTML element whose content it skips,
+ * up to the element's end tag or the end of what it parses: a page whose text mentions "<script>" (any page about
+ * HTML) lost the rest of that chunk or field from its vector. A space after the "<" leaves them the words they are.
+ */
+const SKIPPED_ELEMENT = /<(?=\/?(?:style|script)\b)/gi;
+
+/**
+ * What to_tsvector reads for a field: its words spaced (segmentWords) and no element the parser would skip, or null
+ * when it needs neither (as is).
+ */
 function spacedForIndex(value: string): string | null {
-  const spaced = segmentWords(value);
+  const spaced = segmentWords(value).replace(SKIPPED_ELEMENT, '< ');
   return spaced === value ? null : spaced;
 }
 

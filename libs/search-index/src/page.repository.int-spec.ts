@@ -357,13 +357,34 @@ describe('PageRepository (Postgres)', () => {
 
   it('finds a page by the words that follow a literal <style> in its text', async () => {
     // Postgres's parser reads what follows "<style>" as the content of an HTML element and skips it to the end of the
-    // text it parses: the page's whole text once, now only the rest of that chunk.
+    // text it parses: the page's whole text once, then the rest of that chunk, now nothing (indexedPageOf).
     const url = `https://${host}/conflicts`;
     const word = `marker${host.slice(6, 14)}`;
     const text = ['Choose the look of a conflict with --conflict=<style>.', paragraphs(['river', 'canal', 'harbour', 'sluice', 'lock', 'ferry', word])].join('\n\n');
     await pages.save('operator', webPageOf({ finalUrl: url, title: 'Conflicts', text, language: 'en' }), 'crawl');
     const found = await new LocalIndexProvider(prisma, { statisticsTtlMs: 0 }).search({ query: word, maxResults: 10, includeDomains: [host] });
     expect(found.map((candidate) => candidate.url)).toEqual([url]);
+  });
+
+  it('finds a page by the words that follow "<script>" in the same chunk and in its title', async () => {
+    // The parser would skip everything after "<script" in what it parses (the chunk, the title): indexedPageOf puts a
+    // space after the "<".
+    const url = `https://${host}/scripts`;
+    const inChunk = `chunkword${host.slice(6, 14)}`;
+    const inTitle = `titleword${host.slice(6, 14)}`;
+    const text = `Load it with <script src="app.js"></script> and then ${inChunk} runs.`;
+    await pages.save('operator', webPageOf({ finalUrl: url, title: `The <script> element and ${inTitle}`, text, language: 'en' }), 'crawl');
+    const index = new LocalIndexProvider(prisma, { statisticsTtlMs: 0 });
+    for (const word of [inChunk, inTitle]) {
+      const found = await index.search({ query: word, maxResults: 10, includeDomains: [host], chunksPerSource: 1 });
+      expect(found.map((candidate) => candidate.url)).toEqual([url]);
+    }
+    const [chunk] = await prisma.$queryRawUnsafe<{ matches: boolean }[]>(
+      `SELECT c.vector @@ to_tsquery('english', $2) AS matches FROM document_chunks c JOIN documents d ON d.id = c.document_id WHERE d.url = $1`,
+      url,
+      inChunk,
+    );
+    expect(chunk.matches).toBe(true);
   });
 
   it("indexes a long page's chunks that start within its first 200,000 characters, whole", async () => {

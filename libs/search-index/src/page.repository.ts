@@ -89,9 +89,9 @@ function chunksReplacedSql(documentId: string): string {
  * The version of what a stored page's index entry is made of: sift_document_vector's fields, indexedPageOf (summary
  * line, headings, segmenting, word count, chunking) and the postings. Bump it whenever one of them changes, so a page
  * stored again with the same content is indexed again instead of only refreshed (migrations 20261124050000,
- * 20261124070000).
+ * 20261124070000). 2: "<style" and "<script" in a page's text no longer hide the rest of its chunk (indexedPageOf).
  */
-const INDEX_VERSION = 1;
+const INDEX_VERSION = 2;
 
 function parseDate(value: string | undefined): Date | null {
   if (!value) return null;
