@@ -7,13 +7,12 @@ describe('a page as the index reads it', () => {
       markdown: '# Inline <STYLE> blocks\n\nPut the <script src="app.js"></script> tag last; a </style> ends a block.',
       text: 'Put the <script src="app.js"></script> tag last; a </style> ends a block.',
     });
-    const [title, , headings, text] = page.spaced;
+    const [title, , headings] = page.spaced;
     expect(title).toBe('Loading a < script> late');
     expect(headings).toBe('Inline < STYLE> blocks');
-    expect(text).toBe('Put the < script src="app.js">< /script> tag last; a < /style> ends a block.');
     const [chunks, , spacedChunks] = page.chunks;
     expect(chunks).toEqual(['Put the <script src="app.js"></script> tag last; a </style> ends a block.']);
-    expect(spacedChunks).toEqual([text]);
+    expect(spacedChunks).toEqual(['Put the < script src="app.js">< /script> tag last; a < /style> ends a block.']);
   });
 
   it('sends no spaced copy of a chunk that needs none', () => {

@@ -19,20 +19,15 @@ export interface IndexedPage {
   /** The description field: the page's meta description, else its summary line; null when it has neither. */
   description: string | null;
   /**
-   * The title, the description, the headings (one per line) and the text, Chinese, Japanese and Thai cut into words;
-   * title, description and text are null where they need no cutting (the statement then reads them as stored).
-   * sift_document_vector reads the first three; the body of the vector is made from the chunks' vectors (migration
-   * 20261124110000), so the spaced text only counts the words.
+   * What sift_document_vector reads besides the body: the title, the description and the headings (one per line),
+   * Chinese, Japanese and Thai cut into words; title and description are null where they need no change (the
+   * statement then reads them as stored). The body is made from the chunks' vectors (migration 20261124110000).
    */
-  spaced: [string | null, string | null, string, string | null];
+  spaced: [string | null, string | null, string];
   /** The page's length for BM25: the words of its title, description and text (headings are part of the text). */
   wordCount: number;
   chunks: ChunkRows;
 }
-
-// The part of a page's text that search_vector indexes (sift_body_vector's cap: the chunks that start within it,
-// migration 20261124110000).
-const INDEXED_TEXT_CHARS = 200_000;
 
 /**
  * Postgres's text search parser reads "<style" and "<script" as the start of an HTML element whose content it skips,
@@ -51,7 +46,7 @@ function spacedForIndex(value: string): string | null {
 }
 
 /**
- * A page's fields as the index reads them, Chinese, Japanese and Thai cut into words once for both uses. Costs time
+ * A page's fields, word count and chunks as the index reads them, Chinese, Japanese and Thai cut into words. Costs time
  * linear in the text, but a lot of it for a large page in those scripts (segmenting ~10 ms per 20,000 characters:
  * seconds for a few megabytes), so the workers run it in their parsing threads, not on their event loop.
  */
@@ -64,17 +59,14 @@ export function indexedPageOf(input: IndexedPageInput): IndexedPage {
 /** The vector's fields and the word count of a page, from its headings (markdownHeadings) and description. */
 export function indexedFieldsOf(title: string, description: string | null | undefined, headings: readonly string[], text: string): Omit<IndexedPage, 'description' | 'chunks'> {
   const headingLines = headings.join('\n');
-  const spacedHeadings = spacedForIndex(headingLines) ?? headingLines;
   const spaced: IndexedPage['spaced'] = [
     spacedForIndex(title),
     description ? spacedForIndex(description) : null,
-    spacedHeadings,
-    spacedForIndex(text.slice(0, INDEXED_TEXT_CHARS)),
+    spacedForIndex(headingLines) ?? headingLines,
   ];
-  const [spacedTitle, spacedDescription, , spacedText] = spaced;
+  const [spacedTitle, spacedDescription] = spaced;
   const words = (spacedField: string | null, field: string) => tokenizeSegmented(spacedField ?? field).length;
-  const textWords = text.length > INDEXED_TEXT_CHARS ? tokenize(text).length : words(spacedText, text);
-  return { spaced, wordCount: words(spacedTitle, title) + words(spacedDescription, description ?? '') + textWords };
+  return { spaced, wordCount: words(spacedTitle, title) + words(spacedDescription, description ?? '') + tokenize(text).length };
 }
 
 /** A text's chunks as the chunk statements take them. */

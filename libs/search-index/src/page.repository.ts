@@ -227,7 +227,7 @@ export class PageRepository {
         accountId,
         ownerAccountId,
         // The spaced title and description and the headings; the body is read from the chunks.
-        ...indexed.spaced.slice(0, 3),
+        ...indexed.spaced,
         INDEX_VERSION,
         metaDescription !== null,
       ],
@@ -310,8 +310,9 @@ export class PageRepository {
       async (rows) => {
         for (const row of rows) {
           const fields = indexedFieldsOf(row.title, row.description, markdownHeadings(row.markdown), row.text);
-          const [spacedTitle, spacedDescription, headings, spacedText] = fields.spaced;
-          const segmented = spacedTitle !== null || spacedDescription !== null || spacedText !== null;
+          const [spacedTitle, spacedDescription, headings] = fields.spaced;
+          const chunks = chunkRowsOf(row.text);
+          const segmented = spacedTitle !== null || spacedDescription !== null || chunks[2].some((spaced) => spaced !== null);
           if (!segmented && headings === '') continue;
           // The vector and the chunks its body is made of, in one statement as a save writes them.
           await queryRows(this.prisma, {
@@ -325,7 +326,7 @@ export class PageRepository {
                      RETURNING id),
                    ${chunksReplacedSql('(SELECT id FROM indexed)')}
                    SELECT 1`,
-            values: [row.id, row.language, ...chunkRowsOf(row.text), spacedTitle, spacedDescription, headings, fields.wordCount],
+            values: [row.id, row.language, ...chunks, spacedTitle, spacedDescription, headings, fields.wordCount],
           });
           indexed++;
         }
