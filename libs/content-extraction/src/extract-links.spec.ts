@@ -24,6 +24,11 @@ describe('extractLinks', () => {
     ]);
   });
 
+  it('reads attributes written in capitals, as browsers do (older sites write <A HREF>)', () => {
+    const legacy = extractLinks('<HTML><BODY><P>Next: <A HREF="chapter2.html" REL="nofollow">Chapter 2</A></P></BODY></HTML>', 'https://old.example/book/');
+    expect(legacy.links).toEqual([expect.objectContaining({ url: 'https://old.example/book/chapter2.html', text: 'Chapter 2', nofollow: true })]);
+  });
+
   it('keeps anchor text, surrounding context and rel=nofollow', () => {
     const [, helper, other] = result.links;
     expect(helper.text).toBe('git web--browse');

@@ -1,4 +1,5 @@
 import { NodeHtmlMarkdown } from 'node-html-markdown';
+import { getMarkdownForHtmlNodes } from 'node-html-markdown/dist/visitor';
 
 const converter = new NodeHtmlMarkdown({
   bulletMarker: '-',
@@ -13,8 +14,8 @@ const converter = new NodeHtmlMarkdown({
 // number of links (12 s on a page of 10k links). Its trailing-whitespace scan after every append did the same; that
 // one is patched (patches/node-html-markdown+2.0.0.patch keeps the output's last ten characters apart: the same
 // markdown, 15-20 % less extraction time on the Git manual pages). Converting the content in pieces of about this
-// many HTML characters keeps every piece cheap and the total linear.
-const PIECE_HTML_CHARS = 16_000;
+// many characters (text and tags, contentSizes) keeps every piece cheap and the total linear.
+const PIECE_CHARS = 16_000;
 
 // Containers whose children can be converted in separate runs without changing the markdown: block wrappers,
 // and unnumbered lists, re-wrapped in their own tag. Ordered lists stay whole: the converter ignores `start`,
@@ -76,64 +77,88 @@ function inlineCutAfter(node: Node): PieceJoint | undefined {
   return /\s$/.test(node.textContent ?? '') ? 'space' : 'none';
 }
 
-/** Serialised HTML of any node; linkedom escapes text nodes in `toString`. */
-function nodeHtml(node: Node): string {
-  return node.nodeType === ELEMENT_NODE ? (node as Element).outerHTML : String(node);
+/**
+ * A root for the converter's walk that is not in the page: the run's nodes as its children, under the container's
+ * tag for a list (so its items keep their list) or under none (its children are written as they are).
+ */
+function runRoot(container: Element, nodes: Node[]): object {
+  const tag = container.tagName.toUpperCase();
+  return { nodeType: ELEMENT_NODE, tagName: LIST_TAGS.has(tag) ? tag : '', childNodes: nodes, parentNode: null, getAttribute: () => null };
 }
 
-function wrapRun(container: Element, runHtml: string): string {
-  const tag = container.tagName.toLowerCase();
-  return LIST_TAGS.has(container.tagName.toUpperCase()) ? `<${tag}>${runHtml}</${tag}>` : runHtml;
+const adaptedTextPrototypes = new WeakSet<object>();
+
+/**
+ * The converter walks node-html-parser's tree, whose text nodes carry their decoded text (`text`), and
+ * `isWhitespace`; the page's own tree (linkedom) gets the same two, read from the node's data, so the content is
+ * converted where it is instead of being serialised and parsed a second time.
+ */
+function adaptTextNodes(document: Document): void {
+  const prototype = Object.getPrototypeOf(document.createTextNode('')) as object;
+  if (adaptedTextPrototypes.has(prototype)) return;
+  Object.defineProperties(prototype, {
+    text: { get(this: Text) { return this.data; }, configurable: true },
+    trimmedText: { get(this: Text) { return this.data; }, configurable: true },
+    isWhitespace: { get(this: Text) { return !/\S/.test(this.data); }, configurable: true },
+  });
+  adaptedTextPrototypes.add(prototype);
 }
 
 const CDATA_SECTION_NODE = 4;
 
 /**
- * The length of every element's text under `root` (text and CDATA nodes, as `textContent` reads them), from one walk.
- * A node's HTML is never shorter than its text, so an element whose text is over the piece size is split without
- * serialising it first: serialising every too-large container before descending into it wrote the same HTML once per
- * level of nesting.
+ * The size of every element under `root` as the piece limit counts it, from one walk: its text (text and CDATA
+ * nodes, as `textContent` reads them) and the length of the start and end tags of every element in it without their
+ * attributes, a little less than its HTML.
  */
-function textLengths(root: Element): Map<Node, number> {
-  const lengths = new Map<Node, number>();
+function contentSizes(root: Element): Map<Node, number> {
+  const sizes = new Map<Node, number>();
   const visit = (node: Node): number => {
     if (node.nodeType === TEXT_NODE || node.nodeType === CDATA_SECTION_NODE) return (node as CharacterData).data.length;
     if (node.nodeType !== ELEMENT_NODE) return 0;
-    let length = 0;
-    for (let child = node.firstChild; child; child = child.nextSibling) length += visit(child);
-    lengths.set(node, length);
-    return length;
+    let size = 2 * (node as Element).tagName.length + 5;
+    for (let child = node.firstChild; child; child = child.nextSibling) size += visit(child);
+    sizes.set(node, size);
+    return size;
   };
   visit(root);
-  return lengths;
+  return sizes;
+}
+
+/** Anything but a text node of white space alone (a run of those converts to nothing and joins nothing). */
+function hasContent(node: Node): boolean {
+  return node.nodeType !== TEXT_NODE || /\S/.test((node as Text).data);
 }
 
 /**
  * Converts the children of `container` in runs of bounded size, splitting between blocks and, in a run of inline
  * content (a page of links), between links.
  */
-function convertChildren(container: Element, pieces: MarkdownPieces, lengths: Map<Node, number>): void {
+function convertChildren(container: Element, pieces: MarkdownPieces, sizes: Map<Node, number>): void {
   const inList = LIST_TAGS.has(container.tagName.toUpperCase());
-  let run = '';
+  let run: Node[] = [];
+  let runSize = 0;
   let runJoint: PieceJoint = 'block';
   const flush = (nextJoint: PieceJoint): void => {
-    if (run.trim()) pieces.add(converter.translate(wrapRun(container, run)).trim(), runJoint);
-    run = '';
+    if (run.some(hasContent)) pieces.add(getMarkdownForHtmlNodes(converter, runRoot(container, run) as never).trim(), runJoint);
+    run = [];
+    runSize = 0;
     runJoint = nextJoint;
   };
   for (let child = container.firstChild; child; child = child.nextSibling) {
     const tag = tagOf(child);
     const splittable = !inList && tag !== undefined && (SPLITTABLE_TAGS.has(tag) || tag === PARAGRAPH_TAG);
-    const html = splittable && (lengths.get(child) ?? 0) > PIECE_HTML_CHARS ? undefined : nodeHtml(child);
-    if (html === undefined || (splittable && html.length > PIECE_HTML_CHARS)) {
+    const size = sizes.get(child) ?? (child.nodeType === TEXT_NODE ? (child as Text).data.length : 0);
+    if (splittable && size > PIECE_CHARS) {
       flush('block');
-      convertChildren(child as Element, pieces, lengths);
+      convertChildren(child as Element, pieces, sizes);
       runJoint = 'block';
       continue;
     }
-    if (run.length + html.length > PIECE_HTML_CHARS && isBlock(child)) flush('block');
-    run += html;
-    if (run.length > PIECE_HTML_CHARS && !inList) {
+    if (runSize + size > PIECE_CHARS && isBlock(child)) flush('block');
+    run.push(child);
+    runSize += size;
+    if (runSize > PIECE_CHARS && !inList) {
       const joint = inlineCutAfter(child);
       if (joint) flush(joint);
     }
@@ -143,7 +168,11 @@ function convertChildren(container: Element, pieces: MarkdownPieces, lengths: Ma
 
 /** The children of an element as GitHub-flavoured markdown (ATX headings, fenced code, pipe tables). */
 export function elementToMarkdown(element: Element): string {
+  if (element.ownerDocument) adaptTextNodes(element.ownerDocument);
+  // The parser leaves a text node at every entity ("a &lt;b&gt;" is three), where node-html-parser's one: the
+  // converter escapes a line start per text node, so neighbours are joined first.
+  element.normalize();
   const pieces = new MarkdownPieces();
-  convertChildren(element, pieces, textLengths(element));
+  convertChildren(element, pieces, contentSizes(element));
   return pieces.toString();
 }

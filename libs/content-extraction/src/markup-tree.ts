@@ -10,8 +10,9 @@ export type MarkupDocument = ReturnType<typeof parseDocument>;
 export type MarkupElement = NonNullable<ReturnType<typeof DomUtils.findOne>>;
 export type MarkupNode = MarkupDocument['children'][number];
 
-// linkedom's options (parse-from-string.js): attribute names keep their case, entities are decoded.
-const LINKEDOM_PARSER_OPTIONS = { lowerCaseAttributeNames: false, decodeEntities: true };
+// As linkedom parses (parse-from-string.js, patched): entities decoded, attribute names lowercased as browsers do
+// (`<A HREF>` has an href; linkedom keeps SVG's own case, which nothing read from this tree depends on).
+const LINKEDOM_PARSER_OPTIONS = { lowerCaseAttributeNames: true, decodeEntities: true };
 
 /** The tree of a page's markup, completed as for linkedom (see `completeDocument`). */
 export function parseMarkup(html: string): MarkupDocument {

@@ -34,6 +34,17 @@ describe('linkedom as patched for extraction', () => {
     paragraph.dispatchEvent(new window.Event('click'));
     expect(seen).toEqual(['click']);
   });
+  // linkedom kept attribute names as written, and its getAttribute is case-sensitive: `<A HREF>` had no href and
+  // `<IMG SRC ALT>` no src or alt for the extractor. The patch lowercases them outside SVG, as browsers do.
+  it('lowercases HTML attribute names (the first of two spellings wins) and keeps SVG attributes as written', () => {
+    const { document } = parseHTML('<html><body><A HREF="/a" Title="One" title="Two">a</A><svg viewBox="0 0 1 1"><path fillRule="evenodd"/></svg></body></html>');
+    const link = document.querySelector('a')!;
+    expect(link.getAttribute('href')).toBe('/a');
+    expect(link.getAttribute('title')).toBe('One');
+    expect(link.attributes).toHaveLength(2);
+    expect(document.querySelector('svg')!.getAttribute('viewBox')).toBe('0 0 1 1');
+    expect(document.querySelector('path')!.getAttribute('fillRule')).toBe('evenodd');
+  });
 });
 
 describe('node-html-markdown as patched for extraction', () => {
