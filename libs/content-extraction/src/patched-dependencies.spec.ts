@@ -3,7 +3,7 @@ import { NodeHtmlMarkdown } from 'node-html-markdown';
 // The module whose export the converter calls after every append (node-html-markdown/dist/visitor.js).
 import * as converterUtilities from 'node-html-markdown/dist/utilities';
 
-// patches/ holds two fixes to dependencies, applied by `npm install` (patch-package). Measured in docs/benchmarks.md,
+// patches/ holds fixes to dependencies, applied by `npm install` (patch-package). Measured in docs/benchmarks.md,
 // round 11. These tests fail when a patch is not applied (a fresh install that skipped it, or a new version).
 
 describe('linkedom as patched for extraction', () => {
@@ -60,6 +60,20 @@ describe('node-html-markdown as patched for extraction', () => {
     expect(scan).toHaveBeenCalled();
     expect(Math.max(...scan.mock.calls.map(([output]) => output.length))).toBeLessThanOrEqual(10);
     expect(markdown.length).toBeGreaterThan(5000);
+  });
+
+  // Extraction converts linkedom's tree directly (html-to-markdown.ts). linkedom's `childNodes` builds a new list on
+  // every read, and the converter listed every node's children twice (marking, then writing) through it and copied
+  // the list again; the patch walks firstChild/nextSibling when the node has them.
+  it('lists a DOM node\'s children by its siblings, without reading childNodes', () => {
+    const { document } = parseHTML('<html><body><p>one <b>two</b> three</p></body></html>');
+    const paragraph = document.querySelector('p')!;
+    let owner: object | null = paragraph;
+    while (owner && !Object.prototype.hasOwnProperty.call(owner, 'childNodes')) owner = Object.getPrototypeOf(owner) as object | null;
+    const read = jest.spyOn(owner as { childNodes: NodeListOf<ChildNode> }, 'childNodes', 'get');
+    const children = converterUtilities.getChildNodes(paragraph as never) as unknown as Node[];
+    expect(children.map((child) => child.textContent)).toEqual(['one ', 'two', ' three']);
+    expect(read).not.toHaveBeenCalled();
   });
 
   it('writes the markdown it wrote unpatched: blank lines between blocks, a space between repeated emphasis, links', () => {
