@@ -1,3 +1,4 @@
+import { tokenize } from '@sift/ranking';
 import { chunkRowsOf, indexedPageOf } from './indexed-page';
 
 describe('a page as the index reads it', () => {
@@ -18,5 +19,14 @@ describe('a page as the index reads it', () => {
   it('sends no spaced copy of a chunk that needs none', () => {
     const [, , spaced] = chunkRowsOf('A <b>bold</b> claim about <scripting> and <styles>.');
     expect(spaced).toEqual([null]);
+  });
+
+  it('counts the words of the title, the description and the text, the text once, in its chunks', () => {
+    const paragraph = 'Rebasing replays each commit of the branch on top of another base, one commit at a time. ';
+    const chinese = '我们在这里讨论如何在不改写历史的情况下撤销一个已经推送的提交。';
+    const text = `${paragraph.repeat(40)}\n\n${chinese.repeat(10)}`;
+    const page = indexedPageOf({ title: 'git-rebase(1)', description: 'Reapply commits on top of another base tip', markdown: text, text });
+    expect(page.chunks[0].length).toBeGreaterThan(3);
+    expect(page.wordCount).toBe(tokenize('git-rebase(1)').length + tokenize('Reapply commits on top of another base tip').length + tokenize(text).length);
   });
 });

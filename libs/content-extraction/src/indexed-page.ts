@@ -1,4 +1,4 @@
-import { chunkText, segmentWords, tokenize, tokenizeSegmented } from '@sift/ranking';
+import { chunkText, segmentWords, tokenizeSegmented } from '@sift/ranking';
 import { markdownHeadings } from './markdown-headings';
 import { summaryLineOf } from './summary-line';
 
@@ -24,7 +24,11 @@ export interface IndexedPage {
    * statement then reads them as stored). The body is made from the chunks' vectors (migration 20261124110000).
    */
   spaced: [string | null, string | null, string];
-  /** The page's length for BM25: the words of its title, description and text (headings are part of the text). */
+  /**
+   * The page's length for BM25: the words of its title, description and text (headings are part of the text), the
+   * text's counted in its chunks, as its vector's body is made: a word the chunker cuts (a run of Chinese or Japanese
+   * longer than a chunk) counts as its two halves.
+   */
   wordCount: number;
   chunks: ChunkRows;
 }
@@ -53,11 +57,16 @@ function spacedForIndex(value: string): string | null {
 export function indexedPageOf(input: IndexedPageInput): IndexedPage {
   const headings = markdownHeadings(input.markdown);
   const description = input.description ?? summaryLineOf(input.text, headings) ?? null;
-  return { description, ...indexedFieldsOf(input.title, description, headings, input.text), chunks: chunkRowsOf(input.text) };
+  const chunks = chunkRowsOf(input.text);
+  return { description, ...indexedFieldsOf(input.title, description, headings, chunks), chunks };
 }
 
-/** The vector's fields and the word count of a page, from its headings (markdownHeadings) and description. */
-export function indexedFieldsOf(title: string, description: string | null | undefined, headings: readonly string[], text: string): Omit<IndexedPage, 'description' | 'chunks'> {
+/**
+ * The vector's fields and the word count of a page, from its headings (markdownHeadings), description and chunks:
+ * the text's words are counted in its chunks (chunkRowsOf), which cut it without overlap and between words, so the
+ * text is not read into words a second time.
+ */
+export function indexedFieldsOf(title: string, description: string | null | undefined, headings: readonly string[], chunks: ChunkRows): Omit<IndexedPage, 'description' | 'chunks'> {
   const headingLines = headings.join('\n');
   const spaced: IndexedPage['spaced'] = [
     spacedForIndex(title),
@@ -66,7 +75,8 @@ export function indexedFieldsOf(title: string, description: string | null | unde
   ];
   const [spacedTitle, spacedDescription] = spaced;
   const words = (spacedField: string | null, field: string) => tokenizeSegmented(spacedField ?? field).length;
-  return { spaced, wordCount: words(spacedTitle, title) + words(spacedDescription, description ?? '') + tokenize(text).length };
+  const textWords = chunks[1].reduce((sum, count) => sum + count, 0);
+  return { spaced, wordCount: words(spacedTitle, title) + words(spacedDescription, description ?? '') + textWords };
 }
 
 /** A text's chunks as the chunk statements take them. */

@@ -309,9 +309,9 @@ export class PageRepository {
       options.batchSize ?? 200,
       async (rows) => {
         for (const row of rows) {
-          const fields = indexedFieldsOf(row.title, row.description, markdownHeadings(row.markdown), row.text);
-          const [spacedTitle, spacedDescription, headings] = fields.spaced;
           const chunks = chunkRowsOf(row.text);
+          const fields = indexedFieldsOf(row.title, row.description, markdownHeadings(row.markdown), chunks);
+          const [spacedTitle, spacedDescription, headings] = fields.spaced;
           const segmented = spacedTitle !== null || spacedDescription !== null || chunks[2].some((spaced) => spaced !== null);
           if (!segmented && headings === '') continue;
           // The vector and the chunks its body is made of, in one statement as a save writes them.
