@@ -1,11 +1,12 @@
 // Extraction time on the Git HTML documentation site: big single-page manuals (user-manual.html, git-config.html)
 // are where a super-linear step in the extractor shows. Reports total CPU time, pages per CPU-second and the
-// slowest pages. GIT_DOCS_ROUNDS=n extracts the whole site n times before that and prints each round's CPU per page
-// (the first round includes compiling; the later ones compare code).
+// slowest pages. GIT_DOCS_ROUNDS=n extracts the whole site n times before that and prints each round's CPU per page,
+// for the extraction and for preparing the pages for the index (the first round includes compiling; the later ones
+// compare code).
 // Run: node scripts/run-ts.js bench/extraction/git-docs-timing.ts
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { extractPage } from '@sift/content-extraction';
+import { extractPage, indexedPageOf } from '@sift/content-extraction';
 
 const siteRoot = path.resolve(__dirname, '..', '..', '..', 'shared', 'bench-data', 'git-htmldocs-site', 'site');
 
@@ -22,20 +23,30 @@ function cpuMilliseconds(since: NodeJS.CpuUsage): number {
   return (used.user + used.system) / 1000;
 }
 
-/** CPU ms per page of each of `rounds` extractions of every page. */
-function repeatedRounds(files: string[], rounds: number): number[] {
+/** CPU ms per page of each of `rounds` extractions of every page, and of preparing each page for the index after. */
+function repeatedRounds(files: string[], rounds: number): { extraction: number[]; indexing: number[] } {
   const pages = files.map((file) => ({ html: readFileSync(file, 'utf8'), url: `http://127.0.0.1:8080/${path.relative(siteRoot, file)}` }));
-  return Array.from({ length: rounds }, () => {
+  const extraction: number[] = [];
+  const indexing: number[] = [];
+  for (let round = 0; round < rounds; round += 1) {
     const start = process.cpuUsage();
-    for (const { html, url } of pages) extractPage(html, { baseUrl: url, includeImages: true, format: 'markdown' });
-    return cpuMilliseconds(start) / pages.length;
-  });
+    const extracted = pages.map(({ html, url }) => extractPage(html, { baseUrl: url, includeImages: true, format: 'markdown' }).page);
+    extraction.push(cpuMilliseconds(start) / pages.length);
+    const indexStart = process.cpuUsage();
+    for (const page of extracted) indexedPageOf({ title: page.title, description: page.description ?? null, markdown: page.markdown, text: page.text });
+    indexing.push(cpuMilliseconds(indexStart) / pages.length);
+  }
+  return { extraction, indexing };
 }
 
 function main(): void {
   const files = htmlFiles(siteRoot);
   const rounds = Number(process.env.GIT_DOCS_ROUNDS ?? 0);
-  if (rounds > 0) console.log(`CPU ms per page, ${rounds} rounds: ${repeatedRounds(files, rounds).map((ms) => ms.toFixed(2)).join(' ')}`);
+  if (rounds > 0) {
+    const { extraction, indexing } = repeatedRounds(files, rounds);
+    console.log(`CPU ms per page, ${rounds} rounds: ${extraction.map((ms) => ms.toFixed(2)).join(' ')}`);
+    console.log(`  then its index preparation (indexedPageOf): ${indexing.map((ms) => ms.toFixed(2)).join(' ')}`);
+  }
   const timings: { page: string; milliseconds: number; bytes: number }[] = [];
   const before = process.cpuUsage();
   for (const file of files) {
