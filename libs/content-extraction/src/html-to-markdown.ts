@@ -89,9 +89,10 @@ function runRoot(container: Element, nodes: Node[]): object {
 const adaptedTextPrototypes = new WeakSet<object>();
 
 /**
- * The converter walks node-html-parser's tree, whose text nodes carry their decoded text (`text`), and
- * `isWhitespace`; the page's own tree (linkedom) gets the same two, read from the node's data, so the content is
- * converted where it is instead of being serialised and parsed a second time.
+ * The converter walks node-html-parser's tree, whose text nodes carry their decoded text (`text`, and `trimmedText`,
+ * which the converter reads only when `text` is empty) and `isWhitespace`; the page's own tree (linkedom) gets the
+ * same, read from the node's data, so the content is converted where it is instead of being serialised and parsed a
+ * second time.
  */
 function adaptTextNodes(document: Document): void {
   const prototype = Object.getPrototypeOf(document.createTextNode('')) as object;
