@@ -2,6 +2,7 @@ import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { promisify } from 'node:util';
 import { dropDatabase, entryRunner, type GatewayProcess, repositoryRoot, stopChild } from '../search-quality/search-stack';
+import { Redis } from 'ioredis';
 import { Client } from 'pg';
 
 // What the end-to-end benchmarks of the workers (bench/crawl, bench/extract-requests) share besides the gateway.
@@ -20,6 +21,25 @@ export function benchStackEnv(databaseUrl: string, name: string, extra: Record<s
     SIFT_LOG_LEVEL: 'warn',
     ...extra,
   };
+}
+
+/**
+ * Deletes what a benchmark's queues left in Redis (every key under its QUEUE_PREFIX): no later job of that prefix
+ * completes to remove its completed jobs, which hold whole pages (an extract-requests run left about 140 MB).
+ */
+export async function dropBenchQueues(env: Record<string, string>): Promise<void> {
+  const redis = new Redis(env.REDIS_URL ?? process.env.REDIS_URL ?? 'redis://127.0.0.1:6379', { lazyConnect: true, maxRetriesPerRequest: 1 });
+  try {
+    await redis.connect();
+    let cursor = '0';
+    do {
+      const [next, keys] = await redis.scan(cursor, 'MATCH', `${env.QUEUE_PREFIX}:*`, 'COUNT', 1000);
+      cursor = next;
+      if (keys.length > 0) await redis.del(...keys);
+    } while (cursor !== '0');
+  } finally {
+    redis.disconnect();
+  }
 }
 
 /** Applies the migrations to a benchmark's own database (created when missing). */

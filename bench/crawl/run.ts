@@ -13,7 +13,7 @@ import { usableCpuCount } from '@sift/config';
 import { startGitDocsSite } from '@sift/testing';
 import { compiledBenchEntry, createBenchKey, repositoryRoot, startGateway, stopChild, type GatewayProcess } from '../search-quality/search-stack';
 import { cpuMs, databaseBackendPids } from '../search-latency/proc-cpu';
-import { benchStackEnv, forgetStoredPages, migrateBenchDatabase, postJson, startBenchWorker } from './bench-stack';
+import { benchStackEnv, dropBenchQueues, forgetStoredPages, migrateBenchDatabase, postJson, startBenchWorker } from './bench-stack';
 
 const DATABASE_URL = 'postgresql://postgres@127.0.0.1:5432/sift_bench_crawl';
 // The crawl engine fetches at most 4 pages of one host at once (its per-host politeness limit); Crawlee gets the same.
@@ -190,6 +190,7 @@ async function main(): Promise<void> {
     console.log(cpuLine('crawlee CheerioCrawler', crawleeRun.pages, crawleeCpu, 'crawlee process'));
   } finally {
     await Promise.allSettled(started.map((stop) => stop()));
+    await dropBenchQueues(env).catch((error: unknown) => console.error('could not drop the benchmark\'s queues', error));
   }
 }
 

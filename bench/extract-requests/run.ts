@@ -14,7 +14,7 @@
 import { readdirSync } from 'node:fs';
 import { usableCpuCount } from '@sift/config';
 import { GIT_DOCS_SITE_ROOT, startGitDocsSite } from '@sift/testing';
-import { benchStackEnv, forgetStoredPages, migrateBenchDatabase, postJson, startBenchWorker } from '../crawl/bench-stack';
+import { benchStackEnv, dropBenchQueues, forgetStoredPages, migrateBenchDatabase, postJson, startBenchWorker } from '../crawl/bench-stack';
 import { createBenchKey, type GatewayProcess, startGateway } from '../search-quality/search-stack';
 import { cpuMs, databaseBackendPids, pidsMatching } from '../search-latency/proc-cpu';
 
@@ -183,6 +183,7 @@ async function main(): Promise<void> {
     await measure({ gateway, apiKey, workerPid: worker.pid, origin: site.origin, pages, forget: false });
   } finally {
     await Promise.allSettled(started.map((stop) => stop()));
+    await dropBenchQueues(env).catch((error: unknown) => console.error('could not drop the benchmark\'s queues', error));
   }
 }
 

@@ -71,6 +71,26 @@ describe('JobQueue and startWorker (real Redis)', () => {
     await connection.quit();
   });
 
+  it('keeps a waited-for result only past its caller\'s deadline, a job that can be added again an hour', async () => {
+    const jobs = new Queue(QueueName.Extract, { connection, prefix });
+    try {
+      const keptFor = async (jobId: string) => ((await jobs.getJob(jobId))?.opts.removeOnComplete as { age?: number } | undefined)?.age;
+      const before = new Set((await jobs.getJobs(['completed'])).map((job) => job.id));
+      await jobQueue.enqueueAndWait(EchoJob, { text: 'kept', times: 1 }, { timeoutMs: 10_000 });
+      await jobQueue.enqueueAllAndWait(EchoJob, [{ text: 'kept in bulk', times: 1 }], { timeoutMs: 30_000 });
+      const waited = (await jobs.getJobs(['completed'])).filter((job) => !before.has(job.id));
+      // The caller's 10 or 30 seconds, and a minute more: nobody else knows these ids.
+      expect(waited.map((job) => (job.opts.removeOnComplete as { age: number }).age).sort((a, b) => a - b)).toEqual([70, 90]);
+      const chosenId = `chosen-${randomUUID()}`;
+      await jobQueue.enqueueAndWait(EchoJob, { text: 'chosen', times: 1 }, { timeoutMs: 10_000, jobId: chosenId });
+      expect(await keptFor(chosenId)).toBe(3_600);
+      const added = await jobQueue.enqueue(EchoJob, { text: 'added', times: 1 });
+      expect(await keptFor(added.id ?? '')).toBe(3_600);
+    } finally {
+      await jobs.close();
+    }
+  });
+
   it('round-trips a job: enqueue, handle, wait for the validated result', async () => {
     await expect(jobQueue.enqueueAndWait(EchoJob, { text: 'ab', times: 3 }, { timeoutMs: 10_000 })).resolves.toEqual({ echoed: 'ababab' });
     const metrics = await worker.metrics.text();

@@ -15,7 +15,12 @@ export interface JobQueueOptions {
   /** Best opened with `createRedisConnection(url, { failFast: true })`: an outage then fails requests at once. */
   connection: Redis;
   prefix?: string;
-  /** How long finished jobs stay readable in Redis, so a waiting caller that reconnects still gets the result. */
+  /**
+   * How long completed jobs stay in Redis (default an hour), so a job added again under the same id (research tasks,
+   * callers that choose their ids) finds it instead of running twice. A waited-for job with an id nobody else knows
+   * stays only until its caller's deadline and WAITED_RESULT_GRACE_SECONDS more: its result (a whole page, a crawl)
+   * reaches the caller in the completed event, and Redis need not hold an hour of results.
+   */
   keepCompletedForSeconds?: number;
   keepFailedForSeconds?: number;
   /** The longest a single Redis step (enqueue, subscribe, remove) may take before the caller gets QueueUnavailableError. */
@@ -51,6 +56,9 @@ export interface QueueDepth {
 }
 
 const DEFAULT_REDIS_STEP_TIMEOUT_MS = 2_000;
+const DEFAULT_KEEP_COMPLETED_SECONDS = 3_600;
+/** A waited-for job's result stays this long past its caller's deadline (keepCompletedForSeconds). */
+const WAITED_RESULT_GRACE_SECONDS = 60;
 
 interface Waiter {
   resolve(returnValue: unknown): void;
@@ -79,10 +87,19 @@ export class JobQueue {
     payload: Payload,
     options: EnqueueOptions = {},
   ): Promise<Job<Payload, Result>> {
+    return this.add(definition, payload, options, this.keepCompletedSeconds());
+  }
+
+  private async add<Payload, Result>(
+    definition: JobDefinition<Payload, Result>,
+    payload: Payload,
+    options: EnqueueOptions,
+    keepCompletedSeconds: number,
+  ): Promise<Job<Payload, Result>> {
     const validPayload = validatePayload(definition, payload);
     await this.assertConnected('enqueue');
     const queue = this.queueFor(definition.queue);
-    const job = await this.withinStepTimeout('enqueue', queue.add(definition.name, this.jobData(validPayload, options.deadlineAt), this.jobOptions(definition, options)));
+    const job = await this.withinStepTimeout('enqueue', queue.add(definition.name, this.jobData(validPayload, options.deadlineAt), this.jobOptions(definition, options, keepCompletedSeconds)));
     return job as Job<Payload, Result>;
   }
 
@@ -105,7 +122,8 @@ export class JobQueue {
     const finished = this.finishedPromise(jobId);
 
     try {
-      const job = await this.enqueue(definition, payload, { ...options, jobId, deadlineAt });
+      const keep = options.jobId ? this.keepCompletedSeconds() : this.keepCompletedSeconds(options.timeoutMs);
+      const job = await this.add(definition, payload, { ...options, jobId, deadlineAt }, keep);
       if (options.jobId) await this.settleIfAlreadyFinished(definition.queue, jobId);
       return await this.resultOf(definition, job, finished, deadlineAt, options.timeoutMs);
     } finally {
@@ -146,7 +164,7 @@ export class JobQueue {
         const bulk = valid.map(({ payload, jobId }) => ({
           name: definition.name,
           data: this.jobData(payload, deadlineAt),
-          opts: this.jobOptions(definition, { jobId, priority: options.priority }),
+          opts: this.jobOptions(definition, { jobId, priority: options.priority }, this.keepCompletedSeconds(options.timeoutMs)),
         }));
         jobs = await this.withinStepTimeout('enqueue', this.queueFor(definition.queue).addBulk(bulk));
       }
@@ -214,12 +232,22 @@ export class JobQueue {
     return withEnvelope(payload, { deadlineAt, requestId: currentRequestId() });
   }
 
-  private jobOptions<Payload, Result>(definition: JobDefinition<Payload, Result>, options: Pick<EnqueueOptions, 'jobId' | 'priority'>): JobsOptions {
+  /** Seconds a completed job stays: keepCompletedForSeconds, or for a caller waiting `waitMs` at most that wait and the grace. */
+  private keepCompletedSeconds(waitMs?: number): number {
+    const keep = this.options.keepCompletedForSeconds ?? DEFAULT_KEEP_COMPLETED_SECONDS;
+    return waitMs === undefined ? keep : Math.min(keep, Math.ceil(waitMs / 1000) + WAITED_RESULT_GRACE_SECONDS);
+  }
+
+  private jobOptions<Payload, Result>(
+    definition: JobDefinition<Payload, Result>,
+    options: Pick<EnqueueOptions, 'jobId' | 'priority'>,
+    keepCompletedSeconds: number,
+  ): JobsOptions {
     return {
       jobId: options.jobId,
       priority: options.priority,
       attempts: definition.attempts,
-      removeOnComplete: { age: this.options.keepCompletedForSeconds ?? 3_600 },
+      removeOnComplete: { age: keepCompletedSeconds },
       removeOnFail: { age: this.options.keepFailedForSeconds ?? 24 * 3_600 },
     };
   }
