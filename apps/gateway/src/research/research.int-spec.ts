@@ -58,15 +58,21 @@ function framesOf(text: string): StreamFrame[] {
     });
 }
 
-async function eventually<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 60_000): Promise<T> {
+async function eventually<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 60_000, intervalMs = 100): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await probe();
     if (value !== undefined) return value;
     if (Date.now() > deadline) throw new Error(`${what} did not happen within ${timeoutMs} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    await new Promise((resolve) => setTimeout(resolve, intervalMs));
   }
 }
+
+/**
+ * How often a test polls GET /research/{id}: within a development key's 100 requests a minute, so a task that takes
+ * longer (a killed worker's, resumed after its lock expires) is not answered 429 before it finishes.
+ */
+const POLL_INTERVAL_MS = 700;
 
 // POST /research and GET /research/{id} over HTTP: the gateway stores and queues the task, a real research worker
 // process runs it (searching the local index and a loopback SearXNG, reading the Git documentation site through a
@@ -126,13 +132,18 @@ describe('research', () => {
   }
 
   async function finished(apiKey: string, requestId: string, query = ''): Promise<ResearchBody> {
-    return eventually(`task ${requestId} finishing`, async () => {
-      const answer = await poll(apiKey, requestId, query);
-      if (answer.status === 200) return answer.body;
-      expect(answer.status).toBe(202);
-      expect(['pending', 'in_progress']).toContain(answer.body.status);
-      return undefined;
-    });
+    return eventually(
+      `task ${requestId} finishing`,
+      async () => {
+        const answer = await poll(apiKey, requestId, query);
+        if (answer.status === 200) return answer.body;
+        expect(answer.status).toBe(202);
+        expect(['pending', 'in_progress']).toContain(answer.body.status);
+        return undefined;
+      },
+      60_000,
+      POLL_INTERVAL_MS,
+    );
   }
 
   async function logsOf(apiKey: string) {
