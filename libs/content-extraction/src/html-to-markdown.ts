@@ -86,25 +86,6 @@ function runRoot(container: Element, nodes: Node[]): object {
   return { nodeType: ELEMENT_NODE, tagName: LIST_TAGS.has(tag) ? tag : '', childNodes: nodes, parentNode: null, getAttribute: () => null };
 }
 
-const adaptedTextPrototypes = new WeakSet<object>();
-
-/**
- * The converter walks node-html-parser's tree, whose text nodes carry their decoded text (`text`, and `trimmedText`,
- * which the converter reads only when `text` is empty) and `isWhitespace`; the page's own tree (linkedom) gets the
- * same, read from the node's data, so the content is converted where it is instead of being serialised and parsed a
- * second time.
- */
-function adaptTextNodes(document: Document): void {
-  const prototype = Object.getPrototypeOf(document.createTextNode('')) as object;
-  if (adaptedTextPrototypes.has(prototype)) return;
-  Object.defineProperties(prototype, {
-    text: { get(this: Text) { return this.data; }, configurable: true },
-    trimmedText: { get(this: Text) { return this.data; }, configurable: true },
-    isWhitespace: { get(this: Text) { return !/\S/.test(this.data); }, configurable: true },
-  });
-  adaptedTextPrototypes.add(prototype);
-}
-
 const CDATA_SECTION_NODE = 4;
 
 /**
@@ -169,7 +150,6 @@ function convertChildren(container: Element, pieces: MarkdownPieces, sizes: Map<
 
 /** The children of an element as GitHub-flavoured markdown (ATX headings, fenced code, pipe tables). */
 export function elementToMarkdown(element: Element): string {
-  if (element.ownerDocument) adaptTextNodes(element.ownerDocument);
   // The parser leaves a text node at every entity ("a &lt;b&gt;" is three), where node-html-parser's one: the
   // converter escapes a line start per text node, so neighbours are joined first.
   element.normalize();

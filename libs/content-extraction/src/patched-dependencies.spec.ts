@@ -2,6 +2,7 @@ import { parseHTML } from 'linkedom';
 import { NodeHtmlMarkdown } from 'node-html-markdown';
 // The module whose export the converter calls after every append (node-html-markdown/dist/visitor.js).
 import * as converterUtilities from 'node-html-markdown/dist/utilities';
+import { getMarkdownForHtmlNodes } from 'node-html-markdown/dist/visitor';
 
 // patches/ holds fixes to dependencies, applied by `npm install` (patch-package). Measured in docs/benchmarks.md,
 // round 11. These tests fail when a patch is not applied (a fresh install that skipped it, or a new version).
@@ -74,6 +75,14 @@ describe('node-html-markdown as patched for extraction', () => {
     const children = converterUtilities.getChildNodes(paragraph as never) as unknown as Node[];
     expect(children.map((child) => child.textContent)).toEqual(['one ', 'two', ' three']);
     expect(read).not.toHaveBeenCalled();
+  });
+
+  // Unpatched, the visitor read node-html-parser's `text` and `isWhitespace` from a text node; a DOM text node has
+  // neither (its `data`), so its text came out undefined.
+  it('writes a DOM tree\'s text from its text nodes\' data', () => {
+    const { document } = parseHTML('<html><body><div><p>Hello <b>bold</b> world</p>  <p>second</p></div></body></html>');
+    const root = { nodeType: 1, tagName: '', childNodes: [document.querySelector('div')!], parentNode: null, getAttribute: () => null };
+    expect(getMarkdownForHtmlNodes(new NodeHtmlMarkdown(), root as never)).toBe('Hello **bold** world\n\nsecond');
   });
 
   it('writes the markdown it wrote unpatched: blank lines between blocks, a space between repeated emphasis, links', () => {
