@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { createPrismaClient } from '@sift/persistence';
 import type { PrismaClient } from '@sift/persistence';
 import { webPageOf, type WebPageFields } from '@sift/content-extraction';
-import { createTestAccount } from '@sift/testing';
+import { createTestAccount, ownResults } from '@sift/testing';
 import { PageRepository } from './page.repository';
 import { LocalIndexProvider } from './local-index.provider';
 import type { SearchQuery } from './search-query';
@@ -44,9 +44,8 @@ describe('LocalIndexProvider (Postgres full-text search + BM25F)', () => {
     await prisma.$disconnect();
   });
 
-  // Other test files store shared pages about volcanoes in the same database, and may at the same time: the
-  // assertions read this file's pages only (the top 20, so theirs cannot push any of these 6 out).
-  const own = <Candidate extends { url: string }>(results: Candidate[]) => results.filter((candidate) => new URL(candidate.url).hostname.endsWith(`${suffix}.test`));
+  // Only this file's pages are asserted on (ownResults), from the top 20, so other files' cannot push any of these 6 out.
+  const own = <Candidate extends { url: string }>(results: Candidate[]) => ownResults(results, `${suffix}.test`);
   const search = async (query: Partial<SearchQuery>) => own(await index.search({ query: `${marker} volcano eruption`, maxResults: 20, ...query }));
   const hosts = async (query: Partial<SearchQuery>) => (await search(query)).map((candidate) => new URL(candidate.url).hostname);
 

@@ -11,3 +11,4 @@ export { chatCompletionChunk, startLoopbackChatServer } from './loopback-chat-se
 export type { ChatReply, ChatRequest, LoopbackChatServer } from './loopback-chat-server';
 export { startLoopbackSearxng, type SearxngResult } from './loopback-searxng';
 export { loopHoldDuring, type LoopHold } from './event-loop-hold';
+export { ownResults } from './own-results';

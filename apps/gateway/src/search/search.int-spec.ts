@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { callGateway, createTestAccount, createTestKey } from '@sift/testing';
+import { callGateway, createTestAccount, createTestKey, ownResults } from '@sift/testing';
 import { webPageOf } from '@sift/content-extraction';
 import { PageRepository } from '@sift/search-index';
 import { startTestGateway, TestGateway, uniqueClientIp } from '../testing/gateway-harness';
@@ -88,9 +88,7 @@ describe('POST /search (local index)', () => {
 
   const search = (body: Record<string, unknown>, key: string = apiKey) =>
     callGateway<SearchBody>(gateway.baseUrl, 'POST', '/search', { apiKey: key, body: { query: `${marker} volcano eruption`, ...body } });
-  // Other test files store shared pages about volcanoes in the same database, and may at the same time: the URLs
-  // asserted on are this file's.
-  const urlsOf = (body: SearchBody) => body.results.map((result) => result.url).filter((url) => new URL(url).hostname.includes(`-${suffix}.`));
+  const urlsOf = (body: SearchBody) => ownResults(body.results, `-${suffix}.`).map((result) => result.url);
 
   it('returns scored, sorted results with ids, chunked content, an empty images array and no answer', async () => {
     const { status, body, headers } = await search({ chunks_per_source: 2 });
