@@ -1,4 +1,4 @@
-import { chunkText, segmentWords, tokenizeSegmented } from '@sift/ranking';
+import { chunkText, searchableText, tokenizeSegmented } from '@sift/ranking';
 import { markdownHeadings } from './markdown-headings';
 import { summaryLineOf } from './summary-line';
 
@@ -41,11 +41,11 @@ export interface IndexedPage {
 const SKIPPED_ELEMENT = /<(?=\/?(?:style|script)\b)/gi;
 
 /**
- * What to_tsvector reads for a field: its words spaced (segmentWords) and no element the parser would skip, or null
- * when it needs neither (as is).
+ * What to_tsvector reads for a field: its words spaced and its dotted names hyphenated (searchableText) and no element
+ * the parser would skip, or null when it needs none of that (as is).
  */
 function spacedForIndex(value: string): string | null {
-  const spaced = segmentWords(value).replace(SKIPPED_ELEMENT, '< ');
+  const spaced = searchableText(value).replace(SKIPPED_ELEMENT, '< ');
   return spaced === value ? null : spaced;
 }
 

@@ -1,5 +1,5 @@
 import { queryRows } from '@sift/persistence';
-import { segmentWords } from '@sift/ranking';
+import { searchableText } from '@sift/ranking';
 import type { PrismaClient } from '@sift/persistence';
 import { DEFAULT_BM25F, inverseDocumentFrequency } from './bm25f-scorer';
 import type { Bm25fParameters } from './bm25f-scorer';
@@ -426,7 +426,7 @@ export class LocalIndexProvider implements SearchProvider {
     const text = searchTermsOf(query.query);
     const { rows: lexemeRows, contentWords } = await this.queryLexemes(text, languageCodeOf(query.language) ?? null, corpus, viewer);
     if (lexemeRows.length === 0) return [];
-    const spans = query.depth === 'advanced' ? proximitySpans(segmentWords(text), (word) => contentWords.has(word)) : [];
+    const spans = query.depth === 'advanced' ? proximitySpans(searchableText(text), (word) => contentWords.has(word)) : [];
     const filters = filtersOf(query);
     let terms: QueryTerm[] = lexemeRows.map((row) => ({ ...row, idf: inverseDocumentFrequency(row.document_frequency, documentsOf(corpus, row.config)) }));
     if (!terms.some(isPresent)) return [];
@@ -582,7 +582,7 @@ export class LocalIndexProvider implements SearchProvider {
    * contains has frequency 0 (another tenant's private pages never count): it scores nothing, yet it is part of the
    * best score a page of its configuration could reach, so a configuration whose pages lack most of the query's
    * words cannot look as relevant as one whose pages have them all. Chinese and Japanese are
-   * cut into words as the document store cut the pages (segmentWords: no segmenter call without such characters).
+   * cut into words and dotted names hyphenated as the document store did to the pages (searchableText).
    */
   private async queryLexemes(
     text: string,
@@ -590,7 +590,7 @@ export class LocalIndexProvider implements SearchProvider {
     corpus: CorpusSnapshot,
     viewer: string | null,
   ): Promise<{ rows: QueryLexemeRow[]; contentWords: Map<string, ConfigLexeme[]> }> {
-    const byWord = await this.wordLexemes.byWord(wordsOf(segmentWords(text)), corpus.configs);
+    const byWord = await this.wordLexemes.byWord(wordsOf(searchableText(text)), corpus.configs);
     // A query is written in one language: its function words ("I", "it", "can") are dropped before the other
     // configurations read it, where they would be ordinary words matching every page of that language that quotes
     // English (and every English page misfiled under it). The language is the request's, else the configuration

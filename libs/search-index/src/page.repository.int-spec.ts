@@ -355,6 +355,22 @@ describe('PageRepository (Postgres)', () => {
     expect(found.map((candidate) => candidate.url)).toContain(url);
   });
 
+  it('finds a page by a part of a dotted name in its text and title, and by the whole name, on both candidate paths', async () => {
+    // Postgres's parser reads "user.email" as one host token: before searchableText, neither "email" nor "user email"
+    // found a page that names the key only so.
+    const url = `https://${host}/identity`;
+    const key = `dotkey${host.slice(6, 14)}`;
+    const text = `Set core.${key} to true, then set user.email once for every repository on the machine.`;
+    await pages.save('operator', webPageOf({ finalUrl: url, title: `The settings.${key}Title guide`, text, language: 'en' }), 'crawl');
+    const index = new LocalIndexProvider(prisma, { statisticsTtlMs: 0 });
+    for (const query of [key, `core.${key}`, `${key}title`, `${key} user email`]) {
+      for (const includeDomains of [[host], undefined]) {
+        const found = await index.search({ query, maxResults: 10, includeDomains });
+        expect(found.map((candidate) => candidate.url)).toContain(url);
+      }
+    }
+  });
+
   it('finds a page by the words that follow a literal <style> in its text', async () => {
     // Postgres's parser reads what follows "<style>" as the content of an HTML element and skips it to the end of the
     // text it parses: the page's whole text once, then the rest of that chunk, now nothing (indexedPageOf).

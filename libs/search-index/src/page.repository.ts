@@ -90,8 +90,9 @@ function chunksReplacedSql(documentId: string): string {
  * line, headings, segmenting, word count, chunking) and the postings. Bump it whenever one of them changes, so a page
  * stored again with the same content is indexed again instead of only refreshed (migrations 20261124050000,
  * 20261124070000). 2: "<style" and "<script" in a page's text no longer hide the rest of its chunk (indexedPageOf).
+ * 3: dotted names ("user.email") are indexed whole and as their parts (searchableText).
  */
-const INDEX_VERSION = 2;
+const INDEX_VERSION = 3;
 
 function parseDate(value: string | undefined): Date | null {
   if (!value) return null;
@@ -296,8 +297,8 @@ export class PageRepository {
   /**
    * Indexes again the stored pages whose index entry predates what the store now writes: pages in Chinese, Japanese,
    * Thai or another script written without spaces (stored before migration 20261124010000, each such sentence one
-   * lexeme no query word matches) and pages with headings (stored before migration 20261124030000, which made the
-   * headings a field). Reads every page once, a batch at a time in id order, and returns how many it indexed again;
+   * lexeme no query word matches), pages with headings (stored before migration 20261124030000, which made the
+   * headings a field) and pages with dotted names ("user.email", one lexeme before INDEX_VERSION 3). Reads every page once, a batch at a time in id order, and returns how many it indexed again;
    * onBatch reports pages read and indexed so far. Safe to repeat.
    */
   async resegment(options: { batchSize?: number; onBatch?: (read: number, indexed: number) => void } = {}): Promise<number> {
