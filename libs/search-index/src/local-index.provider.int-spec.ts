@@ -232,6 +232,23 @@ describe('LocalIndexProvider (Postgres full-text search + BM25F)', () => {
     expect(advanced[0][1]).toBeGreaterThan(advanced[1][1]);
   });
 
+  it("ranks a page answering the query in one passage above a page whose words lie in separate passages, at advanced depth only", async () => {
+    const store = new PageRepository(prisma);
+    const [first, second] = [`passagea${suffix}`, `passageb${suffix}`];
+    // Paragraphs of about 400 characters: each is a chunk of its own. Both pages have the same length; the spread
+    // page names the first word twice, so its terms alone rank it first.
+    const filler = (seed: number) => Array.from({ length: 60 }, (_value, position) => `filler${(seed * 60 + position) % 97}`).join(' ');
+    const paragraphs = (words: string[]) => words.map((word, position) => `${filler(position)} ${word}.`).join('\n\n');
+    const spread = paragraphs([first, 'plain', 'plain', second, 'plain', first]);
+    const together = paragraphs([`${first} alpha beta gamma delta epsilon zeta eta ${second}`, 'plain', 'plain', 'plain', 'plain', 'plain']);
+    await importPage(store, { url: `https://${domain('passages')}/spread`, title: 'Notes', text: spread, language: 'en' });
+    await importPage(store, { url: `https://${domain('passages')}/together`, title: 'Notes', text: together, language: 'en' });
+    const ranked = async (depth: SearchQuery['depth']) =>
+      (await index.search({ query: `${first} ${second}`, maxResults: 2, depth })).map((candidate) => new URL(candidate.url).pathname);
+    expect(await ranked('basic')).toEqual(['/spread', '/together']);
+    expect(await ranked('advanced')).toEqual(['/together', '/spread']);
+  });
+
   it('ranks unfiltered searches (postings) as filtered ones (GIN index) do when the filter keeps every page', async () => {
     const unfiltered = await search({});
     // A time window reaching back past every page sends the same search through the GIN index path.

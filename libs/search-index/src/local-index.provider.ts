@@ -66,6 +66,14 @@ interface WeighedSpans {
 /** The first ranking RM3 reads its feedback from is the terms' alone, as RM3 is defined. */
 const NO_PROXIMITY: WeighedSpans = { spans: [], weights: [] };
 
+/** What advanced depth adds to a ranking: term proximity, and the query's own terms for passage scoring (none: off). */
+interface Reranking {
+  proximity: WeighedSpans;
+  passageTerms: QueryTerm[];
+}
+
+const NO_RERANKING: Reranking = { proximity: NO_PROXIMITY, passageTerms: [] };
+
 /**
  * Each span weighs as its rarer word (the lesser idf of its two words' terms): "boundary layer" among aerodynamics
  * abstracts, where both words are everywhere, says less than a pair of rare words, as in the sequential dependence
@@ -110,6 +118,20 @@ const PROXIMITY_WEIGHT = 0.1;
  * two per result rank exactly as all candidates do; one per result lost 0.007 MRR.
  */
 const PROXIMITY_CANDIDATES_PER_RESULT = 2;
+/**
+ * Advanced depth: the share of relevance that the page's best passage carries (max-passage evidence, Callan, SIGIR
+ * 1994; Liu and Croft, SIGIR 2002's combination with the page's own score): BM25 over each stored chunk with the
+ * query's own terms (not the feedback's) and the page's k1 and b, as a share of their idf mass. A long guide that
+ * holds every query word somewhere ranks below a page that answers the question in one place. Measured on the
+ * mixed-index benchmark with 0.1, 0.2, 0.3 and 0.5 (docs/benchmarks.md, round 14).
+ */
+const PASSAGE_WEIGHT = 0.3;
+/**
+ * A full chunk's words (chunks are cut at 500 characters: 61 words at the median on the benchmark index). Passages
+ * re-rank the best max_results pages by term relevance: scoring the best 1.5 or 2 times as many ranked every
+ * benchmark query the same and cost more (each reads the page's chunks).
+ */
+const PASSAGE_REFERENCE_WORDS = 60;
 
 interface RankedDocumentRow {
   id: string;
@@ -210,8 +232,11 @@ const BOOST_SQL = `
  * feedback weighs expansion terms below the query's own).
  *
  * proximate (advanced depth): PROXIMITY_WEIGHT of relevance for the share of the query's spans of neighbouring
- * content words (proximitySpans) the page has as phrases, read from its vector's positions, for the best
- * :proximity_candidates pages by term relevance (others get none of it); the boosts multiply the sum.
+ * content words (proximitySpans) the page has as phrases, read from its vector's positions, and PASSAGE_WEIGHT of
+ * the result for its best chunk's BM25 over the query's own terms (each chunk containing one of them, its lexemes read
+ * from its stored vector), as a share of their idf mass in the page's configuration; proximity for the best
+ * :proximity_candidates pages by term relevance, passages for the best :passage_candidates (others get none of
+ * it); the boosts multiply the sum.
  */
 const RANKING_SQL = `
   lengths AS (
@@ -239,12 +264,27 @@ const RANKING_SQL = `
   ),
   proximate AS (
     SELECT s.id, s.config, s.word_count,
-           ((1 - :proximity_weight::float8) * s.term_relevance
-            + CASE WHEN cardinality(:proximity_spans::text[]) = 0 OR s.position > :proximity_candidates::int THEN 0
-                   ELSE :proximity_weight::float8 *
-                     (SELECT coalesce(sum(p.weight) FILTER (WHERE d.search_vector @@ phraseto_tsquery(s.config::regconfig, p.span)), 0)
-                      FROM documents d CROSS JOIN unnest(:proximity_spans::text[], :proximity_span_weights::float8[]) AS p(span, weight)
-                      WHERE d.id = s.id) END) * s.boost AS relevance
+           ((1 - :passage_weight::float8) *
+              ((1 - :proximity_weight::float8) * s.term_relevance
+               + CASE WHEN cardinality(:proximity_spans::text[]) = 0 OR s.position > :proximity_candidates::int THEN 0
+                      ELSE :proximity_weight::float8 *
+                        (SELECT coalesce(sum(p.weight) FILTER (WHERE d.search_vector @@ phraseto_tsquery(s.config::regconfig, p.span)), 0)
+                         FROM documents d CROSS JOIN unnest(:proximity_spans::text[], :proximity_span_weights::float8[]) AS p(span, weight)
+                         WHERE d.id = s.id) END)
+            + CASE WHEN :passage_weight::float8 = 0 OR s.position > :passage_candidates::int THEN 0
+                   ELSE :passage_weight::float8 *
+                     -- Each matching chunk's vector cut to the query's lexemes first (setweight marks them, ts_filter
+                     -- keeps them): unnesting whole chunks cost twice as much on long manual pages.
+                     coalesce((SELECT max(m.score) FROM (
+                                 SELECT sum(q.idf * cardinality(u.positions)
+                                            / (cardinality(u.positions) + :k1::float8 * (1 - :b::float8 + :b::float8 * ch.word_count / :passage_reference_words::float8))) AS score
+                                 FROM document_chunks ch
+                                 CROSS JOIN LATERAL unnest(ts_filter(setweight(ch.vector, 'A', :passage_lexemes::text[]), '{a}')) AS u
+                                 JOIN unnest(:passage_configs::text[], :passage_lexemes::text[], :passage_idfs::float8[]) AS q(config, lexeme, idf)
+                                   ON q.lexeme = u.lexeme AND q.config = s.config
+                                 WHERE ch.document_id = s.id AND ch.vector @@ :passage_query::tsquery
+                                 GROUP BY ch.position) AS m), 0)
+                     / nullif((:passage_masses::float8[])[array_position(:passage_mass_configs::text[], s.config)], 0) END) * s.boost AS relevance
     FROM (SELECT s.*, row_number() OVER (ORDER BY coalesce(s.term_relevance * s.boost, 0) DESC, s.id) AS position FROM scored s) AS s
   ),
   ranked AS (
@@ -391,7 +431,8 @@ const DOMAIN_BOOST = 1.5;
  * site's) and corpus statistics, boosted, cut to maxResults and loaded with their best stored chunks, all in one
  * statement (ultra-fast depth keeps the pre-ranking instead: APPROXIMATE_RANKING_SQL). Advanced depth first runs the
  * ranking once more to expand the query from its best pages (RM3), and
- * adds term proximity (the query's neighbouring content words found as phrases) to the final ranking.
+ * adds term proximity (the query's neighbouring content words found as phrases) and the page's best passage (its best
+ * stored chunk by BM25 over the query's own words) to the final ranking.
  */
 export class LocalIndexProvider implements SearchProvider {
   readonly name = 'local';
@@ -431,11 +472,13 @@ export class LocalIndexProvider implements SearchProvider {
     let terms: QueryTerm[] = lexemeRows.map((row) => ({ ...row, idf: inverseDocumentFrequency(row.document_frequency, documentsOf(corpus, row.config)) }));
     if (!terms.some(isPresent)) return [];
     const proximity = weighedSpans(spans, contentWords, terms);
+    // Advanced depth scores passages with the query's own terms, before the feedback adds its own.
+    const passageTerms = query.depth === 'advanced' ? terms : [];
     if (query.depth === 'advanced') terms = await this.withFeedbackTerms(query, corpus, filters, terms, proximity, viewer);
     const statement = query.depth === 'ultra-fast'
       ? (filters.filtered ? STATEMENTS.filteredApproximate : STATEMENTS.postingsApproximate)
       : (filters.filtered ? STATEMENTS.filtered : STATEMENTS.postings);
-    const rows = await queryRows<RankedDocumentRow>(this.prisma, bind(statement, this.statementValues(query, corpus, filters, terms, proximity, maxResults)));
+    const rows = await queryRows<RankedDocumentRow>(this.prisma, bind(statement, this.statementValues(query, corpus, filters, terms, { proximity, passageTerms }, maxResults)));
     // An account's own copy of a URL and the shared copy are two documents; show the better-ranked one.
     const seen = new Set<string>();
     return rows.filter((row) => !seen.has(row.final_url) && seen.add(row.final_url)).map((row) => this.toCandidate(row));
@@ -458,7 +501,7 @@ export class LocalIndexProvider implements SearchProvider {
   ): Promise<QueryTerm[]> {
     const statement = filters.filtered ? STATEMENTS.filteredFeedback : STATEMENTS.postingsFeedback;
     const feedback = await queryRows<{ config: string; lexeme: string; weight: number }>(this.prisma, bind(statement, {
-      ...this.statementValues(query, corpus, filters, terms, NO_PROXIMITY, FEEDBACK_DOCUMENTS),
+      ...this.statementValues(query, corpus, filters, terms, NO_RERANKING, FEEDBACK_DOCUMENTS),
       feedback_terms: FEEDBACK_TERMS * 4,
     }));
     const original = new Set(terms.map((term) => configLexemeKey(term.config, term.lexeme)));
@@ -487,7 +530,7 @@ export class LocalIndexProvider implements SearchProvider {
     corpus: CorpusSnapshot,
     filters: QueryFilters,
     queryTerms: QueryTerm[],
-    proximity: WeighedSpans,
+    { proximity, passageTerms }: Reranking,
     maxResults: number,
   ): Record<string, unknown> {
     // The best score a page of a configuration could reach: the idf mass of every query term of its configuration,
@@ -504,6 +547,9 @@ export class LocalIndexProvider implements SearchProvider {
     const boostCountry = query.topic === 'general' || !query.topic ? (countryCodeOf(query.country) ?? null) : null;
     const { k1, b } = this.options.bm25f ?? DEFAULT_BM25F;
     const meanIdf = idfs.reduce((sum, idf) => sum + idf, 0) / Math.max(1, idfs.length);
+    const passageMasses = new Map<string, number>();
+    for (const term of passageTerms) passageMasses.set(term.config, (passageMasses.get(term.config) ?? 0) + term.idf);
+    const presentPassageTerms = passageTerms.filter(isPresent);
     const common = {
       viewer: viewerAccountOf(query.viewer),
       lexemes,
@@ -518,6 +564,15 @@ export class LocalIndexProvider implements SearchProvider {
       proximity_span_weights: proximity.weights,
       proximity_weight: proximity.spans.length > 0 ? PROXIMITY_WEIGHT : 0,
       proximity_candidates: PROXIMITY_CANDIDATES_PER_RESULT * maxResults,
+      passage_weight: presentPassageTerms.length > 0 ? PASSAGE_WEIGHT : 0,
+      passage_candidates: maxResults,
+      passage_configs: presentPassageTerms.map((term) => term.config),
+      passage_lexemes: presentPassageTerms.map((term) => term.lexeme),
+      passage_idfs: presentPassageTerms.map((term) => term.idf),
+      passage_query: anyLexemeQuery([...new Set(presentPassageTerms.map((term) => term.lexeme))]),
+      passage_mass_configs: [...passageMasses.keys()],
+      passage_masses: [...passageMasses.values()],
+      passage_reference_words: PASSAGE_REFERENCE_WORDS,
       config_masses: [...massByConfig.values()],
       k1,
       b,
