@@ -122,14 +122,14 @@ const PROXIMITY_CANDIDATES_PER_RESULT = 2;
  * Advanced depth: the share of relevance that the page's best passage carries (max-passage evidence, Callan, SIGIR
  * 1994; Liu and Croft, SIGIR 2002's combination with the page's own score): BM25 over each stored chunk with the
  * query's own terms (not the feedback's) and the page's k1 and b, as a share of their idf mass. A long guide that
- * holds every query word somewhere ranks below a page that answers the question in one place. Measured on the
- * mixed-index benchmark with 0.1, 0.2, 0.3 and 0.5 (docs/benchmarks.md, round 14).
+ * holds every query word somewhere ranks below a page that answers the question in one place. Chosen among 0.1,
+ * 0.2, 0.3 and 0.5 on a prototype of the mixed-index benchmark (docs/benchmarks.md, round 14).
  */
 const PASSAGE_WEIGHT = 0.3;
 /**
  * A full chunk's words (chunks are cut at 500 characters: 61 words at the median on the benchmark index). Passages
- * re-rank the best max_results pages by term relevance: scoring the best 1.5 or 2 times as many ranked every
- * benchmark query the same and cost more (each reads the page's chunks).
+ * are scored for the best max_results pages by term relevance (POST /search at advanced depth asks for three
+ * candidates per result shown: scoring only those shown lost the questions benchmark two of its hits).
  */
 const PASSAGE_REFERENCE_WORDS = 60;
 
@@ -274,14 +274,14 @@ const RANKING_SQL = `
             + CASE WHEN :passage_weight::float8 = 0 OR s.position > :passage_candidates::int THEN 0
                    ELSE :passage_weight::float8 *
                      -- Each matching chunk's vector cut to the query's lexemes first (setweight marks them, ts_filter
-                     -- keeps them): unnesting whole chunks cost twice as much on long manual pages.
+                     -- keeps them), each lexeme's idf found by its (configuration, lexeme) key: unnesting whole chunks
+                     -- and joining the terms cost about 3.5 times as much Postgres CPU (docs/benchmarks.md, round 14).
                      coalesce((SELECT max(m.score) FROM (
-                                 SELECT sum(q.idf * cardinality(u.positions)
+                                 SELECT sum((:passage_idfs::float8[])[array_position(:passage_keys::text[], s.config || ' ' || u.lexeme)]
+                                            * cardinality(u.positions)
                                             / (cardinality(u.positions) + :k1::float8 * (1 - :b::float8 + :b::float8 * ch.word_count / :passage_reference_words::float8))) AS score
                                  FROM document_chunks ch
                                  CROSS JOIN LATERAL unnest(ts_filter(setweight(ch.vector, 'A', :passage_lexemes::text[]), '{a}')) AS u
-                                 JOIN unnest(:passage_configs::text[], :passage_lexemes::text[], :passage_idfs::float8[]) AS q(config, lexeme, idf)
-                                   ON q.lexeme = u.lexeme AND q.config = s.config
                                  WHERE ch.document_id = s.id AND ch.vector @@ :passage_query::tsquery
                                  GROUP BY ch.position) AS m), 0)
                      / nullif((:passage_masses::float8[])[array_position(:passage_mass_configs::text[], s.config)], 0) END) * s.boost AS relevance
@@ -566,7 +566,7 @@ export class LocalIndexProvider implements SearchProvider {
       proximity_candidates: PROXIMITY_CANDIDATES_PER_RESULT * maxResults,
       passage_weight: presentPassageTerms.length > 0 ? PASSAGE_WEIGHT : 0,
       passage_candidates: maxResults,
-      passage_configs: presentPassageTerms.map((term) => term.config),
+      passage_keys: presentPassageTerms.map((term) => `${term.config} ${term.lexeme}`),
       passage_lexemes: presentPassageTerms.map((term) => term.lexeme),
       passage_idfs: presentPassageTerms.map((term) => term.idf),
       passage_query: anyLexemeQuery([...new Set(presentPassageTerms.map((term) => term.lexeme))]),
