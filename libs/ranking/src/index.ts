@@ -1,6 +1,5 @@
 export { tokenize, tokenizeSegmented } from './tokenize';
 export { segmentWords } from './segment-words';
-export { hyphenateDottedNames } from './dotted-names';
 export { searchableText } from './searchable-text';
 export { chunkText, DEFAULT_CHUNK_CHARS } from './chunk-text';
 export { Bm25Index } from './bm25-index';
