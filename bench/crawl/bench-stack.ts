@@ -2,7 +2,7 @@ import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { promisify } from 'node:util';
 import { dropDatabase, entryRunner, type GatewayProcess, repositoryRoot, stopChild } from '../search-quality/search-stack';
-import { Redis } from 'ioredis';
+import { createRedisConnection, waitForRedis } from '@sift/queue';
 import { Client } from 'pg';
 
 // What the end-to-end benchmarks of the workers (bench/crawl, bench/extract-requests) share besides the gateway.
@@ -28,9 +28,10 @@ export function benchStackEnv(databaseUrl: string, name: string, extra: Record<s
  * completes to remove its completed jobs, which hold whole pages (an extract-requests run left about 140 MB).
  */
 export async function dropBenchQueues(env: Record<string, string>): Promise<void> {
-  const redis = new Redis(env.REDIS_URL ?? process.env.REDIS_URL ?? 'redis://127.0.0.1:6379', { lazyConnect: true, maxRetriesPerRequest: 1 });
+  // Fail fast: a benchmark that ends with Redis gone reports it instead of waiting for it.
+  const redis = createRedisConnection(env.REDIS_URL ?? process.env.REDIS_URL ?? 'redis://127.0.0.1:6379', { failFast: true });
   try {
-    await redis.connect();
+    if (!(await waitForRedis(redis, 5_000))) throw new Error('Redis did not answer within 5 s');
     let cursor = '0';
     do {
       const [next, keys] = await redis.scan(cursor, 'MATCH', `${env.QUEUE_PREFIX}:*`, 'COUNT', 1000);

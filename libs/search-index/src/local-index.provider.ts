@@ -74,6 +74,13 @@ interface Reranking {
 
 const NO_RERANKING: Reranking = { proximity: NO_PROXIMITY, passageTerms: [] };
 
+/** The idf summed per text search configuration: the best score a page of each could reach with these terms. */
+function idfMassByConfig(terms: readonly QueryTerm[]): Map<string, number> {
+  const masses = new Map<string, number>();
+  for (const term of terms) masses.set(term.config, (masses.get(term.config) ?? 0) + term.idf);
+  return masses;
+}
+
 /**
  * Each span weighs as its rarer word (the lesser idf of its two words' terms): "boundary layer" among aerodynamics
  * abstracts, where both words are everywhere, says less than a pair of rare words, as in the sequential dependence
@@ -464,10 +471,11 @@ export class LocalIndexProvider implements SearchProvider {
     const corpus = await this.corpus.current();
     if (corpus.documentCount === 0) return [];
     const viewer = viewerAccountOf(query.viewer);
-    const text = searchTermsOf(query.query);
+    // The query as the document store wrote the pages for the parser (searchableText), once for both readers.
+    const text = searchableText(searchTermsOf(query.query));
     const { rows: lexemeRows, contentWords } = await this.queryLexemes(text, languageCodeOf(query.language) ?? null, corpus, viewer);
     if (lexemeRows.length === 0) return [];
-    const spans = query.depth === 'advanced' ? proximitySpans(searchableText(text), (word) => contentWords.has(word)) : [];
+    const spans = query.depth === 'advanced' ? proximitySpans(text, (word) => contentWords.has(word)) : [];
     const filters = filtersOf(query);
     let terms: QueryTerm[] = lexemeRows.map((row) => ({ ...row, idf: inverseDocumentFrequency(row.document_frequency, documentsOf(corpus, row.config)) }));
     if (!terms.some(isPresent)) return [];
@@ -535,8 +543,7 @@ export class LocalIndexProvider implements SearchProvider {
   ): Record<string, unknown> {
     // The best score a page of a configuration could reach: the idf mass of every query term of its configuration,
     // those no page of it contains included (they score nothing but are still asked for).
-    const massByConfig = new Map<string, number>();
-    for (const term of queryTerms) massByConfig.set(term.config, (massByConfig.get(term.config) ?? 0) + term.idf);
+    const massByConfig = idfMassByConfig(queryTerms);
     const terms = queryTerms.filter(isPresent);
     const idfByLexeme = new Map<string, number>();
     for (const term of terms) idfByLexeme.set(term.lexeme, Math.max(idfByLexeme.get(term.lexeme) ?? 0, term.idf));
@@ -547,8 +554,7 @@ export class LocalIndexProvider implements SearchProvider {
     const boostCountry = query.topic === 'general' || !query.topic ? (countryCodeOf(query.country) ?? null) : null;
     const { k1, b } = this.options.bm25f ?? DEFAULT_BM25F;
     const meanIdf = idfs.reduce((sum, idf) => sum + idf, 0) / Math.max(1, idfs.length);
-    const passageMasses = new Map<string, number>();
-    for (const term of passageTerms) passageMasses.set(term.config, (passageMasses.get(term.config) ?? 0) + term.idf);
+    const passageMasses = idfMassByConfig(passageTerms);
     const presentPassageTerms = passageTerms.filter(isPresent);
     const common = {
       viewer: viewerAccountOf(query.viewer),
@@ -636,8 +642,8 @@ export class LocalIndexProvider implements SearchProvider {
    * index (one statement) over the shared pages and the viewer's own for lexemes it lacks. A lexeme no visible page
    * contains has frequency 0 (another tenant's private pages never count): it scores nothing, yet it is part of the
    * best score a page of its configuration could reach, so a configuration whose pages lack most of the query's
-   * words cannot look as relevant as one whose pages have them all. Chinese and Japanese are
-   * cut into words and dotted names hyphenated as the document store did to the pages (searchableText).
+   * words cannot look as relevant as one whose pages have them all. `text` is already searchable (searchableText:
+   * Chinese and Japanese cut into words, dotted names hyphenated, as the document store did to the pages).
    */
   private async queryLexemes(
     text: string,
@@ -645,7 +651,7 @@ export class LocalIndexProvider implements SearchProvider {
     corpus: CorpusSnapshot,
     viewer: string | null,
   ): Promise<{ rows: QueryLexemeRow[]; contentWords: Map<string, ConfigLexeme[]> }> {
-    const byWord = await this.wordLexemes.byWord(wordsOf(searchableText(text)), corpus.configs);
+    const byWord = await this.wordLexemes.byWord(wordsOf(text), corpus.configs);
     // A query is written in one language: its function words ("I", "it", "can") are dropped before the other
     // configurations read it, where they would be ordinary words matching every page of that language that quotes
     // English (and every English page misfiled under it). The language is the request's, else the configuration

@@ -298,8 +298,9 @@ export class PageRepository {
    * Indexes again the stored pages whose index entry predates what the store now writes: pages in Chinese, Japanese,
    * Thai or another script written without spaces (stored before migration 20261124010000, each such sentence one
    * lexeme no query word matches), pages with headings (stored before migration 20261124030000, which made the
-   * headings a field) and pages with dotted names ("user.email", one lexeme before INDEX_VERSION 3). Reads every page once, a batch at a time in id order, and returns how many it indexed again;
-   * onBatch reports pages read and indexed so far. Safe to repeat.
+   * headings a field) and pages with dotted names ("user.email", one lexeme before INDEX_VERSION 3). Reads every page
+   * once, a batch at a time in id order, and returns how many it indexed again; onBatch reports pages read and
+   * indexed so far. Safe to repeat.
    */
   async resegment(options: { batchSize?: number; onBatch?: (read: number, indexed: number) => void } = {}): Promise<number> {
     let read = 0;
