@@ -32,6 +32,13 @@ const renderedText = 'This article only exists after the script runs: the browse
 const javascriptOnlyHtml = `<!doctype html><html><head><title>App shell</title></head><body><div id="root"></div>
 <script>document.getElementById('root').innerHTML = '<article><h1>Rendered story</h1><p>${renderedText}</p></article>';</script></body></html>`;
 
+// A Blogger-style post: scripts write the body from a template, and a <noscript> copy holds the same post for readers
+// without JavaScript. The script here writes a different text, so a result tells which of the two was read.
+const noscriptPostText = 'The harbour opened a second channel this spring, and the pilots now bring ships in at low tide as well. '.repeat(6);
+const noscriptPostHtml = `<!doctype html><html><head><title>Harbour news</title></head><body><h2>Harbour news</h2>
+<div class="post-body"><script>document.querySelector('.post-body').innerHTML = '<p>${renderedText}</p>';</script>
+<noscript><p>${noscriptPostText}</p></noscript></div></body></html>`;
+
 // Enough static text that basic depth keeps the HTTP response; the table only exists once scripts run.
 const lateTableHtml = `<!doctype html><html><head><title>Quarterly figures</title></head><body><article><h1>Quarterly figures</h1>
 <p>${'The figures below summarise the quarter for every region of the company. '.repeat(4)}</p><div id="figures"></div></article>
@@ -91,6 +98,7 @@ describe('ExtractionService against loopback fixtures', () => {
       '/article-for-cache': html(articleHtml),
       '/article-zero-retention': html(articleHtml),
       '/javascript-only': html(javascriptOnlyHtml),
+      '/noscript-post': html(noscriptPostHtml),
       '/late-table': html(lateTableHtml),
       '/challenge': html(challengeHtml, 403),
       '/report.pdf': (_request, response) => {
@@ -166,6 +174,12 @@ describe('ExtractionService against loopback fixtures', () => {
   it('basic depth falls back to the browser for a page that needs JavaScript', async () => {
     const result = expectSuccess(await service.extract(payloadFor('/javascript-only')));
     expect(result.content).toContain('only exists after the script runs');
+  });
+
+  it('basic depth reads a post from its <noscript> copy instead of rendering the page', async () => {
+    const result = expectSuccess(await service.extract(payloadFor('/noscript-post')));
+    expect(result.content).toContain('pilots now bring ships in at low tide');
+    expect(result.content).not.toContain('only exists after the script runs');
   });
 
   it('advanced depth renders the page: content added by scripts is included, basic misses it', async () => {

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { extractHtml } from './html-extractor';
+import { extractHtml, extractPage } from './html-extractor';
 import { DocumentTags } from './document-tags';
 import { readPageMetadata } from './page-metadata';
 import { parseMarkup } from './markup-tree';
@@ -97,5 +97,47 @@ describe('extractHtml on pages Readability gives up on', () => {
 
   it('returns empty content for an empty document instead of throwing', () => {
     expect(extractHtml('', { baseUrl: 'https://empty.example/' }).text).toBe('');
+  });
+});
+
+describe('extractHtml on a page whose scripts write its content', () => {
+  const paragraphs = [
+    'Over the past few years the threats on the web have become more sophisticated, and phishing sites rotate their domains quickly to avoid being blocked by lists that update once an hour.',
+    'Today we are announcing a stronger protection mode that checks pages in real time, for people who want a more advanced level of security while browsing the web.',
+    'Turning it on substantially increases protection from dangerous websites and downloads, and it shares additional data with the service so that new threats are recognised sooner.',
+  ];
+  const post = paragraphs.map((paragraph) => `<p>${paragraph}</p>`).join('\n');
+  // A Blogger post: the body is a script template (written by the page's scripts) followed by a <noscript> copy.
+  const blogPost = `<html><head><title>Stronger protection</title></head><body>
+    <header><h1><a href="/">Security Blog</a></h1></header>
+    <div class="post"><h2 class="title">Stronger protection now available</h2>
+      <div class="post-body"><script type="text/template">${post}</script><noscript>${post}</noscript></div></div>
+    <footer><a href="/privacy">Privacy</a> <a href="/terms">Terms</a></footer></body></html>`;
+
+  it('reads the <noscript> copy when the page without scripts shows almost nothing', () => {
+    const result = extractHtml(blogPost, { baseUrl: 'https://blog.example/2020/05/protection.html' });
+    for (const paragraph of paragraphs) expect(result.text).toContain(paragraph);
+    expect(result.markdown).toContain(paragraphs[1]);
+    expect(result.text).not.toContain('Privacy');
+  });
+
+  it('does so for crawlers too, with the links of the page as served', () => {
+    const { page, links } = extractPage(blogPost, { baseUrl: 'https://blog.example/2020/05/protection.html', format: 'text' });
+    expect(page.text).toContain(paragraphs[0]);
+    expect(links.links.map((link) => link.url)).toContain('https://blog.example/privacy');
+  });
+
+  it('leaves a short <noscript> notice out of a short page', () => {
+    const html = `<html><head><title>Note</title></head><body><div><p>A short note that is still the whole content of this page.</p></div>
+      <noscript><p>Please enable JavaScript to view the comments powered by a comment service that needs it.</p></noscript></body></html>`;
+    expect(extractHtml(html, { baseUrl: 'https://notes.example/1' }).text).toBe('A short note that is still the whole content of this page.');
+  });
+
+  it('leaves <noscript> blocks out of a page that shows its content without scripts', () => {
+    const article = `<html><head><title>Article</title></head><body><article>${post}</article>
+      <noscript><div>${'This site works best with JavaScript turned on, because the player, the comments and the maps need it. '.repeat(8)}</div></noscript></body></html>`;
+    const result = extractHtml(article, { baseUrl: 'https://news.example/a' });
+    expect(result.text).toContain(paragraphs[2]);
+    expect(result.text).not.toContain('works best with JavaScript');
   });
 });

@@ -13,7 +13,7 @@ import { linksFromMarkup } from './link-extractor';
 import { MarkupDocument, parseMarkup } from './markup-tree';
 import { findMainContent } from './main-content';
 import { readPageMetadata } from './page-metadata';
-import { parseDocument, readJsonLd, stripNonContent } from './parse-document';
+import { noscriptTextLength, parseDocument, readJsonLd, stripNonContent, withNoscriptContent } from './parse-document';
 import { WebPage, webPageOf } from './web-page';
 
 /** A page and its links from one parse, for crawlers; the links are the crawler's, not part of the page. */
@@ -58,10 +58,31 @@ function pageOfMarkup(markup: MarkupDocument, tags: DocumentTags, html: string, 
   });
 }
 
+/** Below this many characters of text a page may have its content in its `<noscript>` blocks instead. */
+const SHORT_PAGE_CHARS = 250;
+/** `<noscript>` blocks with at least this much text, and more than the page shows, can be its content. */
+const NOSCRIPT_CONTENT_CHARS = 500;
+
+/**
+ * The page read again with its `<noscript>` blocks' markup in place, when they hold the content its scripts would
+ * write: a Blogger post is a script template followed by a `<noscript>` copy, so without scripts the page is a
+ * title. A browser render would find the same text, at the cost of a render; a short `<noscript>` notice ("please
+ * enable JavaScript") or a long page is left as it is.
+ */
+function withNoscriptFallback(page: WebPage, html: string, options: ExtractOptions): WebPage {
+  if (page.text.trim().length >= SHORT_PAGE_CHARS) return page;
+  const noscriptLength = noscriptTextLength(html);
+  if (noscriptLength < NOSCRIPT_CONTENT_CHARS || noscriptLength <= page.text.length) return page;
+  const withNoscript = withNoscriptContent(html);
+  const markup = parseMarkup(stripNonContent(withNoscript));
+  const fallback = pageOfMarkup(markup, new DocumentTags(markup), withNoscript, options);
+  return fallback.text.trim().length > page.text.trim().length ? fallback : page;
+}
+
 /** Main content of an HTML page as markdown and plain text, with its metadata, images and favicon. */
 export function extractHtml(html: string, options: ExtractOptions): WebPage {
   const markup = parseMarkup(stripNonContent(html));
-  return pageOfMarkup(markup, new DocumentTags(markup), html, options);
+  return withNoscriptFallback(pageOfMarkup(markup, new DocumentTags(markup), html, options), html, options);
 }
 
 /**
@@ -72,5 +93,5 @@ export function extractPage(html: string, options: ExtractOptions): PageWithLink
   const markup = parseMarkup(stripNonContent(html));
   const tags = new DocumentTags(markup);
   const links = linksFromMarkup(markup, tags, options.baseUrl);
-  return { page: pageOfMarkup(markup, tags, html, options), links };
+  return { page: withNoscriptFallback(pageOfMarkup(markup, tags, html, options), html, options), links };
 }

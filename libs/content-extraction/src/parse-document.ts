@@ -11,6 +11,43 @@ export function stripNonContent(html: string): string {
   return html.replace(NON_CONTENT_BLOCKS, ' ');
 }
 
+const NOSCRIPT_START = /<noscript\b[^>]*>/gi;
+const NOSCRIPT_END = /<\/noscript(?:\s[^>]*)?>/gi;
+const MARKUP = /<[^>]*>/g;
+
+/**
+ * The page's `<noscript>` blocks: where each starts, its markup, and where it ends. One pass: a start tag without an
+ * end tag after it ends the search (a lazy pattern would scan to the end of the page again from every such tag).
+ */
+function noscriptBlocks(html: string): { start: number; inner: string; end: number }[] {
+  const blocks: { start: number; inner: string; end: number }[] = [];
+  NOSCRIPT_START.lastIndex = 0;
+  for (let start = NOSCRIPT_START.exec(html); start; start = NOSCRIPT_START.exec(html)) {
+    NOSCRIPT_END.lastIndex = NOSCRIPT_START.lastIndex;
+    const end = NOSCRIPT_END.exec(html);
+    if (!end) break;
+    blocks.push({ start: start.index, inner: html.slice(NOSCRIPT_START.lastIndex, end.index), end: NOSCRIPT_END.lastIndex });
+    NOSCRIPT_START.lastIndex = NOSCRIPT_END.lastIndex;
+  }
+  return blocks;
+}
+
+/** How many characters of text the page's `<noscript>` blocks hold (their markup and runs of spaces not counted). */
+export function noscriptTextLength(html: string): number {
+  return noscriptBlocks(html).reduce((length, block) => length + block.inner.replace(MARKUP, ' ').replace(/\s+/g, ' ').trim().length, 0);
+}
+
+/** The page as a browser without JavaScript shows it: the `<noscript>` blocks' markup in place of the blocks. */
+export function withNoscriptContent(html: string): string {
+  let unwrapped = '';
+  let position = 0;
+  for (const block of noscriptBlocks(html)) {
+    unwrapped += html.slice(position, block.start) + block.inner;
+    position = block.end;
+  }
+  return unwrapped + html.slice(position);
+}
+
 /**
  * Puts markup into the shape linkedom needs. It builds no implied <html>/<body> (it is not a spec parser), so
  * fragments get them explicitly; and markup before the <html> tag (plugins print <title>, <meta> and <style>
