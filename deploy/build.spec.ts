@@ -1,6 +1,6 @@
 import { execFileSync, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { cpSync, existsSync, mkdirSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readdirSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 
 // `npm start` builds before it starts anything (scripts/build.js buildIfStale), so every process runs compiled code.
@@ -22,7 +22,19 @@ function makeTree(): string {
   writeFileSync(join(root, 'apps', 'gateway', 'src', 'main.ts'), "import { answer } from '@tree/lib';\nconsole.log(answer);\n");
   mkdirSync(join(root, 'prisma', 'migrations'), { recursive: true });
   writeFileSync(join(root, 'prisma', 'migrate.ts'), 'export {};\n');
+  ageTree(root);
   return root;
+}
+
+/** Dates every file of the tree a minute back, so a test that moves the build stamp into the past still finds only
+ * the files it touches newer than the build. */
+function ageTree(directory: string): void {
+  const aged = new Date(Date.now() - 60_000);
+  for (const entry of readdirSync(directory, { withFileTypes: true })) {
+    const full = join(directory, entry.name);
+    if (entry.isDirectory()) ageTree(full);
+    else utimesSync(full, aged, aged);
+  }
 }
 
 /** buildIfStale in a process of its own, as start.js calls it: whether it built. */
@@ -63,6 +75,24 @@ describe('the build npm start makes before it starts Sift', () => {
     utimesSync(join(root, 'prisma', 'migrations', '20990101000000_next', 'migration.sql'), editedAt, editedAt);
     expect(await buildIfStale(root)).toBe(true);
     expect(existsSync(join(root, 'dist', 'prisma', 'migrations', '20990101000000_next', 'migration.sql'))).toBe(true);
+  });
+
+  it('builds again when the Prisma client is generated again with no source changed (a new Prisma version)', async () => {
+    const root = makeTree();
+    trees.push(root);
+    const client = join(root, 'libs', 'lib', 'src', 'generated', 'prisma', 'client.ts');
+    mkdirSync(join(client, '..'), { recursive: true });
+    writeFileSync(client, 'export const generatedBy = 1;\n');
+    ageTree(root);
+    expect(await buildIfStale(root)).toBe(true);
+    expect(await buildIfStale(root)).toBe(false);
+    const builtAt = new Date(Date.now() - 10_000);
+    const generatedAt = new Date(Date.now() - 5_000);
+    utimesSync(join(root, 'dist', '.build-stamp'), builtAt, builtAt);
+    writeFileSync(client, 'export const generatedBy = 2;\n');
+    utimesSync(client, generatedAt, generatedAt);
+    expect(await buildIfStale(root)).toBe(true);
+    expect(execFileSync(process.execPath, ['-e', `console.log(require(${JSON.stringify(join(root, 'dist', 'libs', 'lib', 'src', 'generated', 'prisma', 'client.js'))}).generatedBy)`]).toString().trim()).toBe('2');
   });
 
   it('builds once when several starts find it stale at the same time', async () => {

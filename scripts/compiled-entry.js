@@ -12,7 +12,8 @@ function newestSourceMtimeMs(directory) {
   if (!fs.existsSync(directory)) return 0;
   let newest = 0;
   for (const entry of fs.readdirSync(directory, { withFileTypes: true })) {
-    if (entry.name === 'node_modules' || entry.name === 'generated') continue;
+    // The generated Prisma client counts: a new Prisma version generates it again without any source changing.
+    if (entry.name === 'node_modules') continue;
     const full = path.join(directory, entry.name);
     if (entry.isDirectory()) newest = Math.max(newest, newestSourceMtimeMs(full));
     // What the build compiles or copies: TypeScript, plain .js sources (the task-pool thread entry), migrations.
