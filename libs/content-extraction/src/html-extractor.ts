@@ -70,13 +70,14 @@ const NOSCRIPT_CONTENT_CHARS = 500;
  * enable JavaScript") or a long page is left as it is.
  */
 function withNoscriptFallback(page: WebPage, html: string, options: ExtractOptions): WebPage {
-  if (page.text.trim().length >= SHORT_PAGE_CHARS) return page;
+  const shown = page.text.trim().length;
+  if (shown >= SHORT_PAGE_CHARS) return page;
   const noscriptLength = noscriptTextLength(html);
-  if (noscriptLength < NOSCRIPT_CONTENT_CHARS || noscriptLength <= page.text.length) return page;
+  if (noscriptLength < NOSCRIPT_CONTENT_CHARS || noscriptLength <= shown) return page;
   const withNoscript = withNoscriptContent(html);
   const markup = parseMarkup(stripNonContent(withNoscript));
   const fallback = pageOfMarkup(markup, new DocumentTags(markup), withNoscript, options);
-  return fallback.text.trim().length > page.text.trim().length ? fallback : page;
+  return fallback.text.trim().length > shown ? fallback : page;
 }
 
 /** Main content of an HTML page as markdown and plain text, with its metadata, images and favicon. */

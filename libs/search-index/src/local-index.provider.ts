@@ -176,7 +176,7 @@ const POSTINGS_CANDIDATES_SQL = `
   ),
   -- MATERIALIZED: inlined, the candidate's configuration (sift_search_config, a CASE over some 30 languages) moved
   -- into the scoring subquery's filter and ran once per (candidate, query term) instead of once per candidate: about
-  -- 5% of the statement's Postgres CPU (docs/benchmarks.md, round 15).
+  -- 7% of the statement's Postgres CPU (docs/benchmarks.md, round 15).
   candidates AS MATERIALIZED (
     SELECT d.id, sift_search_config(d.language)::text AS config, d.word_count, d.language, d.domain, d.country_hints,
            a.approximate
