@@ -11,12 +11,10 @@
 // Roots default to this checkout; AB_A_ENV / AB_B_ENV add environment variables to one side's gateway and
 // AB_A_NODE_ARGS / AB_B_NODE_ARGS arguments to its node (e.g. `--cpu-prof --cpu-prof-dir=/tmp/profile-b`).
 import { execFileSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import autocannon from 'autocannon';
-import { benchDataDirectory } from '@sift/testing';
 import { cpuMs } from './proc-cpu';
 import { createBenchKey, repositoryRoot, searchOverHttp, startGateway, type GatewayProcess } from '../search-quality/search-stack';
+import { cranfieldQueryTexts } from './cranfield-queries';
 
 const rounds = Number(process.env.AB_ROUNDS ?? 12);
 const sliceSeconds = Number(process.env.AB_SLICE_SECONDS ?? 2);
@@ -69,8 +67,7 @@ async function startSide(name: 'A' | 'B'): Promise<Side> {
 }
 
 async function main(): Promise<void> {
-  const queries = readFileSync(join(benchDataDirectory(), 'cranfield', 'beir', 'queries.jsonl'), 'utf8')
-    .split('\n').filter((line) => line.trim()).map((line) => (JSON.parse(line) as { text: string }).text.trim());
+  const queries = cranfieldQueryTexts();
   const sides: Side[] = [];
   let next = 0;
   const load = (side: Side, seconds: number) =>

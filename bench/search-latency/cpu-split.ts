@@ -3,11 +3,10 @@
 // `BENCH_DEPTH` (default basic), `BENCH_DURATION_SECONDS` (default 15); needs the bench index
 // (run bench/search-latency/run.ts once first). Linux only.
 import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import autocannon from 'autocannon';
-import { benchDataDirectory } from '@sift/testing';
 import { cpuMs, pidsMatching, ticksPerSecond } from './proc-cpu';
 import { createBenchKey, searchOverHttp, startGateway } from '../search-quality/search-stack';
+import { cranfieldQueryTexts } from './cranfield-queries';
 
 const databaseUrl = process.env.BENCH_DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/sift_bench_latency';
 const depth = process.env.BENCH_DEPTH ?? 'basic';
@@ -36,8 +35,7 @@ function machineMs(): number {
 }
 
 async function main(): Promise<void> {
-  const queries = readFileSync(join(benchDataDirectory(), 'cranfield', 'beir', 'queries.jsonl'), 'utf8')
-    .split('\n').filter((line) => line.trim()).map((line) => (JSON.parse(line) as { text: string }).text.trim());
+  const queries = cranfieldQueryTexts();
   // Node's own flags for the gateway (e.g. "--cpu-prof --cpu-prof-dir=/tmp/p", which NODE_OPTIONS does not accept).
   const nodeArguments = (process.env.GATEWAY_NODE_ARGS ?? '').split(' ').filter(Boolean);
   const gateway = await startGateway(databaseUrl, { RATE_LIMIT_PROD_PER_MINUTE: '1000000' }, undefined, nodeArguments);

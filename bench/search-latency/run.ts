@@ -12,6 +12,7 @@ import { Client } from 'pg';
 import { benchDataDirectory } from '@sift/testing';
 import { createBenchKey, dropDatabase, importThroughAdmin, searchOverHttp, startGateway, type GatewayProcess } from '../search-quality/search-stack';
 import { synthesiseCorpus, type SourceDocument } from './synthetic-corpus';
+import { cranfieldQueryTexts } from './cranfield-queries';
 
 const cranfieldDirectory = join(benchDataDirectory(), 'cranfield', 'beir');
 const databaseUrl = process.env.BENCH_DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/sift_bench_latency';
@@ -174,7 +175,7 @@ async function main(): Promise<void> {
       await importCorpus(workDirectory);
     }
 
-    const queries = (await readJsonl<{ text: string }>(join(cranfieldDirectory, 'queries.jsonl'))).map((query) => query.text.trim());
+    const queries = cranfieldQueryTexts();
     gateway = await startGateway(databaseUrl, { RATE_LIMIT_PROD_PER_MINUTE: '1000000' });
     const apiKey = await createBenchKey(databaseUrl);
     // Warm-up: the gateway's first searches load corpus statistics and JIT-compile the hot paths.

@@ -8,14 +8,12 @@
 // first). Linux only.
 // Run: BENCH_DATABASE_URL=… node scripts/run-ts.js bench/search-latency/statement-cpu.ts
 import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { loadavg } from 'node:os';
 import { Pool, type QueryConfig } from 'pg';
 import { createPrismaClient } from '@sift/persistence';
 import { LocalIndexProvider, type SearchDepth } from '@sift/search-index';
-import { benchDataDirectory } from '@sift/testing';
 import { cpuMs } from './proc-cpu';
+import { cranfieldQueryTexts } from './cranfield-queries';
 
 const databaseUrl = process.env.BENCH_DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/sift_bench_latency';
 const depth = (process.env.BENCH_DEPTH ?? 'basic') as SearchDepth;
@@ -47,10 +45,7 @@ async function recordStatements(run: () => Promise<void>): Promise<RecordedState
 }
 
 async function main(): Promise<void> {
-  const queries = readFileSync(join(benchDataDirectory(), 'cranfield', 'beir', 'queries.jsonl'), 'utf8')
-    .trim()
-    .split('\n')
-    .map((line) => (JSON.parse(line) as { text: string }).text);
+  const queries = cranfieldQueryTexts();
   const prisma = createPrismaClient(databaseUrl);
   const provider = new LocalIndexProvider(prisma);
   // Once unrecorded, so the corpus snapshot and the query words' lexemes are loaded, as in a warm gateway.
