@@ -342,6 +342,30 @@ describe('LocalIndexProvider (Postgres full-text search + BM25F)', () => {
     }
   });
 
+  it('weighs the query words in an advanced search as its best pages use them (RM3 keeps the query in its model)', async () => {
+    const store = new PageRepository(prisma);
+    const stressed = `quellmark${suffix}`;
+    const passing = `dravinet${suffix}`;
+    // The best pages say the first word again and again and the second once; one page has only the first word,
+    // another only the second, in the same words otherwise, so basic depth cannot tell them apart.
+    for (let position = 0; position < 3; position += 1) {
+      await importPage(store, { url: `https://${domain('weighed')}/best-${position}`, title: `${stressed} ${passing} report`, text: `${stressed} ${stressed} ${stressed} ${stressed} and one ${passing} in the field report ${position}.`, language: 'en' });
+    }
+    const withStressed = `https://${domain('weighed')}/stressed`;
+    const withPassing = `https://${domain('weighed')}/passing`;
+    await importPage(store, { url: withStressed, title: 'Field sheet', text: `A field sheet naming ${stressed} once.`, language: 'en' });
+    await importPage(store, { url: withPassing, title: 'Field sheet', text: `A field sheet naming ${passing} once.`, language: 'en' });
+    for (const filter of [{}, { includeDomains: [domain('weighed')] }]) {
+      const scoreOf = async (depth: 'basic' | 'advanced', url: string) => {
+        const results = await index.search({ query: `${stressed} ${passing}`, maxResults: 10, depth, ...filter });
+        return results.find((candidate) => candidate.url === url)?.score ?? 0;
+      };
+      expect(await scoreOf('basic', withStressed)).toBeCloseTo(await scoreOf('basic', withPassing), 9);
+      // Before, the query's own words kept their weights and only new words came from the model: the two tied.
+      expect(await scoreOf('advanced', withStressed)).toBeGreaterThan((await scoreOf('advanced', withPassing)) + 0.01);
+    }
+  });
+
   it('stores each document cut into chunks, and re-cuts it when it is stored again', async () => {
     const store = new PageRepository(prisma);
     const url = `https://${domain('chunked')}/long`;

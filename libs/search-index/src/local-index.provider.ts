@@ -111,7 +111,7 @@ function documentsOf(corpus: CorpusSnapshot, config: string): number {
 /** Pseudo-relevance feedback (advanced depth): pages read, terms added, and the original query's share. */
 const FEEDBACK_DOCUMENTS = 10;
 const FEEDBACK_TERMS = 10;
-const ORIGINAL_QUERY_WEIGHT = 0.7;
+const ORIGINAL_QUERY_WEIGHT = 0.5;
 /**
  * Advanced depth: the share of relevance that term proximity carries, the sequential dependence model's weight of
  * its ordered-window feature (Metzler and Croft, SIGIR 2005: 0.85 terms, 0.1 ordered, 0.05 unordered windows; the
@@ -496,11 +496,13 @@ export class LocalIndexProvider implements SearchProvider {
   }
 
   /**
-   * RM3 pseudo-relevance feedback (advanced depth): the query's terms, weighing 0.7, plus the ten most probable
-   * other lexemes of the first ranking's ten best pages, weighing 0.3 in proportion to their probability. Words
-   * the pages use for what the query asks in other words then count. With Anserini's 0.5 the expansion drifted:
-   * Cranfield nDCG@10 on the mixed index fell below basic depth's (0.348 against 0.363, unfiltered); 0.7 keeps
-   * advanced at or above basic on both benchmarks (docs/benchmarks.md, "Search quality").
+   * RM3 pseudo-relevance feedback (advanced depth; Abdul-Jaleel et al., TREC 2004, with Anserini's defaults): the
+   * relevance model of the first ranking's ten best pages (each lexeme's share of a page's words, weighted by the
+   * page's share of their relevance) cut to its ten most probable lexemes, mixed half and half with the query's own
+   * lexemes (each 1/n of the query). The query's lexemes are part of that model: the ones the best pages use most
+   * gain weight, and new lexemes (words the pages use for what the query asks in other words) come in beside them.
+   * Until round 16 the model left the query's own lexemes out and the new ones weighed 0.3; with any weight below 0.7
+   * that drifted (docs/benchmarks.md, round 16: Cranfield advanced 0.377 / 0.379 then, 0.398 / 0.397 now).
    */
   private async withFeedbackTerms(
     query: SearchQuery,
@@ -515,24 +517,25 @@ export class LocalIndexProvider implements SearchProvider {
       ...this.statementValues(query, corpus, filters, terms, NO_RERANKING, FEEDBACK_DOCUMENTS),
       feedback_terms: FEEDBACK_TERMS * 4,
     }));
+    const model = feedback.filter((row) => row.weight > 0 && !row.lexeme.includes('\\')).slice(0, FEEDBACK_TERMS);
+    const modelMass = model.reduce((sum, row) => sum + row.weight, 0);
+    if (modelMass <= 0) return terms;
+    const probability = new Map(model.map((row) => [configLexemeKey(row.config, row.lexeme), row.weight / modelMass]));
+    // In units of one query lexeme (each weighs 1/n of the query, so n times a share of the mixture).
+    const lexemes = new Set(terms.filter(isPresent).map((term) => term.lexeme)).size;
+    const weightOf = (key: string, inQuery: boolean) =>
+      (inQuery ? ORIGINAL_QUERY_WEIGHT : 0) + lexemes * (1 - ORIGINAL_QUERY_WEIGHT) * (probability.get(key) ?? 0);
+    const own = terms.map((term) => ({ ...term, idf: term.idf * weightOf(configLexemeKey(term.config, term.lexeme), true) }));
     const original = new Set(terms.map((term) => configLexemeKey(term.config, term.lexeme)));
-    const present = terms.filter(isPresent);
-    const expansion = feedback
-      .filter((row) => row.weight > 0 && !row.lexeme.includes('\\') && !original.has(configLexemeKey(row.config, row.lexeme)))
-      .slice(0, FEEDBACK_TERMS);
-    if (expansion.length === 0) return terms;
-    const frequencies = await this.documentFrequencies(expansion, corpus, viewer);
-    const originalLexemes = new Set(present.map((term) => term.lexeme)).size;
-    const expansionMass = expansion.reduce((sum, row) => sum + row.weight, 0);
-    // Each query lexeme weighs 1; the expansion terms together weigh (1 - w) / w as much as all of them.
-    const scale = (originalLexemes * (1 - ORIGINAL_QUERY_WEIGHT)) / ORIGINAL_QUERY_WEIGHT / expansionMass;
-    const expanded = expansion.flatMap((row) => {
-      const frequency = frequencies.get(configLexemeKey(row.config, row.lexeme)) ?? 0;
+    const added = model.filter((row) => !original.has(configLexemeKey(row.config, row.lexeme)));
+    const frequencies = await this.documentFrequencies(added, corpus, viewer);
+    const expanded = added.flatMap((row) => {
+      const key = configLexemeKey(row.config, row.lexeme);
+      const frequency = frequencies.get(key) ?? 0;
       if (frequency === 0) return [];
-      const idf = inverseDocumentFrequency(frequency, documentsOf(corpus, row.config)) * row.weight * scale;
-      return [{ config: row.config, lexeme: row.lexeme, document_frequency: frequency, idf }];
+      return [{ config: row.config, lexeme: row.lexeme, document_frequency: frequency, idf: inverseDocumentFrequency(frequency, documentsOf(corpus, row.config)) * weightOf(key, false) }];
     });
-    return [...terms, ...expanded];
+    return [...own, ...expanded];
   }
 
   /** The values of a ranking statement for these terms (each carrying its weighted idf) and this many results. */
