@@ -42,7 +42,8 @@ export async function startSift(databaseUrl: string, env: Record<string, string>
       RESEARCH_PORT: '0',
       SEARXNG_URL: '',
       LLM_BASE_URL: '',
-      SIFT_LOG_LEVEL: 'warn',
+      // The workers say they started at level log; under warn (what this once set) the wait below never ended.
+      SIFT_LOG_LEVEL: 'log',
       ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -50,12 +51,17 @@ export async function startSift(databaseUrl: string, env: Record<string, string>
     detached: true,
   });
   let output = '';
-  const keep = (chunk: Buffer) => (output = (output + chunk.toString()).slice(-20_000));
+  const started = new Set<string>();
+  // Each worker's line is noted as it passes: the gateway's route lines that follow can push it out of the tail kept.
+  const keep = (chunk: Buffer) => {
+    output = (output + chunk.toString()).slice(-20_000);
+    for (const worker of ['research', 'extractor']) if (output.includes(`${worker} worker started`)) started.add(worker);
+  };
   child.stdout?.on('data', keep);
   child.stderr?.on('data', keep);
   const baseUrl = `http://127.0.0.1:${port}`;
   const startedAt = Date.now();
-  while (!(/research worker started/.test(output) && /extractor worker started/.test(output) && (await healthy(baseUrl)))) {
+  while (!(started.size === 2 && (await healthy(baseUrl)))) {
     if (child.exitCode !== null || Date.now() - startedAt > startTimeoutMs) {
       if (child.exitCode === null && child.pid) process.kill(-child.pid, 'SIGKILL');
       throw new Error(`Sift did not become ready:\n${output.slice(-4000)}`);
