@@ -12,13 +12,10 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { benchDataDirectory } from '@sift/testing';
-import { CRANFIELD_DOMAIN, CRANFIELD_URL_PREFIX, cranfieldImportLines, extractionCorporaImportLines, gitDocsImportLines } from './bench-corpora';
+import { CRANFIELD_DOMAIN, CRANFIELD_URL_PREFIX, cranfieldImportLines, cranfieldJudgements, extractionCorporaImportLines, gitDocsImportLines, readCranfieldJsonl } from './bench-corpora';
 import { averagePrecision, ndcgAtK, precisionAtK, reciprocalRank } from './ranking-metrics';
-import type { Judgements } from './ranking-metrics';
 import { createBenchKey, dropDatabase, importThroughAdmin, searchOverHttp, startGateway, type GatewayProcess } from './search-stack';
 
-const cranfieldDirectory = join(benchDataDirectory(), 'cranfield', 'beir');
 const databaseUrl = process.env.BENCH_DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/sift_bench';
 const reuseIndex = process.env.BENCH_REUSE_INDEX === '1';
 const gitDocsOrigin = 'https://git-docs.example';
@@ -47,24 +44,7 @@ interface SearchPath {
   maxResults: number;
 }
 
-function readJsonl<T>(path: string): T[] {
-  return readFileSync(path, 'utf8')
-    .split('\n')
-    .filter((line) => line.trim())
-    .map((line) => JSON.parse(line) as T);
-}
 
-function readJudgements(): Map<string, Judgements> {
-  const byQuery = new Map<string, Judgements>();
-  const lines = readFileSync(join(cranfieldDirectory, 'qrels', 'test.tsv'), 'utf8').trim().split('\n').slice(1);
-  for (const line of lines) {
-    const [queryId, corpusId, score] = line.split('\t');
-    const judgements = byQuery.get(queryId) ?? new Map<string, number>();
-    judgements.set(corpusId, Number(score));
-    byQuery.set(queryId, judgements);
-  }
-  return byQuery;
-}
 
 function mean(values: number[]): number {
   return values.length ? values.reduce((sum, value) => sum + value, 0) / values.length : 0;
@@ -91,8 +71,8 @@ async function timedSearch(gateway: GatewayProcess, apiKey: string, query: strin
 }
 
 async function measureCranfield(gateway: GatewayProcess, apiKey: string): Promise<{ path: SearchPath; ndcg: number }[]> {
-  const queries = readJsonl<{ _id: string; text: string }>(join(cranfieldDirectory, 'queries.jsonl'));
-  const judgementsByQuery = readJudgements();
+  const queries = readCranfieldJsonl<{ _id: string; text: string }>('queries.jsonl');
+  const judgementsByQuery = cranfieldJudgements();
   const rows: { path: SearchPath; ndcg: number }[] = [];
   console.log(`\n## Cranfield (${queries.length} queries) on the mixed index\n`);
   console.log('| Path | nDCG@10 | MAP (over the results) | P@10 | same top 10 as unfiltered | p50 |');
