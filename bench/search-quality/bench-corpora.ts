@@ -34,11 +34,9 @@ export function cranfieldJudgements(): Map<string, Judgements> {
 
 /** Cranfield's 1400 aerodynamics abstracts as {url, title, text}. */
 export function cranfieldImportLines(): string[] {
-  const corpus = readFileSync(join(benchDataDirectory(), 'cranfield', 'beir', 'corpus.jsonl'), 'utf8').trim().split('\n');
-  return corpus.map((line) => {
-    const document = JSON.parse(line) as { _id: string; title: string; text: string };
-    return JSON.stringify({ url: `${CRANFIELD_URL_PREFIX}${document._id}`, title: document.title, text: document.text });
-  });
+  return readCranfieldJsonl<{ _id: string; title: string; text: string }>('corpus.jsonl').map((document) =>
+    JSON.stringify({ url: `${CRANFIELD_URL_PREFIX}${document._id}`, title: document.title, text: document.text }),
+  );
 }
 
 /** Paths on the Git documentation site (`/git-stash.html`) of every page its sitemap lists. */

@@ -44,8 +44,6 @@ interface SearchPath {
   maxResults: number;
 }
 
-
-
 function mean(values: number[]): number {
   return values.length ? values.reduce((sum, value) => sum + value, 0) / values.length : 0;
 }
