@@ -3,18 +3,16 @@
 // autocannon clients on loopback sending rotating queries to POST /search at ultra-fast and basic depth; then,
 // as the floor, the same queries from 16 concurrent pg clients as plain Postgres full-text search
 // (websearch_to_tsquery + ts_rank, LIMIT 10). Target: basic-depth p50 under 50 ms.
-import { createReadStream, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createInterface } from 'node:readline';
 import autocannon from 'autocannon';
 import { Client } from 'pg';
-import { benchDataDirectory } from '@sift/testing';
+import { readCranfieldJsonl } from '../search-quality/bench-corpora';
 import { createBenchKey, dropDatabase, importThroughAdmin, searchOverHttp, startGateway, type GatewayProcess } from '../search-quality/search-stack';
 import { synthesiseCorpus, type SourceDocument } from './synthetic-corpus';
 import { cranfieldQueryTexts } from './cranfield-queries';
 
-const cranfieldDirectory = join(benchDataDirectory(), 'cranfield', 'beir');
 const databaseUrl = process.env.BENCH_DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/sift_bench_latency';
 const documentCount = Number(process.env.BENCH_DOCUMENTS ?? 10_000);
 const durationSeconds = Number(process.env.BENCH_DURATION_SECONDS ?? 20);
@@ -38,14 +36,6 @@ interface Measurement {
   p99Ms: number;
   requestsPerSecond: number;
   failures: number;
-}
-
-async function readJsonl<T>(path: string): Promise<T[]> {
-  const rows: T[] = [];
-  for await (const line of createInterface({ input: createReadStream(path, { encoding: 'utf8' }), crlfDelay: Infinity })) {
-    if (line.trim()) rows.push(JSON.parse(line) as T);
-  }
-  return rows;
 }
 
 function percentile(sorted: number[], fraction: number): number {
@@ -219,7 +209,7 @@ async function main(): Promise<void> {
 /** Drops the database and imports the synthetic corpus through `admin index import`, then VACUUM ANALYZE. */
 async function importCorpus(workDirectory: string): Promise<void> {
   await dropDatabase(databaseUrl);
-  const sources = await readJsonl<SourceDocument>(join(cranfieldDirectory, 'corpus.jsonl'));
+  const sources = readCranfieldJsonl<SourceDocument>('corpus.jsonl');
   const documents = synthesiseCorpus(sources, documentCount);
   const importFile = join(workDirectory, 'synthetic.jsonl');
   writeFileSync(importFile, documents.map((document) => JSON.stringify(document)).join('\n'));

@@ -14,6 +14,7 @@
 // Run: SIFT_BENCH_DATA=/work/shared/bench-data node scripts/run-ts.js bench/search-quality/lexical-ceiling.ts
 import { loadavg } from 'node:os';
 import { Client } from 'pg';
+import { inverseDocumentFrequency } from '@sift/search-index';
 import { cranfieldJudgements, readCranfieldJsonl } from './bench-corpora';
 import { ndcgAtK } from './ranking-metrics';
 import type { Judgements } from './ranking-metrics';
@@ -152,11 +153,6 @@ async function loadCranfield(): Promise<Bench> {
   }
 }
 
-/** Lucene's BM25 idf, which stays positive for terms in more than half of the documents. */
-function idf(documentCount: number, documentFrequency: number): number {
-  return Math.log(1 + (documentCount - documentFrequency + 0.5) / (documentFrequency + 0.5));
-}
-
 function collectionFrequency(field: Field, lexeme: string): number {
   return (field.postings.get(lexeme) ?? []).reduce((sum, posting) => sum + posting.frequency, 0);
 }
@@ -167,7 +163,7 @@ function bm25(field: Field, terms: WeightedTerm[], { k1, b }: Bm25Parameters): F
   for (const { lexeme, weight } of terms) {
     const postings = field.postings.get(lexeme);
     if (!postings) continue;
-    const termIdf = idf(documentCount, postings.length);
+    const termIdf = inverseDocumentFrequency(postings.length, documentCount);
     for (const { document, frequency } of postings) {
       scores[document] += (weight * termIdf * frequency * (k1 + 1)) / (frequency + k1 * (1 - b + (b * field.lengths[document]) / field.averageLength));
     }
@@ -187,7 +183,7 @@ function bm25f(collection: Collection, query: Query, parameters: Bm25fParameters
   for (const { lexeme, weight } of query.terms) {
     const documentFrequency = collection.whole.postings.get(lexeme)?.length ?? 0;
     if (!documentFrequency) continue;
-    const termIdf = idf(documentCount, documentFrequency);
+    const termIdf = inverseDocumentFrequency(documentFrequency, documentCount);
     const pseudoFrequencies = new Map<number, number>();
     for (const { document, frequency } of title.postings.get(lexeme) ?? []) {
       const normalised = (titleWeight * frequency) / (1 - titleB + (titleB * title.lengths[document]) / title.averageLength);

@@ -5,7 +5,7 @@ export type { SearchProvider } from './search-provider';
 export { pageOwnerOf, type DocumentSource, type PageOwner, type StoredPage } from './stored-page';
 export { PageRepository, type PageRepositoryOptions, type SaveOptions } from './page.repository';
 export { LocalIndexProvider, type LocalIndexOptions } from './local-index.provider';
-export { DEFAULT_BM25F, type Bm25fParameters } from './bm25f-scorer';
+export { DEFAULT_BM25F, inverseDocumentFrequency, type Bm25fParameters } from './bm25f-scorer';
 export { SearxngProvider, type SearxngOptions } from './searxng.provider';
 export { mergeResults, type MergeOptions } from './merge-results';
 export { configuredSearchProviders, SearchFanOut, type FanOutResult, type ProviderOutcome } from './search-fan-out';

@@ -485,7 +485,7 @@ export class LocalIndexProvider implements SearchProvider {
     const proximity = weighedSpans(spans, contentWords, terms);
     // Advanced depth scores passages with the query's own terms, before the feedback adds its own.
     const passageTerms = query.depth === 'advanced' ? terms : [];
-    if (query.depth === 'advanced') terms = await this.withFeedbackTerms(query, corpus, filters, terms, proximity, viewer);
+    if (query.depth === 'advanced') terms = await this.withFeedbackTerms(query, corpus, filters, terms, viewer);
     const statement = query.depth === 'ultra-fast'
       ? (filters.filtered ? STATEMENTS.filteredApproximate : STATEMENTS.postingsApproximate)
       : (filters.filtered ? STATEMENTS.filtered : STATEMENTS.postings);
@@ -509,7 +509,6 @@ export class LocalIndexProvider implements SearchProvider {
     corpus: CorpusSnapshot,
     filters: QueryFilters,
     terms: QueryTerm[],
-    proximity: WeighedSpans,
     viewer: string | null,
   ): Promise<QueryTerm[]> {
     const statement = filters.filtered ? STATEMENTS.filteredFeedback : STATEMENTS.postingsFeedback;
