@@ -1,5 +1,6 @@
 import { chunkText, searchableText, tokenizeSegmented } from '@sift/ranking';
 import { markdownHeadings } from './markdown-headings';
+import { markdownLinks } from './markdown-links';
 import { summaryLineOf } from './summary-line';
 
 /** What a page's index entry is made from. */
@@ -31,6 +32,8 @@ export interface IndexedPage {
    */
   wordCount: number;
   chunks: ChunkRows;
+  /** The pages its content links to (markdownLinks): the store records them as the link graph the ranking reads. */
+  links: string[];
 }
 
 /**
@@ -58,7 +61,7 @@ export function indexedPageOf(input: IndexedPageInput): IndexedPage {
   const headings = markdownHeadings(input.markdown);
   const description = input.description ?? summaryLineOf(input.text, headings) ?? null;
   const chunks = chunkRowsOf(input.text);
-  return { description, ...indexedFieldsOf(input.title, description, headings, chunks), chunks };
+  return { description, ...indexedFieldsOf(input.title, description, headings, chunks), chunks, links: markdownLinks(input.markdown) };
 }
 
 /**
@@ -66,7 +69,7 @@ export function indexedPageOf(input: IndexedPageInput): IndexedPage {
  * the text's words are counted in its chunks (chunkRowsOf), which cut it without overlap and between words, so the
  * text is not read into words a second time.
  */
-export function indexedFieldsOf(title: string, description: string | null | undefined, headings: readonly string[], chunks: ChunkRows): Omit<IndexedPage, 'description' | 'chunks'> {
+export function indexedFieldsOf(title: string, description: string | null | undefined, headings: readonly string[], chunks: ChunkRows): Omit<IndexedPage, 'description' | 'chunks' | 'links'> {
   const headingLines = headings.join('\n');
   const spaced: IndexedPage['spaced'] = [
     spacedForIndex(title),
