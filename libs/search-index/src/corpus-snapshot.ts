@@ -1,10 +1,15 @@
+import { queryRows } from '@sift/persistence';
 import type { PrismaClient } from '@sift/persistence';
 import type { CorpusStatistics } from './bm25f-scorer';
+import { LINK_HALF, LINK_WEIGHT, linkPriorSql, SITE_LINK_MAXIMUM_SITES, SITE_LINK_PRIOR_DOCUMENTS } from './link-prior';
 
 export interface CorpusSnapshotOptions {
   /** Age after which the snapshot is rebuilt; 0 rebuilds before every use (tests). */
   ttlMs: number;
-  /** Above this many documents the lexeme table is not built: every lookup goes to the GIN index instead. */
+  /**
+   * Above this many documents the lexeme table is not built (every lookup goes to the GIN index instead), nor the sites'
+   * mean link priors (advanced depth's link prior then goes undivided).
+   */
   maximumDocumentsForLexemeTable: number;
 }
 
@@ -42,6 +47,14 @@ export interface CorpusSnapshot extends CorpusStatistics {
    * the index weakens length normalisation for every collection of short ones.
    */
   siteAverageWordCounts: { domains: string[]; averages: number[] };
+  /**
+   * The mean link prior (1 + LINK_WEIGHT × n / (n + LINK_HALF), n a page's linking pages) of each site whose shared
+   * pages are linked to, drawn towards 1 by SITE_LINK_PRIOR_DOCUMENTS pages without links; advanced depth's ranking
+   * divides a page's prior by its site's. So the prior orders a site's pages among themselves and lifts a page its
+   * site links to more than the site's others, but a site whose pages link to one another (a manual) does not rise as
+   * a whole above a collection without links (abstracts, articles), and links from other sites still count.
+   */
+  siteLinkPriors: { domains: string[]; means: number[] };
   takenAt: number;
 }
 
@@ -102,6 +115,8 @@ export class CorpusSnapshotCache {
       documentCounts: new Map(rows.map((row) => [row.config, row.documents])),
       documentFrequencies,
       siteAverageWordCounts: await this.siteAverageWordCounts(averageWordCount),
+      // Like the lexeme table, a scan of the whole link graph: above the same bound the ranking goes without it.
+      siteLinkPriors: documentCount > 0 && documentCount <= this.options.maximumDocumentsForLexemeTable ? await this.siteLinkPriors() : { domains: [], means: [] },
       takenAt: Date.now(),
     };
     return this.snapshot;
@@ -124,4 +139,27 @@ export class CorpusSnapshotCache {
       averages: sites.map((site) => (site.words + SITE_LENGTH_PRIOR_DOCUMENTS * corpusAverage) / (site.documents + SITE_LENGTH_PRIOR_DOCUMENTS)),
     };
   }
+
+  /**
+   * CorpusSnapshot.siteLinkPriors: shared pages and the links of shared pages only, as the document frequencies. Each
+   * page of a site with a linked page brings its prior (1 without links), and SITE_LINK_PRIOR_DOCUMENTS pages of
+   * prior 1 are added.
+   */
+  private async siteLinkPriors(): Promise<CorpusSnapshot['siteLinkPriors']> {
+    const sites = await queryRows<{ domain: string; documents: number; priors: number }>(this.prisma, {
+      text: `SELECT d.domain, count(*)::int AS documents, sum(${linkPriorSql('coalesce(l.linking, 0)', '$1::float8', '$2::float8')})::float8 AS priors
+             FROM documents d
+             LEFT JOIN (SELECT target_url, count(*) AS linking FROM document_links WHERE owner_account_id IS NULL GROUP BY 1) l
+               ON l.target_url = d.url
+             WHERE d.owner_account_id IS NULL
+             GROUP BY d.domain HAVING count(l.target_url) > 0
+             ORDER BY 2 DESC, 1 LIMIT $3::int`,
+      values: [LINK_WEIGHT, LINK_HALF, SITE_LINK_MAXIMUM_SITES],
+    });
+    return {
+      domains: sites.map((site) => site.domain),
+      means: sites.map((site) => (site.priors + SITE_LINK_PRIOR_DOCUMENTS) / (site.documents + SITE_LINK_PRIOR_DOCUMENTS)),
+    };
+  }
+
 }

@@ -366,6 +366,85 @@ describe('LocalIndexProvider (Postgres full-text search + BM25F)', () => {
     }
   });
 
+  it("ranks a page other pages link to above one that matches as well at advanced depth, counting only the links of pages the viewer may see", async () => {
+    const store = new PageRepository(prisma);
+    const [owner, other] = await Promise.all(['owner', 'other'].map((name) => createTestAccount(prisma, { plan: 'researcher', name: `links-${name}-${suffix}` })));
+    const word = `plimsorth${suffix}`;
+    const reference = `https://${domain('linked')}/reference`;
+    const note = `https://${domain('linked')}/note`;
+    // The same words but for the URL: without links the two score alike.
+    await importPage(store, { url: reference, title: 'Field sheet', text: `A field sheet naming ${word} once.`, language: 'en' });
+    await importPage(store, { url: note, title: 'Field sheet', text: `A field sheet naming ${word} once.`, language: 'en' });
+    // Three shared pages link to the reference; three pages private to one account link to the note. None has the word.
+    for (let position = 0; position < 3; position += 1) {
+      await importPage(store, { url: `https://${domain('linked')}/chapter-${position}`, title: 'Chapter', markdown: `Read [the sheet](${reference}) first.`, text: 'Read the sheet first.', language: 'en' });
+      await store.save({ accountId: owner.id }, webPageOf({ finalUrl: `https://${domain('linked')}/private-${position}`, title: 'Private', markdown: `Read [the sheet](${note}).`, text: 'Read the sheet.', language: 'en' }), 'extract');
+    }
+    for (const depth of ['ultra-fast', 'basic', 'advanced'] as const) {
+      for (const filter of [{}, { includeDomains: [domain('linked')] }]) {
+        const scoresFor = async (viewer?: SearchQuery['viewer']) => {
+          const results = await index.search({ query: word, maxResults: 10, depth, viewer, ...filter });
+          return [reference, note].map((url) => results.find((candidate) => candidate.url === url)?.score ?? 0);
+        };
+        for (const viewer of [undefined, { accountId: other.id }]) {
+          const [referenceScore, noteScore] = await scoresFor(viewer);
+          expect(noteScore).toBeGreaterThan(0);
+          // Three links: 1 + 0.5 × 3 / 8 = 1.19 over the site's mean, about 1.02. Basic and ultra-fast depth have no prior.
+          if (depth === 'advanced') expect(referenceScore).toBeGreaterThan(noteScore * 1.1);
+          else expect(referenceScore).toBeCloseTo(noteScore, 9);
+        }
+        // The owner sees three links to each.
+        const [referenceScore, noteScore] = await scoresFor({ accountId: owner.id });
+        expect(referenceScore).toBeCloseTo(noteScore, 9);
+      }
+    }
+  });
+
+  it('does not lift a site whose pages link to one another above the same pages without links (advanced depth)', async () => {
+    const store = new PageRepository(prisma);
+    const word = `quillvane${suffix}`;
+    const pages = 30;
+    // Two sites of the same 30 pages; on one, each page links to the next ten. Each of its pages has a link prior of
+    // 1.33, and its site's mean is 1.29: the prior orders a site's pages, it does not rank one site above another.
+    for (const site of ['mesh', 'plain']) {
+      for (let position = 0; position < pages; position += 1) {
+        const url = (at: number) => `https://${domain(site)}/page-${at % pages}`;
+        const text = position === 0 ? `A field sheet naming ${word} once.` : `A field sheet of the weave, part ${position}.`;
+        const links = site === 'mesh' ? Array.from({ length: 10 }, (_, step) => ` [next](${url(position + step + 1)})`).join('') : '';
+        await importPage(store, { url: url(position), title: 'Field sheet', markdown: `${text}${links}`, text, language: 'en' });
+      }
+    }
+    for (const filter of [{}, { includeDomains: [domain('mesh'), domain('plain')] }]) {
+      const results = await index.search({ query: word, maxResults: 10, depth: 'advanced', ...filter });
+      const [mesh, plain] = ['mesh', 'plain'].map((site) => results.find((candidate) => candidate.url === `https://${domain(site)}/page-0`)?.score ?? 0);
+      expect(plain).toBeGreaterThan(0);
+      expect(mesh / plain).toBeLessThan(1.1);
+    }
+    // Above the lexeme table's bound the sites' means are not taken (a scan of the whole link graph): the prior goes
+    // undivided.
+    const large = new LocalIndexProvider(prisma, { statisticsTtlMs: 0, lexemeTableMaximumDocuments: 1 });
+    const results = await large.search({ query: word, maxResults: 10, depth: 'advanced' });
+    const [mesh, plain] = ['mesh', 'plain'].map((site) => results.find((candidate) => candidate.url === `https://${domain(site)}/page-0`)?.score ?? 0);
+    expect(mesh / plain).toBeGreaterThan(1.25);
+  });
+
+  it('orders pages the boosts lift past a score of 1 by their boosted relevance, not by id', async () => {
+    const store = new PageRepository(prisma);
+    const word = `brisqual${suffix}`;
+    const page = (name: string, times: number) => ({ url: `https://${domain('capped')}/${name}`, title: `${word} sheet`, text: `${Array(times).fill(word).join(' ')} on one sheet.`, language: 'en' });
+    const [first, second] = await Promise.all([importPage(store, page('a', 3)), importPage(store, page('b', 3))]);
+    // Ties are broken by id: the page with the larger id is made the better match (stored again, it keeps its id), so
+    // ordering by the capped score would put it second.
+    const [lower, higher] = [first, second].sort((left, right) => (left!.id < right!.id ? -1 : 1));
+    await importPage(store, page(new URL(higher!.page.url).pathname.slice(1), 6));
+    for (const depth of ['ultra-fast', 'basic', 'advanced'] as const) {
+      // Advanced depth's expansion words ("sheet") also find other tests' pages, further down.
+      const results = (await index.search({ query: word, maxResults: 10, depth, includeDomains: [domain('capped')], includeDomainsMode: 'boost' })).slice(0, 2);
+      expect(results.map((candidate) => candidate.score)).toEqual([1, 1]);
+      expect(results.map((candidate) => candidate.url)).toEqual([higher!.page.url, lower!.page.url]);
+    }
+  });
+
   it('stores each document cut into chunks, and re-cuts it when it is stored again', async () => {
     const store = new PageRepository(prisma);
     const url = `https://${domain('chunked')}/long`;

@@ -2,6 +2,7 @@ import { queryRows } from '@sift/persistence';
 import { searchableText } from '@sift/ranking';
 import type { PrismaClient } from '@sift/persistence';
 import { DEFAULT_BM25F, inverseDocumentFrequency } from './bm25f-scorer';
+import { LINK_HALF, LINK_WEIGHT, linkPriorSql } from './link-prior';
 import type { Bm25fParameters } from './bm25f-scorer';
 import { configLexemeKey, CorpusSnapshotCache } from './corpus-snapshot';
 import type { CorpusSnapshot } from './corpus-snapshot';
@@ -179,7 +180,7 @@ const POSTINGS_CANDIDATES_SQL = `
   -- 7% of the statement's Postgres CPU (docs/benchmarks.md, round 15).
   candidates AS MATERIALIZED (
     SELECT d.id, sift_search_config(d.language)::text AS config, d.word_count, d.language, d.domain, d.country_hints,
-           a.approximate
+           d.url, a.approximate
     FROM approximate a
     JOIN documents d ON d.id = a.id
   )`;
@@ -192,7 +193,7 @@ const POSTINGS_CANDIDATES_SQL = `
  */
 const FILTERED_CANDIDATES_SQL = `
   matching AS (
-    SELECT d.id, d.word_count, d.language, d.domain, d.country_hints
+    SELECT d.id, d.word_count, d.language, d.domain, d.country_hints, d.url
     FROM documents d
     WHERE d.search_vector @@ :match::tsquery
       AND (d.owner_account_id IS NULL OR d.owner_account_id = :viewer::uuid)
@@ -212,21 +213,36 @@ const FILTERED_CANDIDATES_SQL = `
   ),
   candidates AS (
     SELECT m.id, sift_search_config(m.language)::text AS config, m.word_count, m.language, m.domain, m.country_hints,
+           m.url,
            (SELECT coalesce(sum(t.idf * e.impact), 0)
             FROM unnest(:lexemes::text[], :idfs::float8[]) AS t(lexeme, idf)
             JOIN document_postings e ON e.document_id = m.id AND e.lexeme = t.lexeme) AS approximate
     FROM matching m
-    ORDER BY 7 DESC, m.id
+    ORDER BY 8 DESC, m.id
     LIMIT :limit::int
   )`;
 
-/** A candidate's boost: the language, country and domain boosts multiplied. */
+/**
+ * A candidate's boost: the language, country and domain boosts and, at advanced depth, the link prior multiplied. The
+ * link prior is 1 + LINK_WEIGHT × n / (n + LINK_HALF), n the pages the viewer may see whose content links to the
+ * candidate (migration 20261125000000), divided by its site's mean (CorpusSnapshot.siteLinkPriors; 1 for sites
+ * without links). It is query-independent evidence that the page is its site's reference on what it covers (a
+ * command's manual page, linked from the pages that use the command, against a note that mentions it once),
+ * saturating (Craswell et al., SIGIR 2005) so a hub linked from hundreds of pages gains little more than one linked
+ * from a dozen, bounded so it reorders close matches without lifting a poor match over a good one, and relative to
+ * the site so a collection whose pages link to one another does not rise as a whole above one without links.
+ */
 const BOOST_SQL = `
            CASE WHEN c.language = :boost_language::text THEN :language_boost::float8 ELSE 1 END
              * CASE WHEN :boost_country::text = ANY(c.country_hints) THEN :country_boost::float8 ELSE 1 END
              * CASE WHEN EXISTS (SELECT 1 FROM unnest(:boost_domains::text[]) AS x(domain)
                                  WHERE c.domain = x.domain OR right(c.domain, length(x.domain) + 1) = '.' || x.domain)
-                    THEN :domain_boost::float8 ELSE 1 END`;
+                    THEN :domain_boost::float8 ELSE 1 END
+             * CASE WHEN :link_weight::float8 = 0 THEN 1
+                    ELSE (SELECT ${linkPriorSql('count(*)', ':link_weight::float8', ':link_half::float8')}
+                          FROM document_links l
+                          WHERE l.target_url = c.url AND (l.owner_account_id IS NULL OR l.owner_account_id = :viewer::uuid))
+                         / coalesce((:site_link_priors::float8[])[array_position(:site_link_domains::text[], c.domain)], 1) END`;
 
 /**
  * From candidates to the ranked pages, the same for both candidate sources.
@@ -297,9 +313,12 @@ const RANKING_SQL = `
                      / nullif((:passage_masses::float8[])[array_position(:passage_mass_configs::text[], s.config)], 0) END) * s.boost AS relevance
     FROM (SELECT s.*, row_number() OVER (ORDER BY coalesce(s.term_relevance * s.boost, 0) DESC, s.id) AS position FROM scored s) AS s
   ),
+  -- Ordered by the boosted relevance itself; the result's score is it capped at 1. Ordered by the capped score, pages
+  -- the boosts lift past 1 tied and fell back to id order.
   ranked AS (
-    SELECT s.id, s.config, s.word_count, least(1, coalesce(s.relevance, 0)) AS relevance FROM proximate s
-    ORDER BY 4 DESC, s.id
+    SELECT s.id, s.config, s.word_count, least(1, coalesce(s.relevance, 0)) AS relevance, coalesce(s.relevance, 0) AS boosted
+    FROM proximate s
+    ORDER BY 5 DESC, s.id
     LIMIT :results::int
   )`;
 
@@ -312,10 +331,10 @@ const RANKING_SQL = `
  */
 const APPROXIMATE_RANKING_SQL = `
   ranked AS (
-    SELECT c.id, c.config, c.word_count,
-           least(1, coalesce(c.approximate / nullif(:idf_mass::float8, 0), 0) * ${BOOST_SQL}) AS relevance
-    FROM candidates c
-    ORDER BY 4 DESC, c.id
+    SELECT b.id, b.config, b.word_count, least(1, b.boosted) AS relevance, b.boosted
+    FROM (SELECT c.id, c.config, c.word_count, coalesce(c.approximate / nullif(:idf_mass::float8, 0), 0) * ${BOOST_SQL} AS boosted
+          FROM candidates c) AS b
+    ORDER BY 5 DESC, b.id
     LIMIT :results::int
   )`;
 
@@ -342,7 +361,7 @@ const LOADING_SQL = `
       LIMIT greatest(:chunks_per_source::int, 1)
     ) AS b
   ) AS k ON true
-  ORDER BY r.relevance DESC, r.id`;
+  ORDER BY r.boosted DESC, r.id`;
 
 /** What a query filters on, normalised once; `filtered` when any of it narrows the corpus (the GIN index path). */
 interface QueryFilters {
@@ -597,6 +616,12 @@ export class LocalIndexProvider implements SearchProvider {
       language_boost: LANGUAGE_BOOST,
       country_boost: COUNTRY_BOOST,
       domain_boost: DOMAIN_BOOST,
+      // Advanced depth only: at basic depth the prior cost the research benchmark's searches (basic depth) the pages
+      // their questions name, which few pages link to (docs/benchmarks.md, round 17).
+      link_weight: query.depth === 'advanced' ? LINK_WEIGHT : 0,
+      link_half: LINK_HALF,
+      site_link_domains: corpus.siteLinkPriors.domains,
+      site_link_priors: corpus.siteLinkPriors.means,
       results: maxResults,
       include_markdown: query.includeMarkdown ?? true,
       chunks_per_source: query.chunksPerSource ?? 0,

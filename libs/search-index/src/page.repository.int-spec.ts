@@ -230,6 +230,35 @@ describe('PageRepository (Postgres)', () => {
     expect(await orphans([sharedPage?.id ?? '', ownedPage?.id ?? ''])).toBe(0);
   });
 
+  it("records the pages a page's content links to, normalised, replaces them when it is stored again and removes them with it", async () => {
+    const account = await createTestAccount(prisma, { plan: 'researcher', name: 'links-recorded' });
+    const url = `https://${host}/links-source`;
+    const linksOf = async (documentId: string | undefined) =>
+      (await prisma.documentLink.findMany({ where: { documentId }, orderBy: { targetUrl: 'asc' } })).map((link) => [link.targetUrl, link.ownerAccountId]);
+    const markdown = (targets: string[]) => targets.map((target, position) => `Step ${position}: see [the page](${target}).`).join('\n\n');
+    const first = await pages.save('operator', webPageOf({
+      finalUrl: url,
+      markdown: markdown([`https://${host.toUpperCase()}/b?utm_source=x&z=1&a=2#part`, `https://${host}/a`, `${url}#top`, `https://${host}/a#again`, `https://${host}/long?q=${'x'.repeat(6000)}`]),
+      text: 'Steps that point to the reference pages.',
+    }), 'crawl');
+    // The host lower-cased, the fragment and the tracking parameter dropped, the query sorted (normalizeUrl), each target
+    // once, the page's link to itself left out, and a target too long for the index skipped (the page is still stored).
+    expect(await linksOf(first?.id)).toEqual([[`https://${host}/a`, null], [`https://${host}/b?a=2&z=1`, null]]);
+    const second = await pages.save('operator', webPageOf({ finalUrl: url, markdown: markdown([`https://${host}/a`, `https://${host}/c`]), text: 'Steps that point elsewhere now.' }), 'crawl');
+    expect(second?.id).toBe(first?.id);
+    expect(await linksOf(first?.id)).toEqual([[`https://${host}/a`, null], [`https://${host}/c`, null]]);
+    // An account's page: its links carry the owner the ranking's count filters by.
+    const owned = await pages.save({ accountId: account.id }, webPageOf({ finalUrl: `https://${host}/links-owned`, markdown: markdown([`https://${host}/a`]), text: 'A private page.' }), 'extract');
+    expect(await linksOf(owned?.id)).toEqual([[`https://${host}/a`, account.id]]);
+    // Stored before links were recorded: resegment records them.
+    await prisma.documentLink.deleteMany({ where: { documentId: first?.id } });
+    await pages.resegment({ batchSize: 50 });
+    expect(await linksOf(first?.id)).toEqual([[`https://${host}/a`, null], [`https://${host}/c`, null]]);
+    await prisma.document.delete({ where: { id: first?.id } });
+    await prisma.account.delete({ where: { id: account.id } });
+    expect(await prisma.documentLink.count({ where: { documentId: { in: [first?.id ?? '', owned?.id ?? ''] } } })).toBe(0);
+  });
+
   it("compresses a page's text, markdown and vector with LZ4 where the server has it (migration 20261124090000)", async () => {
     const [server] = await prisma.$queryRawUnsafe<{ lz4: boolean }[]>(
       `SELECT 'lz4' = ANY(enumvals) AS lz4 FROM pg_settings WHERE name = 'default_toast_compression'`,

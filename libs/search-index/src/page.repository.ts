@@ -4,6 +4,7 @@ import {
   indexedFieldsOf,
   indexedPageOf,
   markdownHeadings,
+  markdownLinks,
   type IndexedPage,
   type IndexedPageInput,
   type WebPage,
@@ -86,13 +87,58 @@ function chunksReplacedSql(documentId: string): string {
 }
 
 /**
+ * Writes the page's links (`links`: the SQL of a text[] of normalised target URLs) as the document's rows of the link
+ * graph (migration 20261125000000): links it no longer has removed, new ones added, each row carrying the owner the
+ * ranking's count filters by (`owner`: its SQL). `documentId` as in chunksReplacedSql. Removing only the links not in
+ * the new list keeps the two statements off each other's rows (one statement cannot delete and insert the same row).
+ */
+function linksReplacedSql(documentId: string, links: string, owner: string): string {
+  return `removed_links AS (
+               DELETE FROM document_links l WHERE l.document_id = ${documentId} AND l.target_url <> ALL(${links})
+               RETURNING 1),
+             written_links AS (
+               INSERT INTO document_links (document_id, target_url, owner_account_id)
+               SELECT ${documentId}, t.url, ${owner} FROM unnest(${links}) AS t(url)
+               WHERE ${documentId} IS NOT NULL
+               ON CONFLICT (document_id, target_url) DO NOTHING
+               RETURNING 1)`;
+}
+
+/**
+ * Longer link targets are left out of the link graph: a b-tree entry (the target index) holds at most about 2,700
+ * bytes, and a hostile page's 5,000-character link must not make its page unstorable.
+ */
+const MAX_LINK_URL_CHARACTERS = 2000;
+
+/**
+ * The pages a page links to as the link graph keys them: its content's links (IndexedPage.links) normalised as the
+ * store keys pages, each once, the page itself (under its URL or the one it redirected to) left out: a page does not
+ * vouch for itself.
+ */
+function storedLinksOf(links: readonly string[], url: string, finalUrl: string): string[] {
+  const stored = new Set<string>();
+  for (const link of links) {
+    try {
+      const normalized = normalizeUrl(link);
+      if (normalized.length <= MAX_LINK_URL_CHARACTERS) stored.add(normalized);
+    } catch {
+      // Not an absolute http(s) URL after all: not a page the index could hold.
+    }
+  }
+  stored.delete(url);
+  stored.delete(finalUrl);
+  return [...stored];
+}
+
+/**
  * The version of what a stored page's index entry is made of: sift_document_vector's fields, indexedPageOf (summary
  * line, headings, segmenting, word count, chunking) and the postings. Bump it whenever one of them changes, so a page
  * stored again with the same content is indexed again instead of only refreshed (migrations 20261124050000,
  * 20261124070000). 2: "<style" and "<script" in a page's text no longer hide the rest of its chunk (indexedPageOf).
- * 3: dotted names ("user.email") are indexed whole and as their parts (searchableText).
+ * 3: dotted names ("user.email") are indexed whole and as their parts (searchableText). 4: the page's links are
+ * recorded (migration 20261125000000).
  */
-const INDEX_VERSION = 3;
+const INDEX_VERSION = 4;
 
 function parseDate(value: string | undefined): Date | null {
   if (!value) return null;
@@ -204,7 +250,8 @@ export class PageRepository {
                  word_count = EXCLUDED.word_count, search_vector = EXCLUDED.search_vector, index_version = EXCLUDED.index_version,
                  description_from_page = EXCLUDED.description_from_page
                RETURNING id, fetched_at),
-             ${chunksReplacedSql('(SELECT id FROM saved)')}
+             ${chunksReplacedSql('(SELECT id FROM saved)')},
+             ${linksReplacedSql('(SELECT id FROM saved)', '$28::text[]', '$22::uuid')}
              SELECT id, fetched_at FROM saved`,
       values: [
         url,
@@ -231,6 +278,7 @@ export class PageRepository {
         ...indexed.spaced,
         INDEX_VERSION,
         metaDescription !== null,
+        storedLinksOf(indexed.links, url, finalUrl),
       ],
     });
     if (!row) return null;
@@ -298,19 +346,25 @@ export class PageRepository {
    * Indexes again the stored pages whose index entry predates what the store now writes: pages in Chinese, Japanese,
    * Thai or another script written without spaces (stored before migration 20261124010000, each such sentence one
    * lexeme no query word matches), pages with headings (stored before migration 20261124030000, which made the
-   * headings a field) and pages with dotted names ("user.email", one lexeme before INDEX_VERSION 3). Reads every page
-   * once, a batch at a time in id order, and returns how many it indexed again; onBatch reports pages read and
-   * indexed so far. Safe to repeat.
+   * headings a field) and pages with dotted names ("user.email", one lexeme before INDEX_VERSION 3), and records every
+   * page's links (stored before INDEX_VERSION 4, migration 20261125000000). Reads every page once, a batch at a time in
+   * id order, and returns how many it indexed again; onBatch reports pages read and indexed so far. Safe to repeat.
    */
   async resegment(options: { batchSize?: number; onBatch?: (read: number, indexed: number) => void } = {}): Promise<number> {
     let read = 0;
     let indexed = 0;
-    await this.forEachBatch<{ id: string; language: string | null; title: string; description: string | null; markdown: string; text: string }>(
+    await this.forEachBatch<{ id: string; url: string; final_url: string; language: string | null; title: string; description: string | null; markdown: string; text: string }>(
       'sift_documents_resegment_batch',
-      `SELECT d.id, d.language, d.title, d.description, d.markdown, d.text FROM documents d WHERE d.id > $1::uuid ORDER BY d.id LIMIT $2::int`,
+      `SELECT d.id, d.url, d.final_url, d.language, d.title, d.description, d.markdown, d.text FROM documents d
+       WHERE d.id > $1::uuid ORDER BY d.id LIMIT $2::int`,
       options.batchSize ?? 200,
       async (rows) => {
         for (const row of rows) {
+          await queryRows(this.prisma, {
+            name: 'sift_documents_relink',
+            text: `WITH ${linksReplacedSql('$1::uuid', '$2::text[]', '(SELECT owner_account_id FROM documents WHERE id = $1::uuid)')} SELECT 1`,
+            values: [row.id, storedLinksOf(markdownLinks(row.markdown), row.url, row.final_url)],
+          });
           const chunks = chunkRowsOf(row.text);
           const fields = indexedFieldsOf(row.title, row.description, markdownHeadings(row.markdown), chunks);
           const [spacedTitle, spacedDescription, headings] = fields.spaced;
