@@ -508,9 +508,12 @@ describe('LocalIndexProvider (Postgres full-text search + BM25F)', () => {
     // Unfiltered (postings) and filtered (GIN) candidates.
     for (const filter of [{}, { includeDomains: [domain('private'), domain('sharedword')] }]) {
       // A word only the owner's private page contains changes nothing for anyone else, not even the scores: for
-      // them it is a word no page has.
+      // them it is a word no page has. The scores are compared under one snapshot of the corpus's statistics:
+      // other test files store pages meanwhile, and a snapshot taken per search would move the page count and
+      // mean length between the two searches.
+      const held = new LocalIndexProvider(prisma, { statisticsTtlMs: 600_000 });
       const scores = async (query: string, viewer: SearchQuery['viewer']) =>
-        (await index.search({ query, maxResults: 10, viewer, ...filter })).map((candidate) => [candidate.url, candidate.score]);
+        (await held.search({ query, maxResults: 10, viewer, ...filter })).map((candidate) => [candidate.url, candidate.score]);
       const absentWord = `zelquit${suffix}`;
       expect(await scores(`${privateWord} ${secretWord}`, { accountId: other.id })).toEqual(await scores(`${privateWord} ${absentWord}`, { accountId: other.id }));
       expect(await scores(`${privateWord} ${secretWord}`, { accountId: owner.id })).not.toEqual(await scores(privateWord, { accountId: owner.id }));
