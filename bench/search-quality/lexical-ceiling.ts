@@ -16,7 +16,7 @@ import { loadavg } from 'node:os';
 import { Client } from 'pg';
 import { inverseDocumentFrequency } from '@sift/search-index';
 import { cranfieldJudgements, readCranfieldJsonl } from './bench-corpora';
-import { ndcgAtK } from './ranking-metrics';
+import { mean, ndcgAtK } from './ranking-metrics';
 import type { Judgements } from './ranking-metrics';
 
 const databaseUrl = process.env.BENCH_DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres';
@@ -293,10 +293,6 @@ function grid<K extends string>(axes: Record<K, number[]>): Record<K, number>[] 
   let points: ModelParameters[] = [{}];
   for (const [name, values] of Object.entries<number[]>(axes)) points = points.flatMap((point) => values.map((value) => ({ ...point, [name]: value })));
   return points as Record<K, number>[];
-}
-
-function mean(values: number[]): number {
-  return values.reduce((sum, value) => sum + value, 0) / values.length;
 }
 
 function label(parameters: ModelParameters): string {

@@ -41,3 +41,8 @@ export function reciprocalRank(ranked: string[], judgements: Judgements): number
   const position = ranked.findIndex((id) => (judgements.get(id) ?? 0) > 0);
   return position < 0 ? 0 : 1 / (position + 1);
 }
+
+/** The mean of the per-query figures (0 for none). */
+export function mean(values: number[]): number {
+  return values.length ? values.reduce((sum, value) => sum + value, 0) / values.length : 0;
+}

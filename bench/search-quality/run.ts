@@ -13,7 +13,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CRANFIELD_DOMAIN, CRANFIELD_URL_PREFIX, cranfieldImportLines, cranfieldJudgements, extractionCorporaImportLines, gitDocsImportLines, readCranfieldJsonl } from './bench-corpora';
-import { averagePrecision, ndcgAtK, precisionAtK, reciprocalRank } from './ranking-metrics';
+import { averagePrecision, mean, ndcgAtK, precisionAtK, reciprocalRank } from './ranking-metrics';
 import { createBenchKey, dropDatabase, importThroughAdmin, searchOverHttp, startGateway, type GatewayProcess } from './search-stack';
 
 const databaseUrl = process.env.BENCH_DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/sift_bench';
@@ -42,10 +42,6 @@ interface SearchPath {
   depth: Depth;
   includeDomains: string[] | null;
   maxResults: number;
-}
-
-function mean(values: number[]): number {
-  return values.length ? values.reduce((sum, value) => sum + value, 0) / values.length : 0;
 }
 
 function percentile(values: number[], fraction: number): number {
