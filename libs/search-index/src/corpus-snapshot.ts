@@ -47,15 +47,55 @@ export interface CorpusSnapshot extends CorpusStatistics {
    * the index weakens length normalisation for every collection of short ones.
    */
   siteAverageWordCounts: { domains: string[]; averages: number[] };
-  /**
-   * The mean link prior (1 + LINK_WEIGHT × n / (n + LINK_HALF), n a page's linking pages) of each site whose shared
-   * pages are linked to, drawn towards 1 by SITE_LINK_PRIOR_DOCUMENTS pages without links; advanced depth's ranking
-   * divides a page's prior by its site's. So the prior orders a site's pages among themselves and lifts a page its
-   * site links to more than the site's others, but a site whose pages link to one another (a manual) does not rise as
-   * a whole above a collection without links (abstracts, articles), and links from other sites still count.
-   */
-  siteLinkPriors: { domains: string[]; means: number[] };
-  takenAt: number;
+}
+
+/**
+ * The mean link prior (1 + LINK_WEIGHT × n / (n + LINK_HALF), n a page's linking pages) of each site whose shared
+ * pages are linked to, drawn towards 1 by SITE_LINK_PRIOR_DOCUMENTS pages without links; advanced depth's ranking
+ * divides a page's prior by its site's. So the prior orders a site's pages among themselves and lifts a page its
+ * site links to more than the site's others, but a site whose pages link to one another (a manual) does not rise as
+ * a whole above a collection without links (abstracts, articles), and links from other sites still count.
+ */
+export interface SiteLinkPriors {
+  domains: string[];
+  means: number[];
+}
+
+/** No site's mean (every site's is taken as 1): basic and ultra-fast depth, and corpora above the scanning bound. */
+export const NO_SITE_LINK_PRIORS: SiteLinkPriors = { domains: [], means: [] };
+
+/**
+ * A value built again once it is older than ttlMs (0: before every use). The old value is served while the new one is
+ * built, so only the first use waits; a failed rebuild keeps the old value and the next use tries again.
+ */
+class RebuiltValue<T> {
+  private latest?: { value: T; builtAt: number };
+  private rebuilding?: Promise<T>;
+
+  constructor(
+    private readonly ttlMs: number,
+    private readonly build: () => Promise<T>,
+  ) {}
+
+  async current(): Promise<T> {
+    const latest = this.latest;
+    if (!latest || this.ttlMs <= 0) return this.rebuild();
+    if (Date.now() - latest.builtAt >= this.ttlMs) this.rebuild().catch(() => undefined);
+    return latest.value;
+  }
+
+  private rebuild(): Promise<T> {
+    if (this.rebuilding) return this.rebuilding;
+    this.rebuilding = this.build()
+      .then((value) => {
+        this.latest = { value, builtAt: Date.now() };
+        return value;
+      })
+      .finally(() => {
+        this.rebuilding = undefined;
+      });
+    return this.rebuilding;
+  }
 }
 
 /**
@@ -66,30 +106,28 @@ export interface CorpusSnapshot extends CorpusStatistics {
  * served while a fresh one is built in the background, so no search waits for the rebuild after the first.
  */
 export class CorpusSnapshotCache {
-  private snapshot?: CorpusSnapshot;
-  private rebuilding?: Promise<CorpusSnapshot>;
+  private readonly snapshots: RebuiltValue<CorpusSnapshot>;
+  private readonly linkPriors: RebuiltValue<SiteLinkPriors>;
 
   constructor(
     private readonly prisma: PrismaClient,
     private readonly options: CorpusSnapshotOptions,
-  ) {}
-
-  async current(): Promise<CorpusSnapshot> {
-    const snapshot = this.snapshot;
-    if (!snapshot || this.options.ttlMs <= 0) return this.rebuild();
-    if (Date.now() - snapshot.takenAt >= this.options.ttlMs) {
-      // A failed background rebuild keeps the stale snapshot; the next search tries again.
-      this.rebuild().catch(() => undefined);
-    }
-    return snapshot;
+  ) {
+    this.snapshots = new RebuiltValue(options.ttlMs, () => this.build());
+    this.linkPriors = new RebuiltValue(options.ttlMs, () => this.buildSiteLinkPriors());
   }
 
-  private rebuild(): Promise<CorpusSnapshot> {
-    if (this.rebuilding) return this.rebuilding;
-    this.rebuilding = this.build().finally(() => {
-      this.rebuilding = undefined;
-    });
-    return this.rebuilding;
+  current(): Promise<CorpusSnapshot> {
+    return this.snapshots.current();
+  }
+
+  /**
+   * The sites' mean link priors, which only advanced depth reads: built on the first call, then like the snapshot, so a
+   * process that never searches at advanced depth (the research worker, basic-depth gateways) never scans the link
+   * graph.
+   */
+  siteLinkPriors(): Promise<SiteLinkPriors> {
+    return this.linkPriors.current();
   }
 
   private async build(): Promise<CorpusSnapshot> {
@@ -108,18 +146,14 @@ export class CorpusSnapshotCache {
       }
     }
     const averageWordCount = documentCount > 0 ? words / documentCount : 0;
-    this.snapshot = {
+    return {
       documentCount,
       averageWordCount,
       configs: rows.map((row) => row.config),
       documentCounts: new Map(rows.map((row) => [row.config, row.documents])),
       documentFrequencies,
       siteAverageWordCounts: await this.siteAverageWordCounts(averageWordCount),
-      // Like the lexeme table, a scan of the whole link graph: above the same bound the ranking goes without it.
-      siteLinkPriors: documentCount > 0 && documentCount <= this.options.maximumDocumentsForLexemeTable ? await this.siteLinkPriors() : { domains: [], means: [] },
-      takenAt: Date.now(),
     };
-    return this.snapshot;
   }
 
   /**
@@ -141,11 +175,13 @@ export class CorpusSnapshotCache {
   }
 
   /**
-   * CorpusSnapshot.siteLinkPriors: shared pages and the links of shared pages only, as the document frequencies. Each
-   * page of a site with a linked page brings its prior (1 without links), and SITE_LINK_PRIOR_DOCUMENTS pages of
-   * prior 1 are added.
+   * SiteLinkPriors: shared pages and the links of shared pages only, as the document frequencies. Each page of a site
+   * with a linked page brings its prior (1 without links), and SITE_LINK_PRIOR_DOCUMENTS pages of prior 1 are added.
+   * Like the lexeme table, a scan of the whole link graph: above the same bound the ranking goes without it.
    */
-  private async siteLinkPriors(): Promise<CorpusSnapshot['siteLinkPriors']> {
+  private async buildSiteLinkPriors(): Promise<SiteLinkPriors> {
+    const { documentCount } = await this.current();
+    if (documentCount === 0 || documentCount > this.options.maximumDocumentsForLexemeTable) return NO_SITE_LINK_PRIORS;
     const sites = await queryRows<{ domain: string; documents: number; priors: number }>(this.prisma, {
       text: `SELECT d.domain, count(*)::int AS documents, sum(${linkPriorSql('coalesce(l.linking, 0)', '$1::float8', '$2::float8')})::float8 AS priors
              FROM documents d
@@ -161,5 +197,4 @@ export class CorpusSnapshotCache {
       means: sites.map((site) => (site.priors + SITE_LINK_PRIOR_DOCUMENTS) / (site.documents + SITE_LINK_PRIOR_DOCUMENTS)),
     };
   }
-
 }

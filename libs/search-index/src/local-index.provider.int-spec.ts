@@ -4,6 +4,7 @@ import type { PrismaClient } from '@sift/persistence';
 import { webPageOf, type WebPageFields } from '@sift/content-extraction';
 import { createTestAccount, ownResults } from '@sift/testing';
 import { PageRepository } from './page.repository';
+import { CorpusSnapshotCache } from './corpus-snapshot';
 import { LocalIndexProvider } from './local-index.provider';
 import type { SearchQuery } from './search-query';
 
@@ -428,6 +429,17 @@ describe('LocalIndexProvider (Postgres full-text search + BM25F)', () => {
     const results = await large.search({ query: word, maxResults: 10, depth: 'advanced' });
     const [mesh, plain] = ['mesh', 'plain'].map((site) => results.find((candidate) => candidate.url === `https://${domain(site)}/page-0`)?.score ?? 0);
     expect(mesh / plain).toBeGreaterThan(1.25);
+    // Only advanced depth reads the sites' means: basic and ultra-fast searches never build them.
+    const built = jest.spyOn(CorpusSnapshotCache.prototype, 'siteLinkPriors');
+    try {
+      const fresh = new LocalIndexProvider(prisma, { statisticsTtlMs: 60_000 });
+      for (const depth of ['basic', 'ultra-fast'] as const) expect((await fresh.search({ query: word, maxResults: 10, depth })).length).toBeGreaterThan(0);
+      expect(built).not.toHaveBeenCalled();
+      await fresh.search({ query: word, maxResults: 10, depth: 'advanced' });
+      expect(built).toHaveBeenCalledTimes(1);
+    } finally {
+      built.mockRestore();
+    }
   });
 
   it('orders pages the boosts lift past a score of 1 by their boosted relevance, not by id', async () => {

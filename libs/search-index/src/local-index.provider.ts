@@ -4,8 +4,8 @@ import type { PrismaClient } from '@sift/persistence';
 import { DEFAULT_BM25F, inverseDocumentFrequency } from './bm25f-scorer';
 import { LINK_HALF, LINK_WEIGHT, linkPriorSql } from './link-prior';
 import type { Bm25fParameters } from './bm25f-scorer';
-import { configLexemeKey, CorpusSnapshotCache } from './corpus-snapshot';
-import type { CorpusSnapshot } from './corpus-snapshot';
+import { configLexemeKey, CorpusSnapshotCache, NO_SITE_LINK_PRIORS } from './corpus-snapshot';
+import type { CorpusSnapshot, SiteLinkPriors } from './corpus-snapshot';
 import { countryCodeOf } from './country-code';
 import { normalizeDomainEntry } from './domain-match';
 import { languageCodeOf, searchConfigNameOf } from './language-code';
@@ -74,6 +74,11 @@ interface Reranking {
 }
 
 const NO_RERANKING: Reranking = { proximity: NO_PROXIMITY, passageTerms: [] };
+
+/** The corpus statistics a ranking statement is bound with: the snapshot, and the sites' link priors at advanced depth. */
+interface RankingCorpus extends CorpusSnapshot {
+  siteLinkPriors: SiteLinkPriors;
+}
 
 /** The idf summed per text search configuration: the best score a page of each could reach with these terms. */
 function idfMassByConfig(terms: readonly QueryTerm[]): Map<string, number> {
@@ -490,8 +495,10 @@ export class LocalIndexProvider implements SearchProvider {
   async search(query: SearchQuery): Promise<SearchCandidate[]> {
     const maxResults = query.maxResults ?? 10;
     if (maxResults <= 0) return [];
-    const corpus = await this.corpus.current();
-    if (corpus.documentCount === 0) return [];
+    const snapshot = await this.corpus.current();
+    if (snapshot.documentCount === 0) return [];
+    // Only advanced depth reads the sites' link priors (and builds them on its first search).
+    const corpus: RankingCorpus = { ...snapshot, siteLinkPriors: query.depth === 'advanced' ? await this.corpus.siteLinkPriors() : NO_SITE_LINK_PRIORS };
     const viewer = viewerAccountOf(query.viewer);
     // The query as the document store wrote the pages for the parser (searchableText), once for both readers.
     const text = searchableText(searchTermsOf(query.query));
@@ -525,7 +532,7 @@ export class LocalIndexProvider implements SearchProvider {
    */
   private async withFeedbackTerms(
     query: SearchQuery,
-    corpus: CorpusSnapshot,
+    corpus: RankingCorpus,
     filters: QueryFilters,
     terms: QueryTerm[],
     viewer: string | null,
@@ -559,7 +566,7 @@ export class LocalIndexProvider implements SearchProvider {
   /** The values of a ranking statement for these terms (each carrying its weighted idf) and this many results. */
   private statementValues(
     query: SearchQuery,
-    corpus: CorpusSnapshot,
+    corpus: RankingCorpus,
     filters: QueryFilters,
     queryTerms: QueryTerm[],
     { proximity, passageTerms }: Reranking,
