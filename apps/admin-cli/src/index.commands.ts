@@ -53,7 +53,7 @@ export function registerIndexCommands(program: Command): void {
 
   index
     .command('resegment')
-    .description('Index again the pages stored before word segmentation (Chinese, Japanese, Thai), before headings were indexed or before dotted names (user.email) were split into words, and record the links of pages stored before the link graph (safe to run again)')
+    .description('Index again the pages stored before word segmentation (Chinese, Japanese, Thai), before headings were indexed or before dotted names (user.email) were split into words, and record the links and title names of pages stored before the link graph and the names (safe to run again)')
     .option('--json', 'print the result as JSON on the last line')
     .action((options: { json?: boolean }) => resegmentDocuments(options));
 

@@ -1,4 +1,4 @@
-import { chunkText, searchableText, tokenizeSegmented } from '@sift/ranking';
+import { chunkText, searchableText, titleNamesOf, tokenizeSegmented } from '@sift/ranking';
 import { markdownHeadings } from './markdown-headings';
 import { markdownLinks } from './markdown-links';
 import { summaryLineOf } from './summary-line';
@@ -34,6 +34,8 @@ export interface IndexedPage {
   chunks: ChunkRows;
   /** The pages its content links to (markdownLinks): the store records them as the link graph the ranking reads. */
   links: string[];
+  /** The names its title gives it (titleNamesOf): the ranking boosts a page the query names. */
+  titleNames: string[];
 }
 
 /**
@@ -61,7 +63,7 @@ export function indexedPageOf(input: IndexedPageInput): IndexedPage {
   const headings = markdownHeadings(input.markdown);
   const description = input.description ?? summaryLineOf(input.text, headings) ?? null;
   const chunks = chunkRowsOf(input.text);
-  return { description, ...indexedFieldsOf(input.title, description, headings, chunks), chunks, links: markdownLinks(input.markdown) };
+  return { description, ...indexedFieldsOf(input.title, description, headings, chunks), chunks, links: markdownLinks(input.markdown), titleNames: titleNamesOf(input.title) };
 }
 
 /**
@@ -69,7 +71,7 @@ export function indexedPageOf(input: IndexedPageInput): IndexedPage {
  * the text's words are counted in its chunks (chunkRowsOf), which cut it without overlap and between words, so the
  * text is not read into words a second time.
  */
-export function indexedFieldsOf(title: string, description: string | null | undefined, headings: readonly string[], chunks: ChunkRows): Omit<IndexedPage, 'description' | 'chunks' | 'links'> {
+export function indexedFieldsOf(title: string, description: string | null | undefined, headings: readonly string[], chunks: ChunkRows): Omit<IndexedPage, 'description' | 'chunks' | 'links' | 'titleNames'> {
   const headingLines = headings.join('\n');
   const spaced: IndexedPage['spaced'] = [
     spacedForIndex(title),

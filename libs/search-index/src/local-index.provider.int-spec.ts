@@ -442,6 +442,30 @@ describe('LocalIndexProvider (Postgres full-text search + BM25F)', () => {
     }
   });
 
+  it('ranks the page a query names by its title above pages that use its words as much, at every depth and on both paths', async () => {
+    const store = new PageRepository(prisma);
+    const word = `tarnvelt${suffix}`;
+    const named = `https://${domain('named')}/tarnvelt-sweep`;
+    const other = `https://${domain('named')}/sweeping-notes`;
+    // The same words, the same number of times, in title and text alike; one page is called "<word> sweep", the other
+    // "sweep <word>".
+    await importPage(store, { url: named, title: `${word} sweep`, text: `Sweep the ${word} yard before the frost.`, language: 'en' });
+    await importPage(store, { url: other, title: `Sweep ${word}`, text: `Sweep the ${word} yard before the frost.`, language: 'en' });
+    for (const depth of ['ultra-fast', 'basic', 'advanced'] as const) {
+      for (const filter of [{}, { includeDomains: [domain('named')] }]) {
+        const scoreOf = async (query: string) => {
+          const results = await index.search({ query, maxResults: 10, depth, ...filter });
+          return (url: string) => results.find((candidate) => candidate.url === url)?.score ?? 0;
+        };
+        const naming = await scoreOf(`how often should I ${word} sweep it`);
+        expect(naming(named)).toBeGreaterThan(naming(other) * 1.1);
+        // The same words in another order name nothing: the two pages score alike.
+        const unnamed = await scoreOf(`sweep it, how often should I ${word}`);
+        expect(unnamed(named)).toBeCloseTo(unnamed(other), 3);
+      }
+    }
+  });
+
   it('orders pages the boosts lift past a score of 1 by their boosted relevance, not by id', async () => {
     const store = new PageRepository(prisma);
     const word = `brisqual${suffix}`;

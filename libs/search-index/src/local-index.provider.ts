@@ -1,5 +1,5 @@
 import { queryRows } from '@sift/persistence';
-import { searchableText } from '@sift/ranking';
+import { queryNamesOf, searchableText } from '@sift/ranking';
 import type { PrismaClient } from '@sift/persistence';
 import { DEFAULT_BM25F, inverseDocumentFrequency } from './bm25f-scorer';
 import { LINK_HALF, LINK_WEIGHT, linkPriorSql } from './link-prior';
@@ -185,7 +185,7 @@ const POSTINGS_CANDIDATES_SQL = `
   -- 7% of the statement's Postgres CPU (docs/benchmarks.md, round 15).
   candidates AS MATERIALIZED (
     SELECT d.id, sift_search_config(d.language)::text AS config, d.word_count, d.language, d.domain, d.country_hints,
-           d.url, a.approximate
+           d.url, d.title_names, a.approximate
     FROM approximate a
     JOIN documents d ON d.id = a.id
   )`;
@@ -198,7 +198,7 @@ const POSTINGS_CANDIDATES_SQL = `
  */
 const FILTERED_CANDIDATES_SQL = `
   matching AS (
-    SELECT d.id, d.word_count, d.language, d.domain, d.country_hints, d.url
+    SELECT d.id, d.word_count, d.language, d.domain, d.country_hints, d.url, d.title_names
     FROM documents d
     WHERE d.search_vector @@ :match::tsquery
       AND (d.owner_account_id IS NULL OR d.owner_account_id = :viewer::uuid)
@@ -218,12 +218,12 @@ const FILTERED_CANDIDATES_SQL = `
   ),
   candidates AS (
     SELECT m.id, sift_search_config(m.language)::text AS config, m.word_count, m.language, m.domain, m.country_hints,
-           m.url,
+           m.url, m.title_names,
            (SELECT coalesce(sum(t.idf * e.impact), 0)
             FROM unnest(:lexemes::text[], :idfs::float8[]) AS t(lexeme, idf)
             JOIN document_postings e ON e.document_id = m.id AND e.lexeme = t.lexeme) AS approximate
     FROM matching m
-    ORDER BY 8 DESC, m.id
+    ORDER BY approximate DESC, m.id
     LIMIT :limit::int
   )`;
 
@@ -235,7 +235,9 @@ const FILTERED_CANDIDATES_SQL = `
  * command's manual page, linked from the pages that use the command, against a note that mentions it once),
  * saturating (Craswell et al., SIGIR 2005) so a hub linked from hundreds of pages gains little more than one linked
  * from a dozen, bounded so it reorders close matches without lifting a poor match over a good one, and relative to
- * the site so a collection whose pages link to one another does not rise as a whole above one without links.
+ * the site so a collection whose pages link to one another does not rise as a whole above one without links. At every
+ * depth, NAME_BOOST for a candidate the query names (one of its title's names is among the query's runs of words;
+ * title_names, migration 20261126000000).
  */
 const BOOST_SQL = `
            CASE WHEN c.language = :boost_language::text THEN :language_boost::float8 ELSE 1 END
@@ -247,7 +249,8 @@ const BOOST_SQL = `
                     ELSE (SELECT ${linkPriorSql('count(*)', ':link_weight::float8', ':link_half::float8')}
                           FROM document_links l
                           WHERE l.target_url = c.url AND (l.owner_account_id IS NULL OR l.owner_account_id = :viewer::uuid))
-                         / coalesce((:site_link_priors::float8[])[array_position(:site_link_domains::text[], c.domain)], 1) END`;
+                         / coalesce((:site_link_priors::float8[])[array_position(:site_link_domains::text[], c.domain)], 1) END
+             * CASE WHEN c.title_names && :query_names::text[] THEN :name_boost::float8 ELSE 1 END`;
 
 /**
  * From candidates to the ranked pages, the same for both candidate sources.
@@ -459,6 +462,12 @@ const COUNTRY_BOOST = 1.2;
 const DOMAIN_BOOST = 1.5;
 
 /**
+ * A page the query names (one of its title's names, titleNamesOf, is a run of the query's words: "git clean" in "How do
+ * git clean and git reset --hard differ") is what the query is about more than a page that only uses its words.
+ */
+const NAME_BOOST = 1.25;
+
+/**
  * The embedded index over the document store, in Postgres. Candidates come from the impact-ordered postings
  * (unfiltered searches) or the GIN index over the tsvectors (filtered ones), pre-ranked the same way; either way
  * they are re-scored exactly with BM25F (title, description and body weights, each page's length against its
@@ -623,6 +632,8 @@ export class LocalIndexProvider implements SearchProvider {
       language_boost: LANGUAGE_BOOST,
       country_boost: COUNTRY_BOOST,
       domain_boost: DOMAIN_BOOST,
+      name_boost: NAME_BOOST,
+      query_names: queryNamesOf(query.query),
       // Advanced depth only: at basic depth the prior cost the research benchmark's searches (basic depth) the pages
       // their questions name, which few pages link to (docs/benchmarks.md, round 17).
       link_weight: query.depth === 'advanced' ? LINK_WEIGHT : 0,

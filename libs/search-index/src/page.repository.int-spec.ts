@@ -259,6 +259,20 @@ describe('PageRepository (Postgres)', () => {
     expect(await prisma.documentLink.count({ where: { documentId: { in: [first?.id ?? '', owned?.id ?? ''] } } })).toBe(0);
   });
 
+  it("stores the names the page's title gives it, replaces them with the title, and resegment names older pages", async () => {
+    const url = `https://${host}/named`;
+    const namesOf = async (id: string | undefined) => (await prisma.document.findUniqueOrThrow({ where: { id } })).titleNames;
+    const first = await pages.save('operator', webPageOf({ finalUrl: url, title: 'git-clean(1) | Git Manual', text: 'Remove untracked files from the working tree.' }), 'crawl');
+    expect(await namesOf(first?.id)).toEqual(['git clean', 'git manual']);
+    await pages.save('operator', webPageOf({ finalUrl: url, title: 'Cleaning', text: 'Remove untracked files from the working tree.' }), 'crawl');
+    expect(await namesOf(first?.id)).toEqual([]);
+    // Stored before the names were (migration 20261126000000): resegment names it.
+    await pages.save('operator', webPageOf({ finalUrl: url, title: 'Cleaning the tree', text: 'Remove untracked files from the working tree.' }), 'crawl');
+    await prisma.document.update({ where: { id: first?.id }, data: { titleNames: [] } });
+    await pages.resegment({ batchSize: 50 });
+    expect(await namesOf(first?.id)).toEqual(['cleaning the tree']);
+  });
+
   it("compresses a page's text, markdown and vector with LZ4 where the server has it (migration 20261124090000)", async () => {
     const [server] = await prisma.$queryRawUnsafe<{ lz4: boolean }[]>(
       `SELECT 'lz4' = ANY(enumvals) AS lz4 FROM pg_settings WHERE name = 'default_toast_compression'`,

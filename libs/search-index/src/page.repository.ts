@@ -10,6 +10,7 @@ import {
   type WebPage,
 } from '@sift/content-extraction';
 import { queryRows } from '@sift/persistence';
+import { titleNamesOf } from '@sift/ranking';
 import type { PrismaClient } from '@sift/persistence';
 import { domainOf, normalizeUrl } from './canonical-url';
 import { countryCodeOf, countryOfHost } from './country-code';
@@ -136,9 +137,9 @@ function storedLinksOf(links: readonly string[], url: string, finalUrl: string):
  * stored again with the same content is indexed again instead of only refreshed (migrations 20261124050000,
  * 20261124070000). 2: "<style" and "<script" in a page's text no longer hide the rest of its chunk (indexedPageOf).
  * 3: dotted names ("user.email") are indexed whole and as their parts (searchableText). 4: the page's links are
- * recorded (migration 20261125000000).
+ * recorded (migration 20261125000000). 5: the names its title gives it (titleNamesOf, migration 20261126000000).
  */
-const INDEX_VERSION = 4;
+const INDEX_VERSION = 5;
 
 function parseDate(value: string | undefined): Date | null {
   if (!value) return null;
@@ -234,11 +235,11 @@ export class PageRepository {
              saved AS (
                INSERT INTO documents (id, url, final_url, domain, title, description, markdown, text, language, published_date,
                                       fetched_at, content_hash, is_news, is_unsafe, country_hints, images, source, word_count,
-                                      owner_account_id, search_vector, index_version, description_from_page)
+                                      owner_account_id, search_vector, index_version, description_from_page, title_names)
                SELECT gen_random_uuid(), $1, $6, $7, $8, $9, $10, $11, $2, $12::timestamptz, COALESCE($13::timestamptz, now()), $14, $15, $16,
                       $17::text[], $18::jsonb, $19::"DocumentSource", $20::int, $22::uuid,
                       sift_document_vector($2, coalesce($23::text, $8), coalesce($24::text, $9), $25::text, ${BODY_VECTOR_SQL}),
-                      $26::int, $27::boolean
+                      $26::int, $27::boolean, $29::text[]
                WHERE $21::uuid IS NULL
                   OR EXISTS (SELECT 1 FROM accounts WHERE id = $21::uuid AND NOT zero_data_retention)
                ON CONFLICT (url, owner_account_id) DO UPDATE SET
@@ -248,7 +249,7 @@ export class PageRepository {
                  content_hash = EXCLUDED.content_hash, is_news = EXCLUDED.is_news, is_unsafe = EXCLUDED.is_unsafe,
                  country_hints = EXCLUDED.country_hints, images = EXCLUDED.images, source = EXCLUDED.source,
                  word_count = EXCLUDED.word_count, search_vector = EXCLUDED.search_vector, index_version = EXCLUDED.index_version,
-                 description_from_page = EXCLUDED.description_from_page
+                 description_from_page = EXCLUDED.description_from_page, title_names = EXCLUDED.title_names
                RETURNING id, fetched_at),
              ${chunksReplacedSql('(SELECT id FROM saved)')},
              ${linksReplacedSql('(SELECT id FROM saved)', '$28::text[]', '$22::uuid')}
@@ -279,6 +280,7 @@ export class PageRepository {
         INDEX_VERSION,
         metaDescription !== null,
         storedLinksOf(indexed.links, url, finalUrl),
+        indexed.titleNames,
       ],
     });
     if (!row) return null;
@@ -347,8 +349,9 @@ export class PageRepository {
    * Thai or another script written without spaces (stored before migration 20261124010000, each such sentence one
    * lexeme no query word matches), pages with headings (stored before migration 20261124030000, which made the
    * headings a field) and pages with dotted names ("user.email", one lexeme before INDEX_VERSION 3), and records every
-   * page's links (stored before INDEX_VERSION 4, migration 20261125000000). Reads every page once, a batch at a time in
-   * id order, and returns how many it indexed again; onBatch reports pages read and indexed so far. Safe to repeat.
+   * page's links (stored before INDEX_VERSION 4, migration 20261125000000) and its title's names (INDEX_VERSION 5,
+   * migration 20261126000000). Reads every page once, a batch at a time in id order, and returns how many it indexed
+   * again; onBatch reports pages read and indexed so far. Safe to repeat.
    */
   async resegment(options: { batchSize?: number; onBatch?: (read: number, indexed: number) => void } = {}): Promise<number> {
     let read = 0;
@@ -360,10 +363,13 @@ export class PageRepository {
       options.batchSize ?? 200,
       async (rows) => {
         for (const row of rows) {
+          // The links and the title's names: cheap, so written for every page (stored before INDEX_VERSION 4 and 5).
           await queryRows(this.prisma, {
             name: 'sift_documents_relink',
-            text: `WITH ${linksReplacedSql('$1::uuid', '$2::text[]', '(SELECT owner_account_id FROM documents WHERE id = $1::uuid)')} SELECT 1`,
-            values: [row.id, storedLinksOf(markdownLinks(row.markdown), row.url, row.final_url)],
+            text: `WITH ${linksReplacedSql('$1::uuid', '$2::text[]', '(SELECT owner_account_id FROM documents WHERE id = $1::uuid)')},
+                   named AS (UPDATE documents SET title_names = $3::text[] WHERE id = $1::uuid AND title_names <> $3::text[])
+                   SELECT 1`,
+            values: [row.id, storedLinksOf(markdownLinks(row.markdown), row.url, row.final_url), titleNamesOf(row.title)],
           });
           const chunks = chunkRowsOf(row.text);
           const fields = indexedFieldsOf(row.title, row.description, markdownHeadings(row.markdown), chunks);
