@@ -61,14 +61,17 @@ export function fusePages(searches: SearchStep[], includeDomains: string[]): Fou
 }
 
 /**
- * The pages to report from: each search's best page first (so every part of the plan has a source), then the
- * best of the rest, up to `count`.
+ * The pages to report from: each search's own best page not yet chosen first (so every part of the plan has the
+ * source that search ranked first, not a page found by many searches that answers none of them best), then the best
+ * of the rest by fused rank, up to `count`.
  */
 export function choosePages(found: FoundPage[], searches: SearchStep[], count: number): FoundPage[] {
+  const byKey = new Map(found.map((page) => [canonicalUrlKey(page.hit.url), page]));
   const chosen = new Set<FoundPage>();
   for (const search of searches) {
-    const best = found.find((page) => page.queries.includes(search.query) && !chosen.has(page));
-    if (best && chosen.size < count) chosen.add(best);
+    if (chosen.size >= count) break;
+    const best = search.hits.map((hit) => byKey.get(canonicalUrlKey(hit.url))).find((page) => page !== undefined && !chosen.has(page));
+    if (best) chosen.add(best);
   }
   for (const page of found) if (chosen.size < count) chosen.add(page);
   return found.filter((page) => chosen.has(page));
