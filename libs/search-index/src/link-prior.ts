@@ -15,7 +15,7 @@ export const SITE_LINK_MAXIMUM_SITES = 2000;
 
 /**
  * The link prior of a page `linking` pages link to, as SQL over SQL operands: 1 + weight × n / (n + half). One
- * formula for the ranking (BOOST_SQL) and for the sites' means it is divided by (CorpusSnapshot.siteLinkPriors).
+ * formula for the ranking (BOOST_SQL) and for the sites' means it is divided by (CorpusSnapshotCache.siteLinkPriors).
  */
 export function linkPriorSql(linking: string, weight: string, half: string): string {
   return `(1 + ${weight} * ${linking} / (${linking} + ${half}))`;

@@ -230,7 +230,7 @@ const FILTERED_CANDIDATES_SQL = `
 /**
  * A candidate's boost: the language, country and domain boosts and, at advanced depth, the link prior multiplied. The
  * link prior is 1 + LINK_WEIGHT × n / (n + LINK_HALF), n the pages the viewer may see whose content links to the
- * candidate (migration 20261125000000), divided by its site's mean (CorpusSnapshot.siteLinkPriors; 1 for sites
+ * candidate (migration 20261125000000), divided by its site's mean (CorpusSnapshotCache.siteLinkPriors; 1 for sites
  * without links). It is query-independent evidence that the page is its site's reference on what it covers (a
  * command's manual page, linked from the pages that use the command, against a note that mentions it once),
  * saturating (Craswell et al., SIGIR 2005) so a hub linked from hundreds of pages gains little more than one linked

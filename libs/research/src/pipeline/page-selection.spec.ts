@@ -7,9 +7,9 @@ const pathsOf = (searches: SearchStep[], count: number) =>
 
 describe('choosePages', () => {
   it("gives each search the page it ranked first, even when a page found by every search fuses higher", () => {
-    // The overview page is second in all three searches, so it fuses first; each side of the comparison is only
-    // first in its own search, and the fused order alone would fill two places with the overview and a page the
-    // two side searches share.
+    // The overview page is second in all three searches and the workflows page third, so they fuse first; each side
+    // of the comparison is first in its own search only. Taking each search's best-fused page instead gave overview,
+    // workflows and merge: the rebase side was left out.
     const searches = [
       search('how do rebase and merge differ', ['/comparison', '/overview', '/workflows']),
       search('rebase integrate changes', ['/rebase', '/overview', '/workflows']),
