@@ -96,6 +96,7 @@ describe('ExtractionService against loopback fixtures', () => {
     site = await startFixtureServer({
       '/article': html(articleHtml),
       '/article-for-cache': html(articleHtml),
+      '/article-for-formats': html(articleHtml),
       '/article-zero-retention': html(articleHtml),
       '/javascript-only': html(javascriptOnlyHtml),
       '/noscript-post': html(noscriptPostHtml),
@@ -155,12 +156,23 @@ describe('ExtractionService against loopback fixtures', () => {
     expect(result.fromCache).toBe(false);
   });
 
-  it('returns plain text when format is text and collects no images unless asked', async () => {
+  it('returns plain text when format is text, the page keeping its markdown and images for the store', async () => {
     const result = expectSuccess(await service.extract(payloadFor('/article', { format: 'text' })));
     expect(result.content).toContain('spiral stairs');
     expect(result.content).not.toMatch(/^#/m);
     expect(result.content).toBe(result.page.text);
-    expect(result.page.images).toEqual([]);
+    expect(result.page.markdown).toContain(`![The lamp](${site.url}/images/lamp.jpg)`);
+    // Not asked for, yet collected: the response leaves them out (page-responses.ts), the stored page keeps them.
+    expect(result.page.images.map((image) => image.url)).toContain(`${site.url}/images/lamp.jpg`);
+  });
+
+  it('serves a page stored by a text extraction without images to a later markdown request with images, whole', async () => {
+    const first = expectSuccess(await service.extract(payloadFor('/article-for-formats', { accountId, maxCacheAgeMs: 60_000, format: 'text' })));
+    expect(first.fromCache).toBe(false);
+    const second = expectSuccess(await service.extract(payloadFor('/article-for-formats', { accountId, maxCacheAgeMs: 60_000, includeImages: true })));
+    expect(second.fromCache).toBe(true);
+    expect(second.content).toContain(`![The lamp](${site.url}/images/lamp.jpg)`);
+    expect(second.page.images.map((image) => image.url)).toContain(`${site.url}/images/lamp.jpg`);
   });
 
   it('returns the chunks that match the query, joined by [...]', async () => {

@@ -145,11 +145,14 @@ export class ExtractionService {
     return pageOf(analysis);
   }
 
-  /** The block-page verdict and (if asked) the page of an HTML response, from a parsing thread. */
+  /**
+   * The block-page verdict and (if asked) the page of an HTML response, from a parsing thread. The page is the whole
+   * extraction, its images included whatever this request asked: it is stored, and the store serves it to later
+   * requests as their cache and to searches, whose options may differ (the responses show images only when asked,
+   * page-responses.ts).
+   */
   private analysed(payload: ExtractUrlPayload, deadline: Deadline, response: Omit<HtmlDocument, 'url' | 'includeImages'>): Promise<HtmlAnalysis> {
-    return this.parsed(payload, deadline, () =>
-      this.options.parser.html({ ...response, url: payload.url, includeImages: payload.includeImages }, deadline.remainingMs()),
-    );
+    return this.parsed(payload, deadline, () => this.options.parser.html({ ...response, url: payload.url, includeImages: true }, deadline.remainingMs()));
   }
 
   /** Runs one parse; a parse stopped by its deadline, its heap cap or a full queue fails the URL with the reason. */

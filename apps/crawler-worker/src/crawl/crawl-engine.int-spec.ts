@@ -217,6 +217,12 @@ describe('runCrawl on the Git documentation site', () => {
     const answered = stored.map(({ url, finalUrl, title, images, favicon }) => ({ url, finalUrl, title, images, ...(favicon ? { favicon } : {}) }));
     expect(outcome.pages.map(({ page }) => page).sort(byFinalUrl)).toEqual(answered.sort(byFinalUrl));
     expect(outcome.pages.map(({ page }) => Object.keys(page)).flat()).not.toContain('markdown');
+    // A crawl in text format stores the same whole page (the store serves it to later extractions in any format);
+    // its results show the text.
+    stored.length = 0;
+    const asText = await runCrawl(crawlRequest(site, { limit: 5, format: 'text' }), dependencies);
+    expect(stored.find((document) => document.url === `${site.origin}/index.html`)?.markdown).toBe(seed?.markdown);
+    expect(asText.pages.find(({ page }) => page.url === `${site.origin}/index.html`)?.content).toBe(seed?.text);
   });
 
   it('refuses a root the egress policy forbids without a single request to it', async () => {

@@ -212,11 +212,13 @@ class CrawlRun {
     let extracted: WebPage | undefined;
     const run = { deadlineMs: Math.max(1, this.deadline - Date.now()) };
     if (isHtml && this.request.mode === 'crawl') {
+      // The whole page, markdown and images whatever the crawl asked: it is stored, and the store serves it to later
+      // extractions as their cache and to searches (the crawl's results show its format, and images when asked).
       ({ page: extracted, links } = await this.dependencies.extractPageWithLinks(response.text, {
         baseUrl: finalUrl.href,
         url: entry.url.href,
-        includeImages: this.request.includeImages,
-        format: this.request.format,
+        includeImages: true,
+        format: 'markdown',
       }, run));
     } else if (isHtml) {
       links = await this.dependencies.extractLinks(response.text, finalUrl.href, run);
@@ -249,7 +251,8 @@ class CrawlRun {
       key: pageKey(url),
       title: page.title,
       content: this.request.format === 'text' ? page.text : page.markdown,
-      page: crawledPageOf(page),
+      // The job's result carries images only when the crawl asked for them; the stored page keeps them.
+      page: crawledPageOf(this.request.includeImages ? page : { ...page, images: [] }),
     });
     // The document store is a side effect of crawling; its failure must not fail the caller's crawl.
     if (this.dependencies.storePage) this.storing.push(this.dependencies.storePage(page).catch(() => undefined));
