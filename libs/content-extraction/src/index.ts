@@ -11,6 +11,6 @@ export { faviconFor } from './favicon';
 export { decodeHtml } from './decode-html';
 export { countryHintsOf } from './country-hints';
 export { markdownHeadings } from './markdown-headings';
-export { markdownLinks, MAX_CONTENT_LINKS } from './markdown-links';
+export { markdownLinks } from './markdown-links';
 export { summaryLineOf } from './summary-line';
 export { chunkRowsOf, indexedFieldsOf, indexedPageOf, type ChunkRows, type IndexedPage, type IndexedPageInput } from './indexed-page';

@@ -5,4 +5,4 @@ export { chunkText, DEFAULT_CHUNK_CHARS } from './chunk-text';
 export { Bm25Index } from './bm25-index';
 export type { Bm25Options, ScoredDocument } from './bm25-index';
 export { rankChunks, topChunks, CHUNK_SEPARATOR } from './rank-chunks';
-export { titleNamesOf, queryNamesOf, MAX_TITLE_NAMES } from './title-names';
+export { titleNamesOf, queryNamesOf } from './title-names';
