@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { indexedPageOf, webPageOf } from '@sift/content-extraction';
 import { createPrismaClient } from '@sift/persistence';
 import type { PrismaClient } from '@sift/persistence';
@@ -324,6 +324,17 @@ describe('PageRepository (Postgres)', () => {
     }
     expect(await new PageRepository(prisma, { sharedIndex: true }).save('keyless', webPageOf({ finalUrl: `https://${host}/keyless`, text: 'Anyone.' }), 'extract')).toBeNull();
     expect(await prisma.document.count({ where: { domain: host } })).toBe(before);
+  });
+
+  it('stores nothing, without failing, for a page whose URL is longer than the URL index can key', async () => {
+    // Incompressible (random) characters: a b-tree entry compresses a long key before it gives up on it.
+    const long = `https://${host}/track?data=${randomBytes(2_200).toString('base64url')}`;
+    expect(long.length).toBeGreaterThan(2_000);
+    expect(await pages.save('operator', webPageOf({ finalUrl: long, text: 'A page behind a tracking link.' }), 'extract')).toBeNull();
+    const fitting = `https://${host}/track?data=${randomBytes(1_400).toString('base64url')}`;
+    expect(fitting.length).toBeLessThanOrEqual(2_000);
+    expect(await pages.save('operator', webPageOf({ finalUrl: fitting, text: 'A page behind a shorter tracking link.' }), 'extract')).not.toBeNull();
+    expect(await prisma.document.count({ where: { url: { in: [long, fitting] } } })).toBe(1);
   });
 
   it('keeps one copy per account for the same URL, and serves each account its own copy or the shared one from cache', async () => {

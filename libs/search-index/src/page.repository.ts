@@ -106,10 +106,12 @@ function linksReplacedSql(documentId: string, links: string, owner: string): str
 }
 
 /**
- * Longer link targets are left out of the link graph: a b-tree entry (the target index) holds at most about 2,700
- * bytes, and a hostile page's 5,000-character link must not make its page unstorable.
+ * The longest URL the store keys, a page's or a link target's. A b-tree entry (the URL indexes) holds at most about 2,700
+ * bytes, fewer or more depending on how well the URL compresses: a page under a longer URL (tracking parameters, data
+ * in the query) is not stored, and a longer link target is left out of the link graph, so a hostile page's
+ * 5,000-character link does not make its page unstorable. Normalised URLs are ASCII: characters are bytes.
  */
-const MAX_LINK_URL_CHARACTERS = 2000;
+const MAX_URL_CHARACTERS = 2000;
 
 /**
  * The pages a page links to as the link graph keys them: its content's links (IndexedPage.links) normalised as the
@@ -121,7 +123,7 @@ function storedLinksOf(links: readonly string[], url: string, finalUrl: string):
   for (const link of links) {
     try {
       const normalized = normalizeUrl(link);
-      if (normalized.length <= MAX_LINK_URL_CHARACTERS) stored.add(normalized);
+      if (normalized.length <= MAX_URL_CHARACTERS) stored.add(normalized);
     } catch {
       // Not an absolute http(s) URL after all: not a page the index could hold.
     }
@@ -182,8 +184,8 @@ export class PageRepository {
 
   /**
    * Inserts or replaces the page stored under its URL for its owner. Returns null, storing nothing, for a keyless
-   * caller and for an account with zero data retention (or no account at all): the flag is read in the writing
-   * statement itself.
+   * caller, for an account with zero data retention (or no account at all: the flag is read in the writing statement
+   * itself) and for a page whose URL is longer than MAX_URL_CHARACTERS (the URL it was asked under: its key).
    */
   async save(owner: PageOwner, page: WebPage, source: DocumentSource, options: SaveOptions = {}): Promise<StoredPage | null> {
     if (owner === 'keyless') return null;
@@ -192,6 +194,7 @@ export class PageRepository {
     const ownerAccountId = this.options.sharedIndex ? null : accountId;
     const url = normalizeUrl(page.url);
     const finalUrl = page.finalUrl ? normalizeUrl(page.finalUrl) : url;
+    if (url.length > MAX_URL_CHARACTERS) return null;
     const domain = domainOf(finalUrl);
     const title = page.title.trim();
     const text = page.text;
