@@ -60,8 +60,8 @@ export function pageFromImportLine(line: ImportLine): WebPage | null {
 
 /**
  * Loads a JSONL file into the document store, where the local index picks it up. A malformed line, one
- * without URL or content, or one whose URL is not http(s) is skipped and counted, never fatal: self-hosters
- * import dumps they did not write.
+ * without URL or content, one whose URL is not http(s) or one the store does not keep (a URL over 2,000
+ * characters) is skipped and counted, never fatal: self-hosters import dumps they did not write.
  */
 export async function importJsonl(path: string, options: ImportOptions): Promise<ImportResult> {
   const progressEvery = options.progressEvery ?? 100;
