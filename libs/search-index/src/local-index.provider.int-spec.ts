@@ -533,6 +533,24 @@ describe('LocalIndexProvider (Postgres full-text search + BM25F)', () => {
     expect(await index.search({ query: 'the of and' })).toEqual([]);
   });
 
+  it("returns as many pages as asked when the viewer's own copy of a page and the shared copy both match, at every depth and on both paths", async () => {
+    const store = new PageRepository(prisma);
+    const account = await createTestAccount(prisma, { plan: 'researcher', name: `index-copies-${suffix}` });
+    const word = `plintar${suffix}`;
+    const copied = `https://${domain('copies')}/manual`;
+    const page = { finalUrl: copied, title: `${word} manual`, text: `The ${word} manual: ${word} setup, ${word} tuning and ${word} repair.`, language: 'en' };
+    await importPage(store, { ...page, url: copied });
+    await store.save({ accountId: account.id }, webPageOf(page), 'extract');
+    const other = `https://${domain('copies')}/faq`;
+    await importPage(store, { url: other, title: 'Questions', text: `Questions about the ${word}.`, language: 'en' });
+    for (const depth of ['ultra-fast', 'basic', 'advanced'] as const) {
+      for (const filter of [{}, { includeDomains: [domain('copies')] }]) {
+        const urls = (await index.search({ query: word, depth, maxResults: 2, viewer: { accountId: account.id }, ...filter })).map((candidate) => candidate.url);
+        expect({ depth, filter, urls }).toEqual({ depth, filter, urls: [copied, other] });
+      }
+    }
+  });
+
   it("returns an account's own pages and the shared ones, never another account's, on both candidate paths", async () => {
     const store = new PageRepository(prisma);
     const [owner, other] = await Promise.all(['owner', 'other'].map((name) => createTestAccount(prisma, { plan: 'researcher', name: `index-${name}-${suffix}` })));

@@ -185,7 +185,7 @@ const POSTINGS_CANDIDATES_SQL = `
   -- 7% of the statement's Postgres CPU (docs/benchmarks.md, round 15).
   candidates AS MATERIALIZED (
     SELECT d.id, sift_search_config(d.language)::text AS config, d.word_count, d.language, d.domain, d.country_hints,
-           d.url, d.title_names, a.approximate
+           d.url, d.final_url, d.title_names, a.approximate
     FROM approximate a
     JOIN documents d ON d.id = a.id
   )`;
@@ -198,7 +198,7 @@ const POSTINGS_CANDIDATES_SQL = `
  */
 const FILTERED_CANDIDATES_SQL = `
   matching AS (
-    SELECT d.id, d.word_count, d.language, d.domain, d.country_hints, d.url, d.title_names
+    SELECT d.id, d.word_count, d.language, d.domain, d.country_hints, d.url, d.final_url, d.title_names
     FROM documents d
     WHERE d.search_vector @@ :match::tsquery
       AND (d.owner_account_id IS NULL OR d.owner_account_id = :viewer::uuid)
@@ -218,7 +218,7 @@ const FILTERED_CANDIDATES_SQL = `
   ),
   candidates AS (
     SELECT m.id, sift_search_config(m.language)::text AS config, m.word_count, m.language, m.domain, m.country_hints,
-           m.url, m.title_names,
+           m.url, m.final_url, m.title_names,
            (SELECT coalesce(sum(t.idf * e.impact), 0)
             FROM unnest(:lexemes::text[], :idfs::float8[]) AS t(lexeme, idf)
             JOIN document_postings e ON e.document_id = m.id AND e.lexeme = t.lexeme) AS approximate
@@ -281,7 +281,7 @@ const RANKING_SQL = `
   -- MATERIALIZED: proximate reads term_relevance twice (its order and its score); inlined, Postgres ran the
   -- per-candidate scoring subquery once for each, about a third of the statement.
   scored AS MATERIALIZED (
-    SELECT c.id, c.config, c.word_count,
+    SELECT c.id, c.config, c.word_count, c.final_url,
            (SELECT sum(q.idf * coalesce(f.saturated, 0)) / nullif((:config_masses::float8[])[array_position(:mass_configs::text[], c.config)], 0)
             FROM unnest(:term_configs::text[], :term_lexemes::text[], :term_idfs::float8[]) AS q(config, lexeme, idf)
             LEFT JOIN LATERAL (
@@ -297,7 +297,7 @@ const RANKING_SQL = `
     FROM lengths c
   ),
   proximate AS (
-    SELECT s.id, s.config, s.word_count,
+    SELECT s.id, s.config, s.word_count, s.final_url,
            ((1 - :passage_weight::float8) *
               ((1 - :proximity_weight::float8) * s.term_relevance
                + CASE WHEN cardinality(:proximity_spans::text[]) = 0 OR s.position > :proximity_candidates::int THEN 0
@@ -322,10 +322,14 @@ const RANKING_SQL = `
     FROM (SELECT s.*, row_number() OVER (ORDER BY coalesce(s.term_relevance * s.boost, 0) DESC, s.id) AS position FROM scored s) AS s
   ),
   -- Ordered by the boosted relevance itself; the result's score is it capped at 1. Ordered by the capped score, pages
-  -- the boosts lift past 1 tied and fell back to id order.
+  -- the boosts lift past 1 tied and fell back to id order. One row per page before the limit: an account's own copy of
+  -- a URL and the shared copy (or two stored URLs that led to the same page) are two documents with one final URL, and
+  -- the better-ranked is kept, so a search returns as many pages as it asks for.
   ranked AS (
-    SELECT s.id, s.config, s.word_count, least(1, coalesce(s.relevance, 0)) AS relevance, coalesce(s.relevance, 0) AS boosted
-    FROM proximate s
+    SELECT s.id, s.config, s.word_count, least(1, s.boosted) AS relevance, s.boosted
+    FROM (SELECT DISTINCT ON (p.final_url) p.id, p.config, p.word_count, coalesce(p.relevance, 0) AS boosted
+          FROM proximate p
+          ORDER BY p.final_url, 4 DESC, p.id) AS s
     ORDER BY 5 DESC, s.id
     LIMIT :results::int
   )`;
@@ -340,8 +344,11 @@ const RANKING_SQL = `
 const APPROXIMATE_RANKING_SQL = `
   ranked AS (
     SELECT b.id, b.config, b.word_count, least(1, b.boosted) AS relevance, b.boosted
-    FROM (SELECT c.id, c.config, c.word_count, coalesce(c.approximate / nullif(:idf_mass::float8, 0), 0) * ${BOOST_SQL} AS boosted
-          FROM candidates c) AS b
+    FROM (SELECT DISTINCT ON (c.final_url) c.id, c.config, c.word_count,
+                 coalesce(c.approximate / nullif(:idf_mass::float8, 0), 0) * ${BOOST_SQL} AS boosted
+          FROM candidates c
+          -- One row per page before the limit, as RANKING_SQL's ranked.
+          ORDER BY c.final_url, 4 DESC, c.id) AS b
     ORDER BY 5 DESC, b.id
     LIMIT :results::int
   )`;
@@ -525,9 +532,8 @@ export class LocalIndexProvider implements SearchProvider {
       ? (filters.filtered ? STATEMENTS.filteredApproximate : STATEMENTS.postingsApproximate)
       : (filters.filtered ? STATEMENTS.filtered : STATEMENTS.postings);
     const rows = await queryRows<RankedDocumentRow>(this.prisma, bind(statement, this.statementValues(query, corpus, filters, terms, { proximity, passageTerms }, maxResults)));
-    // An account's own copy of a URL and the shared copy are two documents; show the better-ranked one.
-    const seen = new Set<string>();
-    return rows.filter((row) => !seen.has(row.final_url) && seen.add(row.final_url)).map((row) => this.toCandidate(row));
+    // One row per final URL already (ranked, in the statement).
+    return rows.map((row) => this.toCandidate(row));
   }
 
   /**
