@@ -403,6 +403,34 @@ describe('LocalIndexProvider (Postgres full-text search + BM25F)', () => {
     }
   });
 
+  it("counts a linking page once when the viewer has its own copy of it beside the shared one, and counts the links only its copy has", async () => {
+    const store = new PageRepository(prisma);
+    const [owner, other] = await Promise.all(['owner', 'other'].map((name) => createTestAccount(prisma, { plan: 'researcher', name: `copies-${name}-${suffix}` })));
+    const word = `drenwick${suffix}`;
+    const reference = `https://${domain('copied')}/reference`;
+    const note = `https://${domain('copied')}/note`;
+    await importPage(store, { url: reference, title: 'Field sheet', text: `A field sheet naming ${word} once.`, language: 'en' });
+    await importPage(store, { url: note, title: 'Field sheet', text: `A field sheet naming ${word} once.`, language: 'en' });
+    // The shared chapter links to the reference; the owner's copy of the same chapter links to the reference and the note.
+    const chapter = `https://${domain('copied')}/chapter`;
+    await importPage(store, { url: chapter, title: 'Chapter', markdown: `Read [the sheet](${reference}) first.`, text: 'Read the sheet first.', language: 'en' });
+    await store.save({ accountId: owner.id }, webPageOf({ finalUrl: chapter, title: 'Chapter', markdown: `Read [the sheet](${reference}), then [the note](${note}).`, text: 'Read the sheet, then the note.', language: 'en' }), 'extract');
+    const held = new LocalIndexProvider(prisma, { statisticsTtlMs: 600_000 });
+    for (const filter of [{}, { includeDomains: [domain('copied')] }]) {
+      const scoresFor = async (viewer: SearchQuery['viewer']) => {
+        const results = await held.search({ query: word, maxResults: 10, depth: 'advanced', viewer, ...filter });
+        return [reference, note].map((url) => results.find((candidate) => candidate.url === url)?.score ?? 0);
+      };
+      const [otherReference, otherNote] = await scoresFor({ accountId: other.id });
+      const [ownerReference, ownerNote] = await scoresFor({ accountId: owner.id });
+      expect(otherReference).toBeGreaterThan(otherNote);
+      // One linking page (the chapter) for the reference, whichever copies of it the viewer sees.
+      expect(ownerReference).toBeCloseTo(otherReference, 9);
+      // The note is linked from the owner's copy alone: one linking page too.
+      expect(ownerNote).toBeCloseTo(ownerReference, 9);
+    }
+  });
+
   it('does not lift a site whose pages link to one another above the same pages without links (advanced depth)', async () => {
     const store = new PageRepository(prisma);
     const word = `quillvane${suffix}`;

@@ -235,7 +235,8 @@ const FILTERED_CANDIDATES_SQL = `
  * command's manual page, linked from the pages that use the command, against a note that mentions it once),
  * saturating (Craswell et al., SIGIR 2005) so a hub linked from hundreds of pages gains little more than one linked
  * from a dozen, bounded so it reorders close matches without lifting a poor match over a good one, and relative to
- * the site so a collection whose pages link to one another does not rise as a whole above one without links. At every
+ * the site so a collection whose pages link to one another does not rise as a whole above one without links. n counts
+ * linking pages, not documents: the viewer's own copy of a shared page links once with it. At every
  * depth, NAME_BOOST for a candidate the query names (one of its title's names is among the query's runs of words;
  * title_names, migration 20261126000000).
  */
@@ -248,7 +249,15 @@ const BOOST_SQL = `
              * CASE WHEN :link_weight::float8 = 0 THEN 1
                     ELSE (SELECT ${linkPriorSql('count(*)', ':link_weight::float8', ':link_half::float8')}
                           FROM document_links l
-                          WHERE l.target_url = c.url AND (l.owner_account_id IS NULL OR l.owner_account_id = :viewer::uuid))
+                          WHERE l.target_url = c.url
+                            AND (l.owner_account_id IS NULL
+                                 -- The viewer's own copy of a page whose shared copy links here too is the same linking
+                                 -- page: its link counts once (the shared one). Only the viewer's own links are looked up.
+                                 OR (l.owner_account_id = :viewer::uuid
+                                     AND NOT EXISTS (SELECT 1 FROM documents own
+                                                     JOIN documents shared ON shared.url = own.url AND shared.owner_account_id IS NULL
+                                                     JOIN document_links sl ON sl.document_id = shared.id AND sl.target_url = l.target_url
+                                                     WHERE own.id = l.document_id))))
                          / coalesce((:site_link_priors::float8[])[array_position(:site_link_domains::text[], c.domain)], 1) END
              * CASE WHEN c.title_names && :query_names::text[] THEN :name_boost::float8 ELSE 1 END`;
 
