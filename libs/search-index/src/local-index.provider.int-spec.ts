@@ -369,15 +369,21 @@ describe('LocalIndexProvider (Postgres full-text search + BM25F)', () => {
     }
   });
 
+  /**
+   * An owner and another account, and two shared pages on the site with the same words but for the URL (a reference
+   * and a note): without links the two score alike.
+   */
+  const givenTwoSheets = async (store: PageRepository, site: string, word: string) => {
+    const [owner, other] = await Promise.all(['owner', 'other'].map((name) => createTestAccount(prisma, { plan: 'researcher', name: `${site}-${name}-${suffix}` })));
+    const [reference, note] = ['reference', 'note'].map((path) => `https://${domain(site)}/${path}`);
+    for (const url of [reference, note]) await importPage(store, { url, title: 'Field sheet', text: `A field sheet naming ${word} once.`, language: 'en' });
+    return { owner, other, reference, note };
+  };
+
   it("ranks a page other pages link to above one that matches as well at advanced depth, counting only the links of pages the viewer may see", async () => {
     const store = new PageRepository(prisma);
-    const [owner, other] = await Promise.all(['owner', 'other'].map((name) => createTestAccount(prisma, { plan: 'researcher', name: `links-${name}-${suffix}` })));
     const word = `plimsorth${suffix}`;
-    const reference = `https://${domain('linked')}/reference`;
-    const note = `https://${domain('linked')}/note`;
-    // The same words but for the URL: without links the two score alike.
-    await importPage(store, { url: reference, title: 'Field sheet', text: `A field sheet naming ${word} once.`, language: 'en' });
-    await importPage(store, { url: note, title: 'Field sheet', text: `A field sheet naming ${word} once.`, language: 'en' });
+    const { owner, other, reference, note } = await givenTwoSheets(store, 'linked', word);
     // Three shared pages link to the reference; three pages private to one account link to the note. None has the word.
     for (let position = 0; position < 3; position += 1) {
       await importPage(store, { url: `https://${domain('linked')}/chapter-${position}`, title: 'Chapter', markdown: `Read [the sheet](${reference}) first.`, text: 'Read the sheet first.', language: 'en' });
@@ -405,12 +411,8 @@ describe('LocalIndexProvider (Postgres full-text search + BM25F)', () => {
 
   it("counts a linking page once when the viewer has its own copy of it beside the shared one, and counts the links only its copy has", async () => {
     const store = new PageRepository(prisma);
-    const [owner, other] = await Promise.all(['owner', 'other'].map((name) => createTestAccount(prisma, { plan: 'researcher', name: `copies-${name}-${suffix}` })));
     const word = `drenwick${suffix}`;
-    const reference = `https://${domain('copied')}/reference`;
-    const note = `https://${domain('copied')}/note`;
-    await importPage(store, { url: reference, title: 'Field sheet', text: `A field sheet naming ${word} once.`, language: 'en' });
-    await importPage(store, { url: note, title: 'Field sheet', text: `A field sheet naming ${word} once.`, language: 'en' });
+    const { owner, other, reference, note } = await givenTwoSheets(store, 'copied', word);
     // The shared chapter links to the reference; the owner's copy of the same chapter links to the reference and the note.
     const chapter = `https://${domain('copied')}/chapter`;
     await importPage(store, { url: chapter, title: 'Chapter', markdown: `Read [the sheet](${reference}) first.`, text: 'Read the sheet first.', language: 'en' });
