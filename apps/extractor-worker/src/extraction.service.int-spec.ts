@@ -7,7 +7,7 @@ import { type EgressPolicy, type FixtureServer, startFixtureServer } from '@sift
 import { PageRepository } from '@sift/search-index';
 import { ContentParsingPool } from '@sift/task-pool';
 import { createTestAccount } from '@sift/testing';
-import { ExtractionService } from './extraction.service';
+import { ExtractionService, type ExtractionServiceOptions } from './extraction.service';
 import { type ExtractQueue, startExtractQueue } from './testing/extract-queue';
 import { minimalPdf } from './testing/minimal-pdf';
 
@@ -66,6 +66,7 @@ describe('ExtractionService against loopback fixtures', () => {
   let service: ExtractionService;
   let parser: ContentParsingPool;
   const pendingSlowResponses: ServerResponse[] = [];
+  let reusedArticleHtml = articleHtml;
   // Errors the service could only report as "internal error"; a test fails when one slips through.
   const unexpectedErrors: unknown[] = [];
 
@@ -98,6 +99,8 @@ describe('ExtractionService against loopback fixtures', () => {
       '/article-for-cache': html(articleHtml),
       '/article-for-formats': html(articleHtml),
       '/article-zero-retention': html(articleHtml),
+      // The bytes a test serves at the moment (changed between requests).
+      '/article-for-reuse': (_request, response) => html(reusedArticleHtml)(_request, response),
       '/javascript-only': html(javascriptOnlyHtml),
       '/noscript-post': html(noscriptPostHtml),
       '/late-table': html(lateTableHtml),
@@ -266,6 +269,56 @@ describe('ExtractionService against loopback fixtures', () => {
     expect(result.page.title).toBe('The Lighthouse Keeper');
     expect(await pages.findByUrl(`${site.url}/article-zero-retention`, { accountId: zeroRetentionAccountId })).toBeNull();
     expect(await pages.findByUrl(`${site.url}/article-zero-retention`)).toBeNull();
+  });
+
+  it('parses a response once: a later extraction of the same bytes takes the page the account stored from them', async () => {
+    let parses = 0;
+    const counting: ExtractionServiceOptions['parser'] = {
+      html: (document, deadlineMs) => {
+        parses += 1;
+        return parser.html(document, deadlineMs);
+      },
+      pdf: (...args) => parser.pdf(...args),
+      text: (...args) => parser.text(...args),
+    };
+    const counted = new ExtractionService({ policy, browser, parser: counting, pages, onError: (error) => unexpectedErrors.push(error) });
+    const url = `${site.url}/article-for-reuse`;
+
+    // No freshness window: every request fetches the page.
+    const first = expectSuccess(await counted.extract(payloadFor('/article-for-reuse', { accountId, includeImages: true })));
+    expect(parses).toBe(1);
+    const stored = await prisma.document.findFirstOrThrow({ where: { url, ownerAccountId: accountId } });
+    expect(stored.sourceFingerprint).toMatch(/^[0-9a-f]{64}$/);
+
+    const second = expectSuccess(await counted.extract(payloadFor('/article-for-reuse', { accountId, includeImages: true })));
+    expect(parses).toBe(1);
+    expect(second.fromCache).toBe(false);
+    expect(second.content).toBe(first.content);
+    expect(second.page).toMatchObject({ url, title: first.page.title, text: first.page.text, markdown: first.page.markdown, contentHash: first.page.contentHash });
+    expect(second.page.images).toEqual(first.page.images.map((image) => ({ url: image.url, alt: image.alt ?? '' })));
+    // Marked fetched, as a save of the unchanged page would.
+    const touched = await prisma.document.findFirstOrThrow({ where: { url, ownerAccountId: accountId } });
+    expect(touched.fetchedAt.getTime()).toBeGreaterThan(stored.fetchedAt.getTime());
+    expect(touched.id).toBe(stored.id);
+
+    // Other bytes are parsed, and their page replaces the stored one.
+    reusedArticleHtml = articleHtml.replace('spiral stairs', 'iron ladder');
+    const changed = expectSuccess(await counted.extract(payloadFor('/article-for-reuse', { accountId })));
+    expect(parses).toBe(2);
+    expect(changed.content).toContain('iron ladder');
+    expect((await pages.findByUrl(url, { accountId }))?.page.text).toContain('iron ladder');
+
+    // Nothing is reused where nothing would be stored: a keyless caller, an account with zero data retention.
+    await counted.extract(payloadFor('/article-for-reuse'));
+    await counted.extract(payloadFor('/article-for-reuse'));
+    await counted.extract(payloadFor('/article-for-reuse', { accountId: zeroRetentionAccountId }));
+    await counted.extract(payloadFor('/article-for-reuse', { accountId: zeroRetentionAccountId }));
+    expect(parses).toBe(6);
+    // Nor at advanced depth, which renders every page.
+    const rendered = expectSuccess(await counted.extract(payloadFor('/article-for-reuse', { accountId, extractDepth: 'advanced' })));
+    expect(rendered.content).toContain('iron ladder');
+    expect(parses).toBe(7);
+    reusedArticleHtml = articleHtml;
   });
 
   describe('through the extract queue', () => {

@@ -1,10 +1,11 @@
+import { createHash } from 'node:crypto';
 import { type BrowserPool, PageMemoryExceededError, type RenderedPage } from '@sift/browser';
 import { looksBinary, type WebPage } from '@sift/content-extraction';
 import type { ExtractUrlPayload, ExtractUrlResult } from '@sift/queue-contracts';
 import { topChunks } from '@sift/ranking';
 import { type EgressPolicy, type FetchedResource, FetchError, safeFetch } from '@sift/safe-fetch';
 import { pageOwnerOf, type PageRepository } from '@sift/search-index';
-import { type ContentParsingPool, type HtmlAnalysis, type HtmlDocument, TaskPoolError } from '@sift/task-pool';
+import { type ContentParsingPool, HTML_ANALYSIS_VERSION, type HtmlAnalysis, type HtmlDocument, TaskPoolError } from '@sift/task-pool';
 import { Deadline } from './deadline';
 import { BINARY_CONTENT_REASON, ExtractionFailure, failureReasonOf, parsingFailureReason, timedOutReason } from './extraction-failure';
 import { needsBrowser } from './needs-browser';
@@ -15,13 +16,30 @@ export interface ExtractionServiceOptions {
   /** Every fetched or rendered document is parsed here, off the event loop, within a deadline and a heap cap. */
   parser: Pick<ContentParsingPool, 'html' | 'pdf' | 'text'>;
   /** Absent when the worker runs without a database: nothing is cached or stored. */
-  pages?: Pick<PageRepository, 'save' | 'getFresh'>;
+  pages?: Pick<PageRepository, 'save' | 'getFresh' | 'refetched'>;
   maxBytes?: number;
   onError?: (error: unknown, url: string) => void;
 }
 
 // Statuses after which nothing else (not even the browser) can produce the page.
 const GONE_STATUSES = new Set([404, 410]);
+
+/**
+ * The digest of an HTTP response as extraction reads it (final URL, status, bytes) and of the extraction's version: two
+ * responses with the same digest make the same page (PageRepository.refetched).
+ */
+export function sourceFingerprintOf(fetched: Pick<FetchedResource, 'finalUrl' | 'status' | 'body'>): string {
+  return createHash('sha256').update(`${HTML_ANALYSIS_VERSION}\n${fetched.status}\n${fetched.finalUrl}\n`).update(fetched.body).digest('hex');
+}
+
+/** A page as this request produced it, and how: what the store is told about it. */
+interface ProducedPage {
+  page: WebPage;
+  /** The response's digest when the page is what extraction made of that response alone (no browser). */
+  sourceFingerprint?: string;
+  /** The stored page, taken for a response with the same digest (already marked fetched: nothing to store). */
+  reused?: boolean;
+}
 
 /**
  * Extracts one URL: document-store cache → safe-fetch → route by content kind → block-page check → browser for
@@ -36,10 +54,11 @@ export class ExtractionService {
     const deadline = Deadline.after(payload.timeoutMs);
     try {
       const cached = await this.fromCache(payload);
-      const page = cached ?? (await this.fetchPage(payload, deadline));
+      const produced: ProducedPage = cached ? { page: cached } : await this.fetchPage(payload, deadline);
+      const page = produced.page;
       const content = payload.format === 'text' ? page.text : page.markdown;
       if (content.trim() === '') throw new ExtractionFailure('No content could be extracted from the page');
-      if (!cached) await this.store(payload, page);
+      if (!cached && !produced.reused) await this.store(payload, page, produced.sourceFingerprint);
       return {
         ok: true,
         page,
@@ -66,7 +85,24 @@ export class ExtractionService {
     }
   }
 
-  private async fetchPage(payload: ExtractUrlPayload, deadline: Deadline): Promise<WebPage> {
+  /**
+   * The page this account stored from a response with the same digest, when there is one: the same bytes make the
+   * same page, so they are not parsed again (PageRepository.refetched marks it fetched now).
+   */
+  private async refetched(payload: ExtractUrlPayload, sourceFingerprint: string): Promise<WebPage | null> {
+    const pages = this.options.pages;
+    if (!pages) return null;
+    try {
+      const stored = await pages.refetched(pageOwnerOf(payload.accountId), payload.url, sourceFingerprint, 'extract');
+      return stored ? { ...stored.page, url: payload.url } : null;
+    } catch (error) {
+      // Like the cache, this only saves time; an unreachable store must not fail the extraction.
+      this.options.onError?.(error, payload.url);
+      return null;
+    }
+  }
+
+  private async fetchPage(payload: ExtractUrlPayload, deadline: Deadline): Promise<ProducedPage> {
     const fetched = await safeFetch(payload.url, {
       policy: this.options.policy,
       deadlineMs: deadline.remainingMs(),
@@ -81,43 +117,47 @@ export class ExtractionService {
         return this.htmlPage(payload, fetched, deadline);
       case 'pdf':
         assertSuccessfulStatus(fetched.status);
-        return this.parsed(payload, deadline, () => this.options.parser.pdf(fetched.body, fetched.finalUrl, payload.url, deadline.remainingMs()));
+        return { page: await this.parsed(payload, deadline, () => this.options.parser.pdf(fetched.body, fetched.finalUrl, payload.url, deadline.remainingMs())) };
       case 'text':
       case 'json':
         assertSuccessfulStatus(fetched.status);
-        return this.parsed(payload, deadline, () => this.options.parser.text(fetched.text, fetched.finalUrl, payload.url, deadline.remainingMs()));
+        return { page: await this.parsed(payload, deadline, () => this.options.parser.text(fetched.text, fetched.finalUrl, payload.url, deadline.remainingMs())) };
       default:
         throw new ExtractionFailure(`Unsupported content type: ${fetched.mimeType || fetched.kind}`);
     }
   }
 
-  private async htmlPage(payload: ExtractUrlPayload, fetched: FetchedResource, deadline: Deadline): Promise<WebPage> {
+  private async htmlPage(payload: ExtractUrlPayload, fetched: FetchedResource, deadline: Deadline): Promise<ProducedPage> {
     if (GONE_STATUSES.has(fetched.status)) throw new ExtractionFailure(`HTTP ${fetched.status}`);
     const served = () =>
       this.analysed(payload, deadline, { html: fetched.text, status: fetched.status, baseUrl: fetched.finalUrl, extract: fetched.status < 400 });
     if (payload.extractDepth !== 'advanced') {
+      // Only a 200 answer's page is reused or recorded for reuse: it is the one basic depth keeps without a browser.
+      const sourceFingerprint = fetched.status === 200 ? sourceFingerprintOf(fetched) : undefined;
+      const reused = sourceFingerprint ? await this.refetched(payload, sourceFingerprint) : null;
+      if (reused) return { page: reused, reused: true };
       const analysis = await served();
       assertNotBlocked(fetched.status, analysis);
       const page = this.staticPage(analysis, payload);
-      if (page && !needsBrowser(analysis.hasScripts, page.text)) return page;
+      if (page && !needsBrowser(analysis.hasScripts, page.text)) return { page, ...(sourceFingerprint ? { sourceFingerprint } : {}) };
       // Basic depth retries in the browser only for pages that plainly need JavaScript; a failed retry keeps
-      // whatever the HTTP response had.
-      return this.renderedPage(payload, deadline).catch((error: unknown) => {
+      // whatever the HTTP response had (not recorded for reuse: the next request tries the browser again).
+      return { page: await this.renderedPage(payload, deadline).catch((error: unknown) => {
         if (deadline.expired || !page || page.text.trim() === '' || isEgressRefusal(error)) throw error;
         return page;
-      });
+      }) };
     }
     // Advanced depth renders every HTML page; when the browser cannot, the HTTP response is the fallback
     // (a 4xx/5xx answer only blocks when the browser could not do better).
     try {
-      return await this.renderedPage(payload, deadline);
+      return { page: await this.renderedPage(payload, deadline) };
     } catch (error) {
       // A page that ran out of memory in the browser, or that navigated where egress is refused, is hostile: its
       // HTTP response is no fallback.
       if (deadline.expired || error instanceof ExtractionFailure || error instanceof PageMemoryExceededError || isEgressRefusal(error)) throw error;
       const analysis = await served();
       assertNotBlocked(fetched.status, analysis);
-      return pageOf(analysis);
+      return { page: pageOf(analysis) };
     }
   }
 
@@ -166,11 +206,11 @@ export class ExtractionService {
     }
   }
 
-  private async store(payload: ExtractUrlPayload, page: WebPage): Promise<void> {
+  private async store(payload: ExtractUrlPayload, page: WebPage, sourceFingerprint: string | undefined): Promise<void> {
     const pages = this.options.pages;
     if (!pages) return;
     try {
-      await pages.save(pageOwnerOf(payload.accountId), page, 'extract');
+      await pages.save(pageOwnerOf(payload.accountId), page, 'extract', sourceFingerprint ? { sourceFingerprint } : {});
     } catch (error) {
       // The caller asked for content, not for it to be stored; a store outage must not lose the result.
       this.options.onError?.(error, payload.url);

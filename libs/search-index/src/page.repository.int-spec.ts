@@ -129,6 +129,39 @@ describe('PageRepository (Postgres)', () => {
     expect((await pages.findByUrl(url))?.page.description).not.toBe('A guide to rivers.');
   });
 
+  it('gives back a stored page for the response it was extracted from: same digest, same owner, current indexing; a save without the digest forgets it', async () => {
+    const url = `https://fingerprint-${host}/Page`;
+    const account = await createTestAccount(prisma, { plan: 'researcher', name: 'fingerprint' });
+    const owner = { accountId: account.id };
+    const page = webPageOf({ url, finalUrl: url, title: 'Weirs', text: 'The weir keeper opens the gates at dawn.', language: 'en' });
+    const digest = 'a'.repeat(64);
+    const saved = await pages.save(owner, page, 'extract', { sourceFingerprint: digest });
+    const fetchedAt = async () => (await prisma.document.findFirstOrThrow({ where: { id: saved?.id } })).fetchedAt.getTime();
+    const before = await fetchedAt();
+
+    // The URL as asked (not normalised) finds it; another digest, owner or caller does not.
+    const again = await pages.refetched(owner, url, digest, 'extract');
+    expect(again).toMatchObject({ id: saved?.id, page: { title: 'Weirs', text: page.text, contentHash: page.contentHash } });
+    expect(await fetchedAt()).toBeGreaterThan(before);
+    expect(await pages.refetched(owner, url, 'b'.repeat(64), 'extract')).toBeNull();
+    expect(await pages.refetched('operator', url, digest, 'extract')).toBeNull();
+    expect(await pages.refetched('keyless', url, digest, 'extract')).toBeNull();
+    expect(await pages.refetched({ accountId: 'not-an-account' }, url, digest, 'extract')).toBeNull();
+
+    // Indexed by older code: not given back (a save indexes it again).
+    await prisma.$executeRawUnsafe(`UPDATE documents SET index_version = 0 WHERE id = $1::uuid`, saved?.id);
+    expect(await pages.refetched(owner, url, digest, 'extract')).toBeNull();
+    await pages.save(owner, page, 'extract', { sourceFingerprint: digest });
+    expect((await pages.refetched(owner, url, digest, 'extract'))?.id).toBe(saved?.id);
+
+    // The same page saved by a producer that gives no digest (a crawl), unchanged or not: it is no longer given back.
+    await pages.save(owner, page, 'crawl');
+    expect(await pages.refetched(owner, url, digest, 'extract')).toBeNull();
+    await pages.save(owner, page, 'extract', { sourceFingerprint: digest });
+    await pages.save(owner, webPageOf({ url, finalUrl: url, title: 'Weirs', text: 'The weir keeper closes the gates at dusk.', language: 'en' }), 'crawl');
+    expect(await pages.refetched(owner, url, digest, 'extract')).toBeNull();
+  });
+
   it('stores an extraction under its normalised URL and replaces it on the next save', async () => {
     const page = webPageOf({
       url: `https://${host}/article?utm_source=feed&b=2&a=1#top`,

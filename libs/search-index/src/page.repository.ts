@@ -21,6 +21,12 @@ import { viewerAccountOf, type DocumentSource, type PageOwner, type StoredPage }
 export interface SaveOptions {
   /** When the page was fetched; default now (imports of older dumps set it). */
   fetchedAt?: Date;
+  /**
+   * The digest of the response the page was extracted from, when a later fetch of the same response may take the
+   * stored page instead of extracting it again (the extractor's, sourceFingerprintOf; see refetched). Absent, the
+   * stored page is never reused so.
+   */
+  sourceFingerprint?: string;
 }
 
 type DocumentRow = Awaited<ReturnType<PrismaClient['document']['findUniqueOrThrow']>>;
@@ -207,12 +213,14 @@ export class PageRepository {
     const markdown = page.markdown || text;
     const metaDescription = page.description ?? null;
     const fetchedAt = options.fetchedAt ?? null;
+    const sourceFingerprint = options.sourceFingerprint ?? null;
     // Stored before with the same index inputs (text, markdown, title, language, the page's own description) by
     // this INDEX_VERSION, and the same metadata: the index entry would come out the same, so the page is only
     // refreshed (fetched_at, source), prepared for nothing, and the row's new version touches no index.
     const [refreshed] = await queryRows<InsertedRow>(this.prisma, {
       name: 'sift_documents_refresh',
-      text: `UPDATE documents d SET fetched_at = COALESCE($3::timestamptz, now()), source = $4::"DocumentSource"
+      text: `UPDATE documents d SET fetched_at = COALESCE($3::timestamptz, now()), source = $4::"DocumentSource",
+                                    source_fingerprint = $20::text
              WHERE d.url = $1 AND d.owner_account_id IS NOT DISTINCT FROM $2::uuid AND d.index_version = $5::int
                AND d.content_hash = $6 AND d.text = $7 AND d.markdown = $8 AND d.title = $9
                AND d.language IS NOT DISTINCT FROM $10
@@ -225,6 +233,7 @@ export class PageRepository {
       values: [
         url, ownerAccountId, fetchedAt, source, INDEX_VERSION, page.contentHash, text, markdown, title, language, metaDescription,
         finalUrl, domain, publishedDate, page.isNews, page.isUnsafe, [...hints], JSON.stringify(images), accountId,
+        sourceFingerprint,
       ],
     });
     // The description field is the page's own meta description when it has one, else its summary line.
@@ -238,11 +247,12 @@ export class PageRepository {
              saved AS (
                INSERT INTO documents (id, url, final_url, domain, title, description, markdown, text, language, published_date,
                                       fetched_at, content_hash, is_news, is_unsafe, country_hints, images, source, word_count,
-                                      owner_account_id, search_vector, index_version, description_from_page, title_names)
+                                      owner_account_id, search_vector, index_version, description_from_page, title_names,
+                                      source_fingerprint)
                SELECT gen_random_uuid(), $1, $6, $7, $8, $9, $10, $11, $2, $12::timestamptz, COALESCE($13::timestamptz, now()), $14, $15, $16,
                       $17::text[], $18::jsonb, $19::"DocumentSource", $20::int, $22::uuid,
                       sift_document_vector($2, coalesce($23::text, $8), coalesce($24::text, $9), $25::text, ${BODY_VECTOR_SQL}),
-                      $26::int, $27::boolean, $29::text[]
+                      $26::int, $27::boolean, $29::text[], $30::text
                WHERE $21::uuid IS NULL
                   OR EXISTS (SELECT 1 FROM accounts WHERE id = $21::uuid AND NOT zero_data_retention)
                ON CONFLICT (url, owner_account_id) DO UPDATE SET
@@ -252,7 +262,8 @@ export class PageRepository {
                  content_hash = EXCLUDED.content_hash, is_news = EXCLUDED.is_news, is_unsafe = EXCLUDED.is_unsafe,
                  country_hints = EXCLUDED.country_hints, images = EXCLUDED.images, source = EXCLUDED.source,
                  word_count = EXCLUDED.word_count, search_vector = EXCLUDED.search_vector, index_version = EXCLUDED.index_version,
-                 description_from_page = EXCLUDED.description_from_page, title_names = EXCLUDED.title_names
+                 description_from_page = EXCLUDED.description_from_page, title_names = EXCLUDED.title_names,
+                 source_fingerprint = EXCLUDED.source_fingerprint
                RETURNING id, fetched_at),
              ${chunksReplacedSql('(SELECT id FROM saved)')},
              ${linksReplacedSql('(SELECT id FROM saved)', '$28::text[]', '$22::uuid')}
@@ -284,6 +295,7 @@ export class PageRepository {
         metaDescription !== null,
         storedLinksOf(indexed.links, url, finalUrl),
         indexed.titleNames,
+        sourceFingerprint,
       ],
     });
     if (!row) return null;
@@ -438,6 +450,38 @@ export class PageRepository {
       },
       orderBy: { fetchedAt: 'desc' },
     });
+    return row ? storedPageOf(row) : null;
+  }
+
+  /**
+   * The page this owner's save would replace, when it was extracted from a response with this digest
+   * (SaveOptions.sourceFingerprint) and indexed by this INDEX_VERSION: marked fetched now, as saving it again
+   * unchanged would, and returned for the caller to use instead of extracting the same response again. Null when there
+   * is none, and whenever save would store nothing (a keyless caller, an account with zero data retention, a URL too
+   * long to key).
+   */
+  async refetched(owner: PageOwner, url: string, sourceFingerprint: string, source: DocumentSource): Promise<StoredPage | null> {
+    if (owner === 'keyless') return null;
+    const accountId = typeof owner === 'object' ? owner.accountId : null;
+    if (accountId !== null && !UUID.test(accountId)) return null;
+    let normalized: string;
+    try {
+      normalized = normalizeUrl(url);
+    } catch {
+      return null;
+    }
+    if (normalized.length > MAX_URL_CHARACTERS) return null;
+    const [touched] = await queryRows<{ id: string }>(this.prisma, {
+      name: 'sift_documents_refetched',
+      text: `UPDATE documents d SET fetched_at = now(), source = $4::"DocumentSource"
+             WHERE d.url = $1 AND d.owner_account_id IS NOT DISTINCT FROM $2::uuid AND d.source_fingerprint = $3
+               AND d.index_version = $5::int
+               AND ($6::uuid IS NULL OR EXISTS (SELECT 1 FROM accounts WHERE id = $6::uuid AND NOT zero_data_retention))
+             RETURNING d.id`,
+      values: [normalized, this.options.sharedIndex ? null : accountId, sourceFingerprint, source, INDEX_VERSION, accountId],
+    });
+    if (!touched) return null;
+    const row = await this.prisma.document.findUnique({ where: { id: touched.id } });
     return row ? storedPageOf(row) : null;
   }
 

@@ -27,6 +27,15 @@ export interface HtmlDocument {
   extract: boolean;
 }
 
+/**
+ * The version of what an 'html' task makes of a document (block verdict, scripts, page). The extractor stores a page
+ * with the digest of the response it came from and this version (sourceFingerprintOf), and takes the stored page for a
+ * later response with the same digest instead of parsing it again; so any change to what extraction makes of a page
+ * must raise it, or stored pages would go on standing for what the new code would make. html-analysis-version.spec.ts
+ * records the output this version makes of a set of pages and fails when it changes.
+ */
+export const HTML_ANALYSIS_VERSION = 1;
+
 /** Everything the extractor decides from an HTML document, computed off its event loop. */
 export interface HtmlAnalysis {
   /** Why the response is a block, challenge or captcha page; null for content. */
