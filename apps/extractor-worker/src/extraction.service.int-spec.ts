@@ -256,7 +256,7 @@ describe('ExtractionService against loopback fixtures', () => {
     const second = expectSuccess(await service.extract(payloadFor('/article-for-cache', { accountId, maxCacheAgeMs: 60_000 })));
     expect(second.fromCache).toBe(true);
     expect(second.content).toContain('spiral stairs');
-    expect(second.page).toMatchObject({ url: `${site.url}/article-for-cache`, title: 'The Lighthouse Keeper', text: first.page.text });
+    expect(second.page).toMatchObject({ url: `${site.url}/article-for-cache`, title: 'The Lighthouse Keeper', text: first.page.text, favicon: `${site.url}/static/icon.png` });
     expect(site.requests.filter((request) => request === 'GET /article-for-cache').length).toBe(hitsBefore);
 
     // Without a freshness window the page is fetched again.
@@ -296,6 +296,8 @@ describe('ExtractionService against loopback fixtures', () => {
     expect(second.content).toBe(first.content);
     expect(second.page).toMatchObject({ url, title: first.page.title, text: first.page.text, markdown: first.page.markdown, contentHash: first.page.contentHash });
     expect(second.page.images).toEqual(first.page.images.map((image) => ({ url: image.url, alt: image.alt ?? '' })));
+    // The icon the page declares, not the conventional /favicon.ico.
+    expect(second.page.favicon).toBe(`${site.url}/static/icon.png`);
     // Marked fetched, as a save of the unchanged page would.
     const touched = await prisma.document.findFirstOrThrow({ where: { url, ownerAccountId: accountId } });
     expect(touched.fetchedAt.getTime()).toBeGreaterThan(stored.fetchedAt.getTime());

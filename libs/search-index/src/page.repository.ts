@@ -54,7 +54,7 @@ function storedPageOf(row: DocumentRow): StoredPage {
   if (row.description !== null) page.description = row.description;
   if (row.language !== null) page.language = row.language;
   if (row.publishedDate) page.publishedDate = row.publishedDate.toISOString();
-  const favicon = conventionalFavicon(row.finalUrl);
+  const favicon = row.favicon ?? conventionalFavicon(row.finalUrl);
   if (favicon) page.favicon = favicon;
   return { id: row.id, fetchedAt: row.fetchedAt, source: row.source, page };
 }
@@ -220,7 +220,7 @@ export class PageRepository {
     const [refreshed] = await queryRows<InsertedRow>(this.prisma, {
       name: 'sift_documents_refresh',
       text: `UPDATE documents d SET fetched_at = COALESCE($3::timestamptz, now()), source = $4::"DocumentSource",
-                                    source_fingerprint = $20::text
+                                    source_fingerprint = $20::text, favicon = $21::text
              WHERE d.url = $1 AND d.owner_account_id IS NOT DISTINCT FROM $2::uuid AND d.index_version = $5::int
                AND d.content_hash = $6 AND d.text = $7 AND d.markdown = $8 AND d.title = $9
                AND d.language IS NOT DISTINCT FROM $10
@@ -233,7 +233,7 @@ export class PageRepository {
       values: [
         url, ownerAccountId, fetchedAt, source, INDEX_VERSION, page.contentHash, text, markdown, title, language, metaDescription,
         finalUrl, domain, publishedDate, page.isNews, page.isUnsafe, [...hints], JSON.stringify(images), accountId,
-        sourceFingerprint,
+        sourceFingerprint, page.favicon ?? null,
       ],
     });
     // The description field is the page's own meta description when it has one, else its summary line.
@@ -248,11 +248,11 @@ export class PageRepository {
                INSERT INTO documents (id, url, final_url, domain, title, description, markdown, text, language, published_date,
                                       fetched_at, content_hash, is_news, is_unsafe, country_hints, images, source, word_count,
                                       owner_account_id, search_vector, index_version, description_from_page, title_names,
-                                      source_fingerprint)
+                                      source_fingerprint, favicon)
                SELECT gen_random_uuid(), $1, $6, $7, $8, $9, $10, $11, $2, $12::timestamptz, COALESCE($13::timestamptz, now()), $14, $15, $16,
                       $17::text[], $18::jsonb, $19::"DocumentSource", $20::int, $22::uuid,
                       sift_document_vector($2, coalesce($23::text, $8), coalesce($24::text, $9), $25::text, ${BODY_VECTOR_SQL}),
-                      $26::int, $27::boolean, $29::text[], $30::text
+                      $26::int, $27::boolean, $29::text[], $30::text, $31::text
                WHERE $21::uuid IS NULL
                   OR EXISTS (SELECT 1 FROM accounts WHERE id = $21::uuid AND NOT zero_data_retention)
                ON CONFLICT (url, owner_account_id) DO UPDATE SET
@@ -263,7 +263,7 @@ export class PageRepository {
                  country_hints = EXCLUDED.country_hints, images = EXCLUDED.images, source = EXCLUDED.source,
                  word_count = EXCLUDED.word_count, search_vector = EXCLUDED.search_vector, index_version = EXCLUDED.index_version,
                  description_from_page = EXCLUDED.description_from_page, title_names = EXCLUDED.title_names,
-                 source_fingerprint = EXCLUDED.source_fingerprint
+                 source_fingerprint = EXCLUDED.source_fingerprint, favicon = EXCLUDED.favicon
                RETURNING id, fetched_at),
              ${chunksReplacedSql('(SELECT id FROM saved)')},
              ${linksReplacedSql('(SELECT id FROM saved)', '$28::text[]', '$22::uuid')}
@@ -296,6 +296,7 @@ export class PageRepository {
         storedLinksOf(indexed.links, url, finalUrl),
         indexed.titleNames,
         sourceFingerprint,
+        page.favicon ?? null,
       ],
     });
     if (!row) return null;
@@ -312,8 +313,9 @@ export class PageRepository {
     else delete stored.language;
     if (publishedDate) stored.publishedDate = publishedDate.toISOString();
     else delete stored.publishedDate;
-    const favicon = conventionalFavicon(finalUrl);
+    const favicon = page.favicon ?? conventionalFavicon(finalUrl);
     if (favicon) stored.favicon = favicon;
+    else delete stored.favicon;
     return { id: row.id, fetchedAt: new Date(row.fetched_at), source, page: stored };
   }
 
