@@ -216,7 +216,8 @@ export class PageRepository {
     const sourceFingerprint = options.sourceFingerprint ?? null;
     // Stored before with the same index inputs (text, markdown, title, language, the page's own description) by
     // this INDEX_VERSION, and the same metadata: the index entry would come out the same, so the page is only
-    // refreshed (fetched_at, source), prepared for nothing, and the row's new version touches no index.
+    // refreshed (fetched_at, source, and the response digest and icon, which no index reads), prepared for nothing,
+    // and the row's new version touches no index.
     const [refreshed] = await queryRows<InsertedRow>(this.prisma, {
       name: 'sift_documents_refresh',
       text: `UPDATE documents d SET fetched_at = COALESCE($3::timestamptz, now()), source = $4::"DocumentSource",
