@@ -323,6 +323,21 @@ describe('ExtractionService against loopback fixtures', () => {
     reusedArticleHtml = articleHtml;
   });
 
+  it('extracts the page itself when the store cannot be asked for a page it made from the same response', async () => {
+    const errors: unknown[] = [];
+    const unreachable: ExtractionServiceOptions['pages'] = {
+      save: async () => null,
+      getFresh: async () => null,
+      refetched: async () => {
+        throw new Error('connection refused');
+      },
+    };
+    const withoutStore = new ExtractionService({ policy, browser, parser, pages: unreachable, onError: (error) => errors.push(error) });
+    const result = expectSuccess(await withoutStore.extract(payloadFor('/article', { accountId })));
+    expect(result.content).toContain('spiral stairs');
+    expect(errors).toEqual([new Error('connection refused')]);
+  });
+
   describe('through the extract queue', () => {
     let queue: ExtractQueue;
 
