@@ -67,6 +67,7 @@ describe('ExtractionService against loopback fixtures', () => {
   let parser: ContentParsingPool;
   const pendingSlowResponses: ServerResponse[] = [];
   let reusedArticleHtml = articleHtml;
+  let reusedCharset = 'utf-8';
   // Errors the service could only report as "internal error"; a test fails when one slips through.
   const unexpectedErrors: unknown[] = [];
 
@@ -100,7 +101,10 @@ describe('ExtractionService against loopback fixtures', () => {
       '/article-for-formats': html(articleHtml),
       '/article-zero-retention': html(articleHtml),
       // The bytes a test serves at the moment (changed between requests).
-      '/article-for-reuse': (_request, response) => html(reusedArticleHtml)(_request, response),
+      '/article-for-reuse': (_request, response) => {
+        response.writeHead(200, { 'content-type': `text/html; charset=${reusedCharset}` });
+        response.end(Buffer.from(reusedArticleHtml, 'utf8'));
+      },
       '/javascript-only': html(javascriptOnlyHtml),
       '/noscript-post': html(noscriptPostHtml),
       '/late-table': html(lateTableHtml),
@@ -303,10 +307,21 @@ describe('ExtractionService against loopback fixtures', () => {
     expect(touched.fetchedAt.getTime()).toBeGreaterThan(stored.fetchedAt.getTime());
     expect(touched.id).toBe(stored.id);
 
+    // The same bytes under another charset are another text: parsed again.
+    reusedCharset = 'windows-1252';
+    reusedArticleHtml = articleHtml.replace('spiral stairs', 'spiral stairs café');
+    const recoded = expectSuccess(await counted.extract(payloadFor('/article-for-reuse', { accountId })));
+    expect(parses).toBe(2);
+    reusedCharset = 'utf-8';
+    const decoded = expectSuccess(await counted.extract(payloadFor('/article-for-reuse', { accountId })));
+    expect(parses).toBe(3);
+    expect(decoded.content).toContain('spiral stairs café');
+    expect(recoded.content).not.toContain('spiral stairs café');
+
     // Other bytes are parsed, and their page replaces the stored one.
     reusedArticleHtml = articleHtml.replace('spiral stairs', 'iron ladder');
     const changed = expectSuccess(await counted.extract(payloadFor('/article-for-reuse', { accountId })));
-    expect(parses).toBe(2);
+    expect(parses).toBe(4);
     expect(changed.content).toContain('iron ladder');
     expect((await pages.findByUrl(url, { accountId }))?.page.text).toContain('iron ladder');
 
@@ -315,11 +330,11 @@ describe('ExtractionService against loopback fixtures', () => {
     await counted.extract(payloadFor('/article-for-reuse'));
     await counted.extract(payloadFor('/article-for-reuse', { accountId: zeroRetentionAccountId }));
     await counted.extract(payloadFor('/article-for-reuse', { accountId: zeroRetentionAccountId }));
-    expect(parses).toBe(6);
+    expect(parses).toBe(8);
     // Nor at advanced depth, which renders every page.
     const rendered = expectSuccess(await counted.extract(payloadFor('/article-for-reuse', { accountId, extractDepth: 'advanced' })));
     expect(rendered.content).toContain('iron ladder');
-    expect(parses).toBe(7);
+    expect(parses).toBe(9);
     reusedArticleHtml = articleHtml;
   });
 

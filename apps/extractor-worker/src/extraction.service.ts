@@ -25,11 +25,12 @@ export interface ExtractionServiceOptions {
 const GONE_STATUSES = new Set([404, 410]);
 
 /**
- * The digest of an HTTP response as extraction reads it (final URL, status, bytes) and of the extraction's version: two
- * responses with the same digest make the same page (PageRepository.refetched).
+ * The digest of an HTTP response as extraction reads it (final URL, status, and the body as decoded: the same bytes
+ * under another charset are another page) and of the extraction's version: two responses of a URL with the same
+ * digest make the same page (PageRepository.refetched).
  */
-export function sourceFingerprintOf(fetched: Pick<FetchedResource, 'finalUrl' | 'status' | 'body'>): string {
-  return createHash('sha256').update(`${HTML_ANALYSIS_VERSION}\n${fetched.status}\n${fetched.finalUrl}\n`).update(fetched.body).digest('hex');
+export function sourceFingerprintOf(fetched: Pick<FetchedResource, 'finalUrl' | 'status' | 'text'>): string {
+  return createHash('sha256').update(`${HTML_ANALYSIS_VERSION}\n${fetched.status}\n${fetched.finalUrl}\n`).update(fetched.text).digest('hex');
 }
 
 /** A page as this request produced it, and how: what the store is told about it. */
