@@ -35,10 +35,11 @@ async function main(): Promise<void> {
         robotsCache,
         browser,
         extraction,
-        // The repository keeps nothing for an account with zero data retention.
-        storePage: async (page) => {
-          await pages.save(pageOwnerOf(payload.accountId), page, 'crawl');
+        // The repository keeps nothing for an account with zero data retention (and so gives nothing back).
+        storePage: async (page, sourceFingerprint) => {
+          await pages.save(pageOwnerOf(payload.accountId), page, 'crawl', sourceFingerprint ? { sourceFingerprint } : {});
         },
+        storedPage: async (url, sourceFingerprint) => (await pages.refetched(pageOwnerOf(payload.accountId), url, sourceFingerprint, 'crawl'))?.page ?? null,
       }),
     ),
     concurrency: config.CRAWL_CONCURRENCY,

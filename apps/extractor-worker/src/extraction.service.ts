@@ -1,11 +1,10 @@
-import { createHash } from 'node:crypto';
 import { type BrowserPool, PageMemoryExceededError, type RenderedPage } from '@sift/browser';
 import { looksBinary, type WebPage } from '@sift/content-extraction';
 import type { ExtractUrlPayload, ExtractUrlResult } from '@sift/queue-contracts';
 import { topChunks } from '@sift/ranking';
 import { type EgressPolicy, type FetchedResource, FetchError, safeFetch } from '@sift/safe-fetch';
 import { pageOwnerOf, type PageRepository } from '@sift/search-index';
-import { type ContentParsingPool, HTML_ANALYSIS_VERSION, type HtmlAnalysis, type HtmlDocument, TaskPoolError } from '@sift/task-pool';
+import { type ContentParsingPool, type HtmlAnalysis, type HtmlDocument, sourceFingerprintOf, TaskPoolError } from '@sift/task-pool';
 import { Deadline } from './deadline';
 import { BINARY_CONTENT_REASON, ExtractionFailure, failureReasonOf, parsingFailureReason, timedOutReason } from './extraction-failure';
 import { needsBrowser } from './needs-browser';
@@ -23,15 +22,6 @@ export interface ExtractionServiceOptions {
 
 // Statuses after which nothing else (not even the browser) can produce the page.
 const GONE_STATUSES = new Set([404, 410]);
-
-/**
- * The digest of an HTTP response as extraction reads it (final URL, status, and the body as decoded: the same bytes
- * under another charset are another page) and of the extraction's version: two responses of a URL with the same
- * digest make the same page (PageRepository.refetched).
- */
-export function sourceFingerprintOf(fetched: Pick<FetchedResource, 'finalUrl' | 'status' | 'text'>): string {
-  return createHash('sha256').update(`${HTML_ANALYSIS_VERSION}\n${fetched.status}\n${fetched.finalUrl}\n`).update(fetched.text).digest('hex');
-}
 
 /** A page as this request produced it, and how: what the store is told about it. */
 interface ProducedPage {
@@ -134,7 +124,7 @@ export class ExtractionService {
       this.analysed(payload, deadline, { html: fetched.text, status: fetched.status, baseUrl: fetched.finalUrl, extract: fetched.status < 400 });
     if (payload.extractDepth !== 'advanced') {
       // Only a 200 answer's page is reused or recorded for reuse: it is the one basic depth keeps without a browser.
-      const sourceFingerprint = fetched.status === 200 ? sourceFingerprintOf(fetched) : undefined;
+      const sourceFingerprint = fetched.status === 200 ? sourceFingerprintOf('extract', fetched) : undefined;
       const reused = sourceFingerprint ? await this.refetched(payload, sourceFingerprint) : null;
       if (reused) return { page: reused, reused: true };
       const analysis = await served();

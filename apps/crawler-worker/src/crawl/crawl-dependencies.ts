@@ -82,7 +82,16 @@ export interface CrawlDependencies {
    */
   renderPage?(url: string, options: { deadlineMs: number }): Promise<RenderedResource>;
   robotsCache: RobotsCache;
-  /** Saves a crawled page (url: as reached, finalUrl: after redirects); failures are the store's concern, not the crawl's. */
-  storePage?(page: WebPage): Promise<void>;
+  /**
+   * Saves a crawled page (url: as reached, finalUrl: after redirects), with the digest of the response it was extracted
+   * from when a later crawl may take it back for the same response (storedPage); failures are the store's concern,
+   * not the crawl's.
+   */
+  storePage?(page: WebPage, sourceFingerprint?: string): Promise<void>;
+  /**
+   * The page a crawl stored for this URL (as reached) from a response with this digest (sourceFingerprintOf), marked
+   * fetched now; null when there is none. With it the crawl reads only the links of an unchanged page.
+   */
+  storedPage?(url: string, sourceFingerprint: string): Promise<WebPage | null>;
   settings?: Partial<CrawlEngineSettings>;
 }

@@ -1,11 +1,13 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { BrowserPool } from '@sift/browser';
+import { createPrismaClient } from '@sift/persistence';
 import { FixtureServer, startFixtureServer } from '@sift/safe-fetch';
+import { PageRepository } from '@sift/search-index';
 import type { WebPage } from '@sift/content-extraction';
 import { CHUNK_SEPARATOR } from '@sift/ranking';
 import { ContentParsingPool } from '@sift/task-pool';
-import { GitDocsSite, GIT_DOCS_SITE_ROOT, startGitDocsSite } from '@sift/testing';
+import { createTestAccount, GitDocsSite, GIT_DOCS_SITE_ROOT, startGitDocsSite } from '@sift/testing';
 import { CrawlDependencies } from './crawl-dependencies';
 import { runCrawl } from './crawl-engine';
 import { CrawlRequest } from './crawl-request';
@@ -223,6 +225,52 @@ describe('runCrawl on the Git documentation site', () => {
     const asText = await runCrawl(crawlRequest(site, { limit: 5, format: 'text' }), dependencies);
     expect(stored.find((document) => document.url === `${site.origin}/index.html`)?.markdown).toBe(seed?.markdown);
     expect(asText.pages.find(({ page }) => page.url === `${site.origin}/index.html`)?.content).toBe(seed?.text);
+  });
+
+  it('takes back the pages it stored from the same responses: a second crawl reads only their links and answers the same', async () => {
+    const prisma = createPrismaClient(process.env.DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/sift_test', 2);
+    const account = await createTestAccount(prisma, { plan: 'researcher', name: 'recrawl' });
+    try {
+      const pages = new PageRepository(prisma);
+      const owner = { accountId: account.id };
+      let pageExtractions = 0;
+      let linkReads = 0;
+      const real = createDefaultCrawlDependencies({
+        policy: loopbackPolicy,
+        storePage: async (page, sourceFingerprint) => {
+          await pages.save(owner, page, 'crawl', sourceFingerprint ? { sourceFingerprint } : {});
+        },
+        storedPage: async (url, sourceFingerprint) => (await pages.refetched(owner, url, sourceFingerprint, 'crawl'))?.page ?? null,
+      });
+      const counted: CrawlDependencies = {
+        ...real,
+        extractPageWithLinks: (...args) => ((pageExtractions += 1), real.extractPageWithLinks(...args)),
+        extractLinks: (...args) => ((linkReads += 1), real.extractLinks(...args)),
+      };
+      const request = crawlRequest(site, { limit: 8, includeImages: true, includeFavicon: true });
+      const first = await runCrawl(request, counted);
+      expect(first.pages).toHaveLength(8);
+      expect([pageExtractions, linkReads]).toEqual([8, 0]);
+
+      const second = await runCrawl(request, counted);
+      expect([pageExtractions, linkReads]).toEqual([8, 8]);
+      expect(second).toEqual(first);
+      // In text format too: the stored page is the whole extraction.
+      const asText = await runCrawl({ ...request, format: 'text' }, counted);
+      expect(pageExtractions).toBe(8);
+      const freshText = await runCrawl({ ...request, format: 'text' }, createDefaultCrawlDependencies({ policy: loopbackPolicy }));
+      expect(asText).toEqual(freshText);
+
+      // Where nothing is stored (an advanced crawl renders; here without a browser it fetches, and stores without a
+      // digest), the pages are extracted again, and afterwards not taken back.
+      await runCrawl({ ...request, extractDepth: 'advanced' }, counted);
+      expect(pageExtractions).toBe(16);
+      await runCrawl(request, counted);
+      expect(pageExtractions).toBe(24);
+    } finally {
+      await prisma.account.delete({ where: { id: account.id } });
+      await prisma.$disconnect();
+    }
   });
 
   it('refuses a root the egress policy forbids without a single request to it', async () => {

@@ -1,5 +1,6 @@
 import { type ExtractedLink, type ExtractedLinks, looksBinary, type WebPage, webPageOf } from '@sift/content-extraction';
 import type { CrawledPage, CrawlPage } from '@sift/queue-contracts';
+import { sourceFingerprintOf } from '@sift/task-pool';
 import { createHash } from 'node:crypto';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { CrawlDependencies, CrawlEngineSettings, DEFAULT_CRAWL_ENGINE_SETTINGS, FetchedResource } from './crawl-dependencies';
@@ -210,16 +211,28 @@ class CrawlRun {
 
     let links: ExtractedLinks | undefined;
     let extracted: WebPage | undefined;
+    // What the store is told: the response's digest, or that the page is the stored one (nothing to store).
+    let stored: { sourceFingerprint?: string } | 'reused' = {};
     const run = { deadlineMs: Math.max(1, this.deadline - Date.now()) };
     if (isHtml && this.request.mode === 'crawl') {
-      // The whole page, markdown and images whatever the crawl asked: it is stored, and the store serves it to later
-      // extractions as their cache and to searches (the crawl's results show its format, and images when asked).
-      ({ page: extracted, links } = await this.dependencies.extractPageWithLinks(response.text, {
-        baseUrl: finalUrl.href,
-        url: entry.url.href,
-        includeImages: true,
-        format: 'markdown',
-      }, run));
+      const sourceFingerprint = this.takesStoredPages(response) ? sourceFingerprintOf('crawl', response) : undefined;
+      const reused = sourceFingerprint ? await this.storedPage(entry.url.href, sourceFingerprint) : null;
+      if (reused) {
+        // The page this crawl's owner stored from the same response: only its links are read again.
+        extracted = { ...reused, url: entry.url.href, finalUrl: finalUrl.href };
+        links = await this.dependencies.extractLinks(response.text, finalUrl.href, run);
+        stored = 'reused';
+      } else {
+        // The whole page, markdown and images whatever the crawl asked: it is stored, and the store serves it to later
+        // extractions as their cache and to searches (the crawl's results show its format, and images when asked).
+        ({ page: extracted, links } = await this.dependencies.extractPageWithLinks(response.text, {
+          baseUrl: finalUrl.href,
+          url: entry.url.href,
+          includeImages: true,
+          format: 'markdown',
+        }, run));
+        if (sourceFingerprint) stored = { sourceFingerprint };
+      }
     } else if (isHtml) {
       links = await this.dependencies.extractLinks(response.text, finalUrl.href, run);
     }
@@ -236,7 +249,7 @@ class CrawlRun {
     }
 
     if (this.request.mode === 'map') this.mapUrls.push(finalUrl.href);
-    else this.collectPage(visitOrder, finalUrl, extracted ?? webPageOf({ url: entry.url.href, finalUrl: finalUrl.href, text: response.text }));
+    else this.collectPage(visitOrder, finalUrl, extracted ?? webPageOf({ url: entry.url.href, finalUrl: finalUrl.href, text: response.text }), stored);
 
     if (links && !links.robotsNoFollow && entry.depth < this.request.maxDepth) {
       await this.enqueueLinks(links.links, entry.depth + 1);
@@ -244,7 +257,24 @@ class CrawlRun {
     return;
   }
 
-  private collectPage(visitOrder: number, url: URL, page: WebPage): void {
+  /**
+   * A 200 answer fetched as served (not rendered), when the crawl can store it and ask for it back: the response's
+   * page is what extraction makes of it alone, so the same response later makes the same page.
+   */
+  private takesStoredPages(response: FetchedResource): boolean {
+    return response.status === 200 && this.request.extractDepth !== 'advanced' && this.dependencies.storePage !== undefined && this.dependencies.storedPage !== undefined;
+  }
+
+  /** The stored page for the same response, or null (also when the store cannot answer: the page is extracted then). */
+  private async storedPage(url: string, sourceFingerprint: string): Promise<WebPage | null> {
+    try {
+      return (await this.dependencies.storedPage?.(url, sourceFingerprint)) ?? null;
+    } catch {
+      return null;
+    }
+  }
+
+  private collectPage(visitOrder: number, url: URL, page: WebPage, stored: { sourceFingerprint?: string } | 'reused' = {}): void {
     this.pages.push({
       visitOrder,
       url: url.href,
@@ -255,7 +285,9 @@ class CrawlRun {
       page: crawledPageOf(this.request.includeImages ? page : { ...page, images: [] }),
     });
     // The document store is a side effect of crawling; its failure must not fail the caller's crawl.
-    if (this.dependencies.storePage) this.storing.push(this.dependencies.storePage(page).catch(() => undefined));
+    if (this.dependencies.storePage && stored !== 'reused') {
+      this.storing.push(this.dependencies.storePage(page, stored.sourceFingerprint).catch(() => undefined));
+    }
   }
 
   /** Follows at most `maxBreadth` new in-scope links of a page that robots.txt allows, best first with instructions. */

@@ -18,6 +18,7 @@ export interface DefaultCrawlDependencyOptions {
   /** Shared by every crawl of a worker; a new one per call would re-read robots.txt for every job. */
   robotsCache?: RobotsCache;
   storePage?: CrawlDependencies['storePage'];
+  storedPage?: CrawlDependencies['storedPage'];
   /** Renders pages of advanced crawls; one pool per worker process, shared by its crawls. */
   browser?: Pick<BrowserPool, 'render'>;
   settings?: Partial<CrawlEngineSettings>;
@@ -79,6 +80,7 @@ export function createDefaultCrawlDependencies(options: DefaultCrawlDependencyOp
       : undefined,
     robotsCache: options.robotsCache ?? new RobotsCache(),
     storePage: options.storePage,
+    storedPage: options.storedPage,
     settings: options.settings,
   };
 }
