@@ -8,10 +8,17 @@ import { HTML_ANALYSIS_VERSION } from './content-parsing.task';
 export type PageProducer = 'extract' | 'crawl';
 
 /**
- * The digest of an HTTP response as extraction reads it (final URL, status, and the body as decoded: the same bytes
- * under another charset are another page), of the extraction's version and of the producer: two responses of a URL with
- * the same digest make the same page (PageRepository.refetched).
+ * The digest of an HTTP response as extraction reads it (final URL, status, and the body with the charset it is
+ * decoded by: the same bytes under another charset are another text), of the extraction's version and of the
+ * producer: two responses of a URL with the same digest make the same page (PageRepository.refetched). The bytes are
+ * hashed as they are, not the decoded text: no copy of a page of megabytes on the event loop.
  */
-export function sourceFingerprintOf(producer: PageProducer, response: { finalUrl: string; status: number; text: string }): string {
-  return createHash('sha256').update(`${producer}\n${HTML_ANALYSIS_VERSION}\n${response.status}\n${response.finalUrl}\n`).update(response.text).digest('hex');
+export function sourceFingerprintOf(
+  producer: PageProducer,
+  response: { finalUrl: string; status: number; charset: string; body: Uint8Array },
+): string {
+  return createHash('sha256')
+    .update(`${producer}\n${HTML_ANALYSIS_VERSION}\n${response.status}\n${response.finalUrl}\n${response.charset}\n`)
+    .update(response.body)
+    .digest('hex');
 }
