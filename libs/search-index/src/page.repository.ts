@@ -484,7 +484,8 @@ export class PageRepository {
       values: [normalized, this.options.sharedIndex ? null : accountId, sourceFingerprint, source, INDEX_VERSION, accountId],
     });
     if (!touched) return null;
-    const row = await this.prisma.document.findUnique({ where: { id: touched.id } });
+    // Read with the digest again: a save between the two statements replaced the page, and its digest with it.
+    const row = await this.prisma.document.findFirst({ where: { id: touched.id, sourceFingerprint } });
     return row ? storedPageOf(row) : null;
   }
 
