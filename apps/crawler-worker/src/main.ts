@@ -1,7 +1,7 @@
 import { BrowserPool, browserPoolOptionsOf } from '@sift/browser';
 import { loadConfig } from '@sift/config';
 import { createPrismaClient, DatabaseProbe } from '@sift/persistence';
-import { DEPENDENCY_CHECK_TIMEOUT_MS, executableCheck, registerBrowserPoolGauge, runWorkerProcess, workerLogger } from '@sift/queue';
+import { DEPENDENCY_CHECK_TIMEOUT_MS, executableCheck, PagesTakenBack, registerBrowserPoolGauge, runWorkerProcess, workerLogger } from '@sift/queue';
 import { QueueName } from '@sift/queue-contracts';
 import { egressPolicyFromConfig } from '@sift/safe-fetch';
 import { pageOwnerOf, PageRepository } from '@sift/search-index';
@@ -26,6 +26,7 @@ async function main(): Promise<void> {
   });
   // Pages are prepared for the index (segmented, chunked) in the same threads, never on the event loop.
   const pages = new PageRepository(prisma, { sharedIndex: config.SHARED_INDEX, prepare: (input) => extraction.indexedPage(input) });
+  const takenBack = new PagesTakenBack();
   await runWorkerProcess({
     service: 'crawler-worker',
     queue: QueueName.Crawl,
@@ -39,7 +40,7 @@ async function main(): Promise<void> {
         storePage: async (page, sourceFingerprint) => {
           await pages.save(pageOwnerOf(payload.accountId), page, 'crawl', sourceFingerprint ? { sourceFingerprint } : {});
         },
-        storedPage: async (url, sourceFingerprint) => (await pages.refetched(pageOwnerOf(payload.accountId), url, sourceFingerprint, 'crawl'))?.page ?? null,
+        storedPage: takenBack.counted(async (url: string, sourceFingerprint: string) => (await pages.refetched(pageOwnerOf(payload.accountId), url, sourceFingerprint, 'crawl'))?.page ?? null),
       }),
     ),
     concurrency: config.CRAWL_CONCURRENCY,
@@ -47,7 +48,10 @@ async function main(): Promise<void> {
     queuePrefix: config.QUEUE_PREFIX,
     stallRecovery: { lockDurationMs: config.QUEUE_LOCK_DURATION_MS, stalledIntervalMs: config.QUEUE_STALLED_INTERVAL_MS },
     dependencies: { postgres: () => new DatabaseProbe(prisma).answers(DEPENDENCY_CHECK_TIMEOUT_MS), chromium: executableCheck(config.CHROMIUM_PATH) },
-    registerMetrics: (registry) => registerBrowserPoolGauge(registry, () => browser.openBrowserCount),
+    registerMetrics: (registry) => {
+      registerBrowserPoolGauge(registry, () => browser.openBrowserCount);
+      takenBack.register(registry);
+    },
     healthPort: config.CRAWLER_PORT,
     startedDetails: { extractionThreads: extraction.threads },
     // Running crawls finish first; only then do the browser, the threads and the database connection go.

@@ -1,7 +1,7 @@
 import { BrowserPool, browserPoolOptionsOf } from '@sift/browser';
 import { loadConfig } from '@sift/config';
 import { createPrismaClient, DatabaseProbe } from '@sift/persistence';
-import { DEPENDENCY_CHECK_TIMEOUT_MS, executableCheck, registerBrowserPoolGauge, runWorkerProcess, workerLogger } from '@sift/queue';
+import { DEPENDENCY_CHECK_TIMEOUT_MS, executableCheck, PagesTakenBack, registerBrowserPoolGauge, runWorkerProcess, workerLogger } from '@sift/queue';
 import { QueueName } from '@sift/queue-contracts';
 import { egressPolicyFromConfig } from '@sift/safe-fetch';
 import { PageRepository } from '@sift/search-index';
@@ -23,12 +23,14 @@ async function main(): Promise<void> {
     maxPdfPages: config.PDF_MAX_PAGES,
     onThreadError: (error) => log('error', 'a parsing thread failed outside a task', { error: error.message }),
   });
+  // Pages are prepared for the index (segmented, chunked) in the parsing threads, never on the event loop.
+  const pages = new PageRepository(prisma, { sharedIndex: config.SHARED_INDEX, prepare: (input) => parser.indexedPage(input) });
+  const takenBack = new PagesTakenBack();
   const extractionService = new ExtractionService({
     policy,
     browser,
     parser,
-    // Pages are prepared for the index (segmented, chunked) in the parsing threads, never on the event loop.
-    pages: new PageRepository(prisma, { sharedIndex: config.SHARED_INDEX, prepare: (input) => parser.indexedPage(input) }),
+    pages: { save: pages.save.bind(pages), getFresh: pages.getFresh.bind(pages), refetched: takenBack.counted(pages.refetched.bind(pages)) },
     onError: (error, url) => log('error', 'extraction failed unexpectedly', { url, error: error instanceof Error ? error.message : String(error) }),
   });
   await runWorkerProcess({
@@ -40,7 +42,10 @@ async function main(): Promise<void> {
     queuePrefix: config.QUEUE_PREFIX,
     stallRecovery: { lockDurationMs: config.QUEUE_LOCK_DURATION_MS, stalledIntervalMs: config.QUEUE_STALLED_INTERVAL_MS },
     dependencies: { postgres: () => new DatabaseProbe(prisma).answers(DEPENDENCY_CHECK_TIMEOUT_MS), chromium: executableCheck(config.CHROMIUM_PATH) },
-    registerMetrics: (registry) => registerBrowserPoolGauge(registry, () => browser.openBrowserCount),
+    registerMetrics: (registry) => {
+      registerBrowserPoolGauge(registry, () => browser.openBrowserCount);
+      takenBack.register(registry);
+    },
     healthPort: config.EXTRACTOR_PORT,
     startedDetails: { parseThreads: parser.threads },
     // Running extractions finish first; only then do the browser and the database connection go.

@@ -55,3 +55,29 @@ export function registerBrowserPoolGauge(registry: Registry, openBrowsers: () =>
     },
   });
 }
+
+/**
+ * The pages a worker took back from the store for an unchanged response instead of extracting them again
+ * (PageRepository.refetched, through `counted`), as `sift_pages_taken_back_total`; `register` puts it on the worker's
+ * registry (runWorkerProcess's registerMetrics).
+ */
+export class PagesTakenBack {
+  private readonly counter = new Counter({
+    name: 'sift_pages_taken_back_total',
+    help: 'Pages taken back from the store for a response with the same digest instead of being extracted again.',
+    registers: [],
+  });
+
+  register(registry: Registry): void {
+    registry.registerMetric(this.counter);
+  }
+
+  /** The lookup, counting each page it gives back. */
+  counted<Args extends unknown[], Page>(lookup: (...args: Args) => Promise<Page | null>): (...args: Args) => Promise<Page | null> {
+    return async (...args) => {
+      const page = await lookup(...args);
+      if (page !== null) this.counter.inc();
+      return page;
+    };
+  }
+}
