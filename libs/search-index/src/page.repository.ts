@@ -119,6 +119,11 @@ function linksReplacedSql(documentId: string, links: string, owner: string): str
  */
 const MAX_URL_CHARACTERS = 2000;
 
+/** SQL: the account named by the parameter (NULL: the operator) keeps what it fetches (no zero data retention). */
+function retainsDataSql(accountParameter: string): string {
+  return `(${accountParameter}::uuid IS NULL OR EXISTS (SELECT 1 FROM accounts WHERE id = ${accountParameter}::uuid AND NOT zero_data_retention))`;
+}
+
 /**
  * The pages a page links to as the link graph keys them: its content's links (IndexedPage.links) normalised as the
  * store keys pages, each once, the page itself (under its URL or the one it redirected to) left out: a page does not
@@ -184,6 +189,18 @@ export class PageRepository {
     private readonly options: PageRepositoryOptions = {},
   ) {}
 
+  /**
+   * Whose copy an owner's pages are stored as: the account (its retention is read in the writing statements) and
+   * the row's owner (NULL, shared, for the operator or with SHARED_INDEX). Null for a caller whose pages are never
+   * stored: keyless, or an id that is not an account's.
+   */
+  private keeperOf(owner: PageOwner): { accountId: string | null; ownerAccountId: string | null } | null {
+    if (owner === 'keyless') return null;
+    const accountId = typeof owner === 'object' ? owner.accountId : null;
+    if (accountId !== null && !UUID.test(accountId)) return null;
+    return { accountId, ownerAccountId: this.options.sharedIndex ? null : accountId };
+  }
+
   private prepared(input: IndexedPageInput): Promise<IndexedPage> {
     return this.options.prepare ? this.options.prepare(input) : Promise.resolve(indexedPageOf(input));
   }
@@ -194,10 +211,9 @@ export class PageRepository {
    * itself) and for a page whose URL is longer than MAX_URL_CHARACTERS (the URL it was asked under: its key).
    */
   async save(owner: PageOwner, page: WebPage, source: DocumentSource, options: SaveOptions = {}): Promise<StoredPage | null> {
-    if (owner === 'keyless') return null;
-    const accountId = typeof owner === 'object' ? owner.accountId : null;
-    if (accountId !== null && !UUID.test(accountId)) return null;
-    const ownerAccountId = this.options.sharedIndex ? null : accountId;
+    const keeper = this.keeperOf(owner);
+    if (!keeper) return null;
+    const { accountId, ownerAccountId } = keeper;
     const url = normalizeUrl(page.url);
     const finalUrl = page.finalUrl ? normalizeUrl(page.finalUrl) : url;
     if (url.length > MAX_URL_CHARACTERS) return null;
@@ -229,7 +245,7 @@ export class PageRepository {
                         ELSE d.description_from_page AND d.description = $11::text END
                AND d.final_url = $12 AND d.domain = $13 AND d.published_date IS NOT DISTINCT FROM $14::timestamptz
                AND d.is_news = $15 AND d.is_unsafe = $16 AND d.country_hints = $17::text[] AND d.images = $18::jsonb
-               AND ($19::uuid IS NULL OR EXISTS (SELECT 1 FROM accounts WHERE id = $19::uuid AND NOT zero_data_retention))
+               AND ${retainsDataSql('$19')}
              RETURNING d.id, d.fetched_at`,
       values: [
         url, ownerAccountId, fetchedAt, source, INDEX_VERSION, page.contentHash, text, markdown, title, language, metaDescription,
@@ -254,8 +270,7 @@ export class PageRepository {
                       $17::text[], $18::jsonb, $19::"DocumentSource", $20::int, $22::uuid,
                       sift_document_vector($2, coalesce($23::text, $8), coalesce($24::text, $9), $25::text, ${BODY_VECTOR_SQL}),
                       $26::int, $27::boolean, $29::text[], $30::text, $31::text
-               WHERE $21::uuid IS NULL
-                  OR EXISTS (SELECT 1 FROM accounts WHERE id = $21::uuid AND NOT zero_data_retention)
+               WHERE ${retainsDataSql('$21')}
                ON CONFLICT (url, owner_account_id) DO UPDATE SET
                  final_url = EXCLUDED.final_url, domain = EXCLUDED.domain, title = EXCLUDED.title,
                  description = EXCLUDED.description, markdown = EXCLUDED.markdown, text = EXCLUDED.text,
@@ -464,9 +479,8 @@ export class PageRepository {
    * long to key).
    */
   async refetched(owner: PageOwner, url: string, sourceFingerprint: string, source: DocumentSource): Promise<StoredPage | null> {
-    if (owner === 'keyless') return null;
-    const accountId = typeof owner === 'object' ? owner.accountId : null;
-    if (accountId !== null && !UUID.test(accountId)) return null;
+    const keeper = this.keeperOf(owner);
+    if (!keeper) return null;
     let normalized: string;
     try {
       normalized = normalizeUrl(url);
@@ -479,9 +493,9 @@ export class PageRepository {
       text: `UPDATE documents d SET fetched_at = now(), source = $4::"DocumentSource"
              WHERE d.url = $1 AND d.owner_account_id IS NOT DISTINCT FROM $2::uuid AND d.source_fingerprint = $3
                AND d.index_version = $5::int
-               AND ($6::uuid IS NULL OR EXISTS (SELECT 1 FROM accounts WHERE id = $6::uuid AND NOT zero_data_retention))
+               AND ${retainsDataSql('$6')}
              RETURNING d.id`,
-      values: [normalized, this.options.sharedIndex ? null : accountId, sourceFingerprint, source, INDEX_VERSION, accountId],
+      values: [normalized, keeper.ownerAccountId, sourceFingerprint, source, INDEX_VERSION, keeper.accountId],
     });
     if (!touched) return null;
     // Read with the digest again: a save between the two statements replaced the page, and its digest with it.
