@@ -4,7 +4,7 @@ import type { ExtractUrlPayload, ExtractUrlResult } from '@sift/queue-contracts'
 import { topChunks } from '@sift/ranking';
 import { type EgressPolicy, type FetchedResource, FetchError, safeFetch } from '@sift/safe-fetch';
 import { pageOwnerOf, type PageRepository } from '@sift/search-index';
-import { type ContentParsingPool, type HtmlAnalysis, type HtmlDocument, sourceFingerprintOf, TaskPoolError } from '@sift/task-pool';
+import { bodyDigestOf, type ContentParsingPool, type HtmlAnalysis, type HtmlDocument, sourceFingerprintOf, TaskPoolError } from '@sift/task-pool';
 import { Deadline } from './deadline';
 import { BINARY_CONTENT_REASON, ExtractionFailure, failureReasonOf, parsingFailureReason, timedOutReason } from './extraction-failure';
 import { needsBrowser } from './needs-browser';
@@ -124,7 +124,7 @@ export class ExtractionService {
       this.analysed(payload, deadline, { html: fetched.text, status: fetched.status, baseUrl: fetched.finalUrl, extract: fetched.status < 400 });
     if (payload.extractDepth !== 'advanced') {
       // Only a 200 answer's page is reused or recorded for reuse: it is the one basic depth keeps without a browser.
-      const sourceFingerprint = fetched.status === 200 ? sourceFingerprintOf('extract', fetched) : undefined;
+      const sourceFingerprint = fetched.status === 200 ? sourceFingerprintOf('extract', fetched, bodyDigestOf(fetched.body)) : undefined;
       const reused = sourceFingerprint ? await this.refetched(payload, sourceFingerprint) : null;
       if (reused) return { page: reused, reused: true };
       const analysis = await served();
