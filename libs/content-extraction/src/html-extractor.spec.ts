@@ -87,6 +87,20 @@ describe('extractHtml on an article page', () => {
   });
 });
 
+describe('extractHtml on a page that spells letters with combining marks', () => {
+  it('gives its title, description, text and markdown in composed form (NFC), as the same words typed are', () => {
+    const decomposed = 'Gru\u0308\u00dfe aus Ko\u0308ln';
+    const html = `<html><head><title>${decomposed}</title><meta name="description" content="U\u0308ber ${decomposed}"></head><body><article><h1>${decomposed}</h1><p>${'Die Stadt Ko\u0308ln gru\u0308\u00dft ihre Ga\u0308ste mit einem langen Absatz. '.repeat(8)}</p></article></body></html>`;
+    const result = extractHtml(html, { baseUrl: 'https://koeln.example/gruss' });
+    expect(result.title).toBe('Grüße aus Köln');
+    expect(result.description).toBe('Über Grüße aus Köln');
+    expect(result.text).toContain('Die Stadt Köln grüßt ihre Gäste');
+    expect(result.markdown).toContain('Die Stadt Köln grüßt ihre Gäste');
+    expect(`${result.title}${result.text}${result.markdown}`).not.toMatch(/\u0308/);
+    expect(result.contentHash).toBe(contentHashOf(result.text));
+  });
+});
+
 describe('extractHtml on pages Readability gives up on', () => {
   it('falls back to the densest text region of a short page', () => {
     const html = '<html><head><title>Note</title></head><body><nav><a href="/">Home</a></nav><div><p>A short note that is still the whole content of this page.</p></div></body></html>';
