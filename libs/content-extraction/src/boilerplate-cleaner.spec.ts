@@ -30,4 +30,18 @@ describe('removeBoilerplate', () => {
     expect(text).toContain('Negation kept: short.');
     expect(text).toContain('Headline block kept.');
   });
+
+  it('keeps a furniture block that holds the article body the page marks (itemprop="articleBody"), and furniture inside it goes', () => {
+    const text = remainingText(`
+      <aside class="direct-content"><section itemscope itemtype="http://schema.org/Article">
+        <h1 itemprop="headline">Book prize awarded</h1>
+        <div itemprop="articleBody"><p>Marked article kept: a novel about the old republic won the prize.</p>
+          <div class="share"><a href="/s">Share this</a></div></div>
+      </section></aside>
+      <aside class="rail"><a href="/r">Rail story</a></aside>`);
+    expect(text).toContain('Marked article kept');
+    expect(text).toContain('Book prize awarded');
+    expect(text).not.toContain('Share this');
+    expect(text).not.toContain('Rail story');
+  });
 });

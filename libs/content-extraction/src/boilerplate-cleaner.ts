@@ -73,7 +73,12 @@ function furnitureKind(element: MarkupElement, cache: Map<string, FurnitureKind>
 interface TextLengths {
   all: number;
   inLinks: number;
+  /** Whether the block holds the element the page marks as its article's body (itemprop="articleBody"). */
+  holdsArticleBody: boolean;
 }
+
+/** The page's own word for where its article is: microdata's articleBody property (schema.org). */
+const ARTICLE_BODY = /(?:^|\s)articlebody(?:\s|$)/i;
 
 interface Candidate {
   element: MarkupElement;
@@ -91,7 +96,7 @@ function survey(root: MarkupElement): { pageText: number; candidates: Candidate[
   const visit = (element: MarkupElement, insideLink: boolean): TextLengths => {
     const kind = furnitureKind(element, kindCache);
     const childInsideLink = insideLink || element.name === 'a';
-    const total: TextLengths = { all: 0, inLinks: 0 };
+    const total: TextLengths = { all: 0, inLinks: 0, holdsArticleBody: ARTICLE_BODY.test(element.attribs['itemprop'] ?? '') };
     // Added before its descendants, so that candidates stay in document order.
     if (kind) candidates.push({ element, kind, lengths: total });
     for (const child of element.children) {
@@ -103,6 +108,7 @@ function survey(root: MarkupElement): { pageText: number; candidates: Candidate[
         const inner = visit(child, childInsideLink);
         total.all += inner.all;
         total.inLinks += inner.inLinks;
+        if (inner.holdsArticleBody) total.holdsArticleBody = true;
       }
     }
     return total;
@@ -122,7 +128,11 @@ function isHidden(attributes: Attributes): boolean {
   return !!style && HIDDEN_STYLE.test(style);
 }
 
-/** Removes navigation, sharing, related-content, comment and advertising blocks and hidden elements in place. */
+/**
+ * Removes navigation, sharing, related-content, comment and advertising blocks and hidden elements in place. A block
+ * holding the element the page marks as its article's body stays, whatever its tag or class: a site that lays its
+ * article out in an `<aside>` says where the article is.
+ */
 export function removeBoilerplate(document: MarkupDocument): void {
   const body = bodyOf(document);
   if (!body) return;
@@ -130,7 +140,7 @@ export function removeBoilerplate(document: MarkupDocument): void {
   // A block holding this much of the page is a layout wrapper, whatever its name says.
   const wrapperThreshold = Math.max(500, pageText * 0.4);
   for (const { element, kind, lengths } of candidates) {
-    if (lengths.all > wrapperThreshold) continue;
+    if (lengths.all > wrapperThreshold || lengths.holdsArticleBody) continue;
     if (kind === 'unless-prose' && isProse(lengths)) continue;
     // A candidate inside a block removed before it is only detached from that block, which is gone already.
     DomUtils.removeElement(element);
