@@ -1,4 +1,5 @@
 import { removeBoilerplate } from './boilerplate-cleaner';
+import { DomUtils } from 'htmlparser2';
 import { bodyOf, parseMarkup, textOf } from './markup-tree';
 
 const prose = 'Residents gathered in the square to discuss the new library, which opens next spring with longer hours. ';
@@ -43,5 +44,20 @@ describe('removeBoilerplate', () => {
     expect(text).toContain('Book prize awarded');
     expect(text).not.toContain('Share this');
     expect(text).not.toContain('Rail story');
+  });
+
+  it('removes captions and credits marked by class outside <figure>, but not the picture they wrap nor prose', () => {
+    const document = parseMarkup(`<html><body><div>${prose.repeat(12)}</div>
+      <div class="wp-caption"><img src="/strike.jpg" alt="Strike"><p class="wp-caption-text">The picket line in the hall</p></div>
+      <p><img src="/graph.png"><br><em class="image-credit">(Credit: Clayton Aldern)</em></p>
+      <div class="caption-long">${prose.repeat(3)}</div></body></html>`);
+    removeBoilerplate(document);
+    const body = bodyOf(document);
+    const text = body ? textOf(body) : '';
+    expect(text).not.toContain('The picket line');
+    expect(text).not.toContain('Credit:');
+    expect(text.split('Residents').length - 1).toBe(15);
+    const pictures = body ? DomUtils.getElementsByTagName('img', body) : [];
+    expect(pictures.map((picture) => picture.attribs['src'])).toEqual(['/strike.jpg', '/graph.png']);
   });
 });

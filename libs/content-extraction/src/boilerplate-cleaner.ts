@@ -25,6 +25,9 @@ const AMBIGUOUS_WORDS = new Set([
   'advertisement', 'sponsor', 'sponsored', 'promo', 'tags', 'author', 'byline', 'meta', 'dateline', 'timestamp',
   'print', 'rating', 'teaser', 'teasers', 'paywall',
 ]);
+// Words that name a picture's caption or credit outside <figure> (WordPress's "wp-caption-text"): furniture when
+// the block holds no picture itself ("wp-caption" wraps the picture too) and is not prose.
+const CAPTION_WORDS = new Set(['caption', 'captions', 'credit', 'credits']);
 // A furniture word after one of these is negated: "no-sidebar", "non-paywall", "without-ads".
 const NEGATIONS = new Set(['no', 'non', 'not', 'without']);
 const AMBIGUOUS_TAGS = new Set(['header']);
@@ -33,7 +36,7 @@ const PROSE_MAX_LINK_DENSITY = 0.35;
 
 const HIDDEN_STYLE = /(?:^|;)\s*(?:display\s*:\s*none|visibility\s*:\s*hidden)/i;
 
-type FurnitureKind = 'always' | 'unless-prose' | null;
+type FurnitureKind = 'always' | 'unless-prose' | 'caption' | null;
 
 function kindOfWords(value: string): FurnitureKind {
   if (value.trim() === '') return null;
@@ -43,7 +46,8 @@ function kindOfWords(value: string): FurnitureKind {
     .split(/[^a-z0-9]+/);
   const words = allWords.filter((_, index) => index === 0 || !NEGATIONS.has(allWords[index - 1]));
   if (words.some((word) => FURNITURE_WORDS.has(word))) return 'always';
-  return words.some((word) => AMBIGUOUS_WORDS.has(word)) ? 'unless-prose' : null;
+  if (words.some((word) => AMBIGUOUS_WORDS.has(word))) return 'unless-prose';
+  return words.some((word) => CAPTION_WORDS.has(word)) ? 'caption' : null;
 }
 
 /** What the class, id and role words of an element name; a page repeats the same few class lists, hence the cache. */
@@ -66,7 +70,7 @@ function furnitureKind(element: MarkupElement, cache: Map<string, FurnitureKind>
   const role = attributes['role'];
   if (role === 'navigation' || role === 'complementary' || role === 'contentinfo' || role === 'banner') return 'always';
   const kind = attributeKind(attributes, cache);
-  if (kind === 'always') return 'always';
+  if (kind === 'always' || kind === 'caption') return kind;
   return AMBIGUOUS_TAGS.has(tag) || kind === 'unless-prose' ? 'unless-prose' : null;
 }
 
@@ -75,6 +79,8 @@ interface TextLengths {
   inLinks: number;
   /** Whether the block holds the element the page marks as its article's body (itemprop="articleBody"). */
   holdsArticleBody: boolean;
+  /** Whether the block holds a picture (`<img>`, `<picture>`). */
+  holdsPicture: boolean;
 }
 
 /** The page's own word for where its article is: microdata's articleBody property (schema.org). */
@@ -96,7 +102,12 @@ function survey(root: MarkupElement): { pageText: number; candidates: Candidate[
   const visit = (element: MarkupElement, insideLink: boolean): TextLengths => {
     const kind = furnitureKind(element, kindCache);
     const childInsideLink = insideLink || element.name === 'a';
-    const total: TextLengths = { all: 0, inLinks: 0, holdsArticleBody: ARTICLE_BODY.test(element.attribs['itemprop'] ?? '') };
+    const total: TextLengths = {
+      all: 0,
+      inLinks: 0,
+      holdsArticleBody: ARTICLE_BODY.test(element.attribs['itemprop'] ?? ''),
+      holdsPicture: element.name === 'img' || element.name === 'picture',
+    };
     // Added before its descendants, so that candidates stay in document order.
     if (kind) candidates.push({ element, kind, lengths: total });
     for (const child of element.children) {
@@ -109,6 +120,7 @@ function survey(root: MarkupElement): { pageText: number; candidates: Candidate[
         total.all += inner.all;
         total.inLinks += inner.inLinks;
         if (inner.holdsArticleBody) total.holdsArticleBody = true;
+        if (inner.holdsPicture) total.holdsPicture = true;
       }
     }
     return total;
@@ -141,7 +153,8 @@ export function removeBoilerplate(document: MarkupDocument): void {
   const wrapperThreshold = Math.max(500, pageText * 0.4);
   for (const { element, kind, lengths } of candidates) {
     if (lengths.all > wrapperThreshold || lengths.holdsArticleBody) continue;
-    if (kind === 'unless-prose' && isProse(lengths)) continue;
+    if ((kind === 'unless-prose' || kind === 'caption') && isProse(lengths)) continue;
+    if (kind === 'caption' && lengths.holdsPicture) continue;
     // A candidate inside a block removed before it is only detached from that block, which is gone already.
     DomUtils.removeElement(element);
   }
