@@ -60,4 +60,18 @@ describe('removeBoilerplate', () => {
     const pictures = body ? DomUtils.getElementsByTagName('img', body) : [];
     expect(pictures.map((picture) => picture.attribs['src'])).toEqual(['/strike.jpg', '/graph.png']);
   });
+
+  it('removes disclaimers, affiliate notices, picture legends, and comment sections named in German, French or Spanish', () => {
+    const text = remainingText(`
+      <div class="editorial-disclaimer"><p>The views below are not the editors'.</p></div>
+      <div class="affiliate-text"><p>We earn money when you buy through these links.</p></div>
+      <div class="image legend">Kastanienselven im Winter</div>
+      <section class="kommentare"><p>Keine Kommentare</p></section>
+      <div id="commentaires">${prose}</div>
+      <div class="comentarios-lista">Sin comentarios</div>`);
+    for (const boilerplate of ["not the editors'", 'We earn money', 'Kastanienselven', 'Keine Kommentare', 'Sin comentarios']) {
+      expect(text).not.toContain(boilerplate);
+    }
+    expect(text.split('Residents').length - 1).toBe(12);
+  });
 });

@@ -8,12 +8,14 @@ import { bodyOf, isElement, MarkupDocument, MarkupElement } from './markup-tree'
 const FURNITURE_TAGS = new Set(['nav', 'aside', 'footer', 'iframe', 'button', 'select', 'input', 'textarea', 'dialog', 'menu']);
 
 // Class and id words (split at "-", "_", spaces and case changes) that name boilerplate blocks whatever they
-// hold: navigation, comments, consent and subscription prompts, and related-content rails.
+// hold: navigation, comments (also in the words of German, French and Spanish templates), consent and subscription
+// prompts, disclaimers and affiliate notices, and related-content rails.
 const FURNITURE_WORDS = new Set([
   'related', 'recommended', 'recommendations', 'newsletter', 'subscribe', 'subscription', 'comment', 'comments',
   'cookie', 'cookies', 'consent', 'gdpr', 'breadcrumb', 'breadcrumbs', 'popup', 'modal', 'navbar', 'nav', 'navigation',
   'menu', 'footer', 'masthead', 'toolbar', 'pagination', 'pager', 'disqus', 'outbrain', 'taboola', 'signup', 'login',
-  'skip', 'tagcloud', 'trending', 'popular', 'mostread', 'banner',
+  'skip', 'tagcloud', 'trending', 'popular', 'mostread', 'banner', 'disclaimer', 'affiliate',
+  'kommentar', 'kommentare', 'commentaires', 'comentarios',
 ]);
 
 // Words that also name layout modifiers and the containers of content ("container right-sidebar", "widget Blog",
@@ -25,9 +27,9 @@ const AMBIGUOUS_WORDS = new Set([
   'advertisement', 'sponsor', 'sponsored', 'promo', 'tags', 'author', 'byline', 'meta', 'dateline', 'timestamp',
   'print', 'rating', 'teaser', 'teasers', 'paywall',
 ]);
-// Words that name a picture's caption or credit outside <figure> (WordPress's "wp-caption-text"): furniture when
+// Words that name a picture's caption, legend or credit outside <figure> (WordPress's "wp-caption-text"): furniture when
 // the block holds no picture itself ("wp-caption" wraps the picture too) and is not prose.
-const CAPTION_WORDS = new Set(['caption', 'captions', 'credit', 'credits']);
+const CAPTION_WORDS = new Set(['caption', 'captions', 'credit', 'credits', 'legend']);
 // A furniture word after one of these is negated: "no-sidebar", "non-paywall", "without-ads".
 const NEGATIONS = new Set(['no', 'non', 'not', 'without']);
 const AMBIGUOUS_TAGS = new Set(['header']);

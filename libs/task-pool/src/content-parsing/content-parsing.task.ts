@@ -35,9 +35,10 @@ export interface HtmlDocument {
  * records the output this version makes of a set of pages and fails when it changes. 2: text in composed form (NFC),
  * a block holding the page's articleBody kept through boilerplate removal, a `<meta charset>` past the first 1,024
  * bytes followed (the Git pages' output is unchanged: same digest). 3: captions and credits marked by class outside
- * `<figure>` removed (same digest).
+ * `<figure>` removed (same digest). 4: disclaimers, affiliate notices, legends and comment sections named in German,
+ * French or Spanish removed (same digest).
  */
-export const HTML_ANALYSIS_VERSION = 3;
+export const HTML_ANALYSIS_VERSION = 4;
 
 /** Everything the extractor decides from an HTML document, computed off its event loop. */
 export interface HtmlAnalysis {
