@@ -101,6 +101,35 @@ describe('extractHtml on a page that spells letters with combining marks', () =>
   });
 });
 
+describe('extractHtml on a page whose scripts render the article its JSON-LD states', () => {
+  const sentence = 'The council voted to keep the harbour ferry running through the winter months. ';
+  const stated = `${sentence.repeat(5)}\n\n${'Fares stay at two euros for residents and visitors alike. '.repeat(5)}`;
+  const page = (body: string, articleBody: string) =>
+    `<html><head><title>Ferry stays</title><script type="application/ld+json">${JSON.stringify({ '@context': 'https://schema.org', '@type': 'NewsArticle', headline: 'Ferry stays', articleBody })}</script></head><body>${body}</body></html>`;
+
+  it('gives the stated article body, in paragraphs, when the markup shows a teaser of it', () => {
+    const html = page('<div id="app"><p>The council voted on the ferry. READ FULL ARTICLE</p></div>', stated);
+    for (const result of [extractHtml(html, { baseUrl: 'https://harbour.example/ferry' }), extractPage(html, { baseUrl: 'https://harbour.example/ferry' }).page]) {
+      expect(result.text).toBe(`${sentence.repeat(5).trim()}\n\n${'Fares stay at two euros for residents and visitors alike. '.repeat(5).trim()}`);
+      expect(result.markdown).toBe(result.text);
+      expect(result.title).toBe('Ferry stays');
+      expect(result.contentHash).toBe(contentHashOf(result.text));
+    }
+  });
+
+  it('reads a stated body given as markup as text', () => {
+    const html = page('<div id="app"></div>', `<p>${sentence.repeat(4)}</p><p>${sentence.repeat(4)}</p>`);
+    expect(extractHtml(html, { baseUrl: 'https://harbour.example/ferry' }).text).toBe(`${sentence.repeat(4).trim()}\n\n${sentence.repeat(4).trim()}`);
+  });
+
+  it('keeps the markup\'s article when it shows a good part of the stated body', () => {
+    const shown = `<article><h1>Ferry stays</h1><p>${sentence.repeat(3)}</p><p>Shown only in the markup.</p></article>`;
+    const result = extractHtml(page(shown, stated), { baseUrl: 'https://harbour.example/ferry' });
+    expect(result.text).toContain('Shown only in the markup.');
+    expect(result.text).not.toContain('Fares stay');
+  });
+});
+
 describe('extractHtml on pages Readability gives up on', () => {
   it('falls back to the densest text region of a short page', () => {
     const html = '<html><head><title>Note</title></head><body><nav><a href="/">Home</a></nav><div><p>A short note that is still the whole content of this page.</p></div></body></html>';

@@ -12,7 +12,7 @@ import { collectImages } from './image-collector';
 import { linksFromMarkup } from './link-extractor';
 import { MarkupDocument, parseMarkup } from './markup-tree';
 import { findMainContent } from './main-content';
-import { readPageMetadata } from './page-metadata';
+import { readPageMetadata, structuredArticleBody } from './page-metadata';
 import { noscriptTextLength, parseDocument, readJsonLd, stripNonContent, withNoscriptContent } from './parse-document';
 import { WebPage, webPageOf } from './web-page';
 
@@ -26,9 +26,9 @@ export interface PageWithLinks {
  * The page from its markup tree: metadata from the whole page, then boilerplate removal on the tree, and only what
  * is left is built as a DOM for the content scorer (building the DOM is most of the cost of a parse).
  */
-function pageOfMarkup(markup: MarkupDocument, tags: DocumentTags, html: string, options: ExtractOptions): WebPage {
+function pageOfMarkup(markup: MarkupDocument, tags: DocumentTags, jsonLd: unknown[], options: ExtractOptions): WebPage {
   const { baseUrl } = tags.baseUrl(options.baseUrl);
-  const metadata = readPageMetadata(tags, readJsonLd(html), baseUrl);
+  const metadata = readPageMetadata(tags, jsonLd, baseUrl);
   const favicon = faviconFromTags(tags, options.baseUrl);
   const previewImage = tags.metas.find((meta) => meta['property'] === 'og:image' || meta['name'] === 'twitter:image')?.['content'];
 
@@ -69,21 +69,60 @@ const NOSCRIPT_CONTENT_CHARS = 500;
  * title. A browser render would find the same text, at the cost of a render; a short `<noscript>` notice ("please
  * enable JavaScript") or a long page is left as it is.
  */
-function withNoscriptFallback(page: WebPage, html: string, options: ExtractOptions): WebPage {
+function withNoscriptFallback(page: WebPage, html: string, jsonLd: unknown[], options: ExtractOptions): WebPage {
   const shown = page.text.trim().length;
   if (shown >= SHORT_PAGE_CHARS) return page;
   const noscriptLength = noscriptTextLength(html);
   if (noscriptLength < NOSCRIPT_CONTENT_CHARS || noscriptLength <= shown) return page;
   const withNoscript = withNoscriptContent(html);
   const markup = parseMarkup(stripNonContent(withNoscript));
-  const fallback = pageOfMarkup(markup, new DocumentTags(markup), withNoscript, options);
+  const fallback = pageOfMarkup(markup, new DocumentTags(markup), jsonLd, options);
   return fallback.text.trim().length > shown ? fallback : page;
+}
+
+/** A stated article body at least this long, */
+const STRUCTURED_BODY_MIN_CHARS = 500;
+/** and this many times the text the page's markup shows, is the article the page's scripts would render. */
+const STRUCTURED_BODY_SHARE = 3;
+
+/** Paragraphs of a stated article body: plain text, or markup (some sites put HTML in it) read as text. */
+function structuredBodyText(body: string): string {
+  const text = /<[a-z][^>]*>/i.test(body) ? elementToText(parseDocument(body).body) : body;
+  return text
+    .split(/\n\s*\n|\r?\n/)
+    .map((paragraph) => paragraph.replace(/\s+/g, ' ').trim())
+    .filter(Boolean)
+    .join('\n\n');
+}
+
+/**
+ * The article body the page states in its JSON-LD (structuredArticleBody), when the markup shows much less of it: a
+ * page whose scripts render the article (a client-side app) serves a teaser or a shell to a reader without them, and
+ * its structured data is the article the site gives search engines. A browser render would find the same text, at
+ * the cost of a render. Title, metadata, links and images stay the markup's.
+ */
+function withStructuredBodyFallback(page: WebPage, jsonLd: unknown[]): WebPage {
+  const stated = structuredArticleBody(jsonLd);
+  if (!stated) return page;
+  const shown = page.text.replace(/\s+/g, ' ').trim().length;
+  const statedLength = stated.replace(/\s+/g, ' ').trim().length;
+  if (statedLength < STRUCTURED_BODY_MIN_CHARS || statedLength <= shown * STRUCTURED_BODY_SHARE) return page;
+  const text = structuredBodyText(stated);
+  // The stated body is the page's own words, but not its markup: the markdown is its paragraphs.
+  const { contentHash: _previousHash, ...fields } = page;
+  return webPageOf({ ...fields, text, markdown: text });
+}
+
+/** The page's content with the fallbacks for pages whose scripts render it: `<noscript>` copies, stated article bodies. */
+function withFallbacks(page: WebPage, html: string, jsonLd: unknown[], options: ExtractOptions): WebPage {
+  return withStructuredBodyFallback(withNoscriptFallback(page, html, jsonLd, options), jsonLd);
 }
 
 /** Main content of an HTML page as markdown and plain text, with its metadata, images and favicon. */
 export function extractHtml(html: string, options: ExtractOptions): WebPage {
   const markup = parseMarkup(stripNonContent(html));
-  return withNoscriptFallback(pageOfMarkup(markup, new DocumentTags(markup), html, options), html, options);
+  const jsonLd = readJsonLd(html);
+  return withFallbacks(pageOfMarkup(markup, new DocumentTags(markup), jsonLd, options), html, jsonLd, options);
 }
 
 /**
@@ -94,5 +133,6 @@ export function extractPage(html: string, options: ExtractOptions): PageWithLink
   const markup = parseMarkup(stripNonContent(html));
   const tags = new DocumentTags(markup);
   const links = linksFromMarkup(markup, tags, options.baseUrl);
-  return { page: withNoscriptFallback(pageOfMarkup(markup, tags, html, options), html, options), links };
+  const jsonLd = readJsonLd(html);
+  return { page: withFallbacks(pageOfMarkup(markup, tags, jsonLd, options), html, jsonLd, options), links };
 }

@@ -35,6 +35,19 @@ function types(node: Record<string, unknown>): string[] {
   return Array.isArray(type) ? type.map(String) : type ? [String(type)] : [];
 }
 
+/**
+ * The longest article body the page's JSON-LD states (schema.org `articleBody` of any node): the article as the site
+ * gives it to search engines, whatever its scripts render.
+ */
+export function structuredArticleBody(jsonLd: unknown[]): string | undefined {
+  let longest: string | undefined;
+  for (const node of jsonLdNodes(jsonLd)) {
+    const body = node['articleBody'];
+    if (typeof body === 'string' && body.length > (longest?.length ?? 0)) longest = body;
+  }
+  return longest;
+}
+
 /** Self-labelling that search engines honour for safe search: <meta name="rating">, the RTA label, schema.org. */
 const ADULT_RATINGS = /^(adult|mature|restricted|rta-5042-1996-1400-1577-rta|18\+?)$/i;
 

@@ -36,9 +36,10 @@ export interface HtmlDocument {
  * a block holding the page's articleBody kept through boilerplate removal, a `<meta charset>` past the first 1,024
  * bytes followed (the Git pages' output is unchanged: same digest). 3: captions and credits marked by class outside
  * `<figure>` removed (same digest). 4: disclaimers, affiliate notices, legends and comment sections named in German,
- * French or Spanish removed (same digest).
+ * French or Spanish removed (same digest). 5: the article body a page states in its JSON-LD, when its markup shows a
+ * third of it or less (same digest).
  */
-export const HTML_ANALYSIS_VERSION = 4;
+export const HTML_ANALYSIS_VERSION = 5;
 
 /** Everything the extractor decides from an HTML document, computed off its event loop. */
 export interface HtmlAnalysis {
