@@ -130,6 +130,28 @@ describe('extractHtml on a page whose scripts render the article its JSON-LD sta
   });
 });
 
+describe('extractHtml on an article beside a long table', () => {
+  it('keeps the article\'s paragraphs when Readability prefers the table of names below them', () => {
+    const names = Array.from({ length: 60 }, (_, index) => `Signatory ${index}, University of Somewhere`).join('<br>');
+    const letter = 'Our institutions are facing a moment of trial, and open debate is the remedy we ask for. ';
+    const html = `<html><head><title>A letter</title></head><body><article><div class="content">
+      <p>${letter.repeat(3)}</p><p>${letter.repeat(3)}</p><p>${letter.repeat(2)}</p>
+      <table><tbody><tr><td>${names}</td><td>${names.replace(/Signatory/g, 'Writer')}</td></tr><tr><td>(Affiliations are listed for identification only.)</td></tr></tbody></table>
+    </div></article></body></html>`;
+    const result = extractHtml(html, { baseUrl: 'https://letters.example/open' });
+    expect(result.text).toContain('Our institutions are facing a moment of trial');
+    expect(result.text).toContain('Signatory 59, University of Somewhere');
+  });
+
+  it('leaves a layout table\'s content cell alone', () => {
+    const story = 'The river rose two metres overnight and the old bridge was closed to traffic until Friday. ';
+    const html = `<html><body><table><tr><td><a href="/">Home</a><br><a href="/news">News</a></td><td><p>${story.repeat(4)}</p><p>${story.repeat(4)}</p></td></tr></table></body></html>`;
+    const result = extractHtml(html, { baseUrl: 'https://river.example/flood' });
+    expect(result.text).toContain('The river rose two metres');
+    expect(result.text).not.toContain('Home');
+  });
+});
+
 describe('extractHtml on pages Readability gives up on', () => {
   it('falls back to the densest text region of a short page', () => {
     const html = '<html><head><title>Note</title></head><body><nav><a href="/">Home</a></nav><div><p>A short note that is still the whole content of this page.</p></div></body></html>';

@@ -15,6 +15,37 @@ function keptPartOfSections(sectioned: SectionedContainer, sectionedText: string
   return missing * 2 >= sectioned.headings.length && sectionedText.includes(squeeze(readableText).slice(0, 200));
 }
 
+/** Characters of text (spaces left out) in an element's own `<p>` children. */
+function ownParagraphChars(element: Element): number {
+  let chars = 0;
+  for (let child = element.firstElementChild; child; child = child.nextElementSibling) {
+    if (child.tagName.toUpperCase() === 'P') chars += squeeze(child.textContent ?? '').length;
+  }
+  return chars;
+}
+
+// Paragraphs of at least this many characters beside a table make its container an article, not a layout.
+const ARTICLE_BESIDE_TABLE_CHARS = 500;
+
+/**
+ * Readability scores table cells as it scores paragraphs, and a comma-separated list laid out in a table (an open
+ * letter's signatories) can outscore the article's paragraphs beside it: its choice is then the table's rows, without
+ * a paragraph. When the table's container holds paragraphs of its own, the container is the article (its paragraphs
+ * and the table). Looked up in an untouched copy, since Readability rewrites the document it reads.
+ */
+function articleAroundTable(readable: Element, readableText: string, freshDocument: () => Document): Element | null {
+  if (!readable.querySelector('td, th') || readable.querySelector('p')) return null;
+  const chosen = squeeze(readableText).slice(0, 200);
+  if (!chosen) return null;
+  const body = freshDocument().body;
+  for (const table of Array.from(body?.querySelectorAll('table') ?? [])) {
+    const container = table.parentElement;
+    if (!container || !squeeze(table.textContent ?? '').includes(chosen)) continue;
+    return ownParagraphChars(container) >= ARTICLE_BESIDE_TABLE_CHARS ? container : null;
+  }
+  return null;
+}
+
 function runReadability(document: Document): Element | null {
   try {
     const article = new Readability<Element>(document, {
@@ -55,7 +86,7 @@ export function findMainContent(document: Document, freshDocument: () => Documen
     const container = elementAtPath(freshDocument().body, sectioned.path);
     if (container) return widenToTitleBlock(container);
   }
-  if (readable && readableText.length >= SHORT_CONTENT_CHARS) return readable;
+  if (readable && readableText.length >= SHORT_CONTENT_CHARS) return articleAroundTable(readable, readableText, freshDocument) ?? readable;
   const fallbackBody = freshDocument().body;
   const fallback = fallbackBody ? densestRegion(fallbackBody) : null;
   if (!fallback) return readable;
