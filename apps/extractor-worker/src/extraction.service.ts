@@ -4,7 +4,7 @@ import type { ExtractUrlPayload, ExtractUrlResult } from '@sift/queue-contracts'
 import { topChunks } from '@sift/ranking';
 import { type EgressPolicy, type FetchedResource, FetchError, safeFetch } from '@sift/safe-fetch';
 import { pageOwnerOf, type PageRepository } from '@sift/search-index';
-import { bodyDigestOf, type ContentParsingPool, type HtmlAnalysis, type HtmlDocument, sourceFingerprintOf, TaskPoolError } from '@sift/task-pool';
+import { bodyDigestOf, type ContentParsingPool, type HtmlAnalysis, type HtmlDocument, type ProducedPage, sourceFingerprintOf, TaskPoolError } from '@sift/task-pool';
 import { Deadline } from './deadline';
 import { BINARY_CONTENT_REASON, ExtractionFailure, failureReasonOf, parsingFailureReason, timedOutReason } from './extraction-failure';
 import { needsBrowser } from './needs-browser';
@@ -22,15 +22,6 @@ export interface ExtractionServiceOptions {
 
 // Statuses after which nothing else (not even the browser) can produce the page.
 const GONE_STATUSES = new Set([404, 410]);
-
-/** A page as this request produced it, and how: what the store is told about it. */
-interface ProducedPage {
-  page: WebPage;
-  /** The response's digest when the page is what extraction made of that response alone (no browser). */
-  sourceFingerprint?: string;
-  /** The stored page, taken for a response with the same digest (already marked fetched: nothing to store). */
-  reused?: boolean;
-}
 
 /**
  * Extracts one URL: document-store cache → safe-fetch → route by content kind → block-page check → browser for

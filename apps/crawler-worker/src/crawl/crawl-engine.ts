@@ -1,6 +1,6 @@
 import { type ExtractedLink, type ExtractedLinks, looksBinary, type WebPage, webPageOf } from '@sift/content-extraction';
 import type { CrawledPage, CrawlPage } from '@sift/queue-contracts';
-import { bodyDigestOf, sourceFingerprintOf } from '@sift/task-pool';
+import { bodyDigestOf, type ProducedPage, sourceFingerprintOf } from '@sift/task-pool';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { CrawlDependencies, CrawlEngineSettings, DEFAULT_CRAWL_ENGINE_SETTINGS, FetchedResource } from './crawl-dependencies';
 import { CrawlFrontier, FrontierEntry } from './crawl-frontier';
@@ -209,28 +209,27 @@ class CrawlRun {
     this.contentFingerprints.add(fingerprint);
 
     let links: ExtractedLinks | undefined;
-    let extracted: WebPage | undefined;
-    // What the store is told: the response's digest, or that the page is the stored one (nothing to store).
-    let stored: { sourceFingerprint?: string } | 'reused' = {};
+    // The page and what the store is told: the response's digest, or that the page is the stored one.
+    let produced: ProducedPage | undefined;
     const run = { deadlineMs: Math.max(1, this.deadline - Date.now()) };
     if (isHtml && this.request.mode === 'crawl') {
       const sourceFingerprint = this.takesStoredPages(response) ? sourceFingerprintOf('crawl', response, fingerprint) : undefined;
       const reused = sourceFingerprint ? await this.storedPage(entry.url.href, sourceFingerprint) : null;
       if (reused) {
         // The page this crawl's owner stored from the same response: only its links are read again.
-        extracted = { ...reused, url: entry.url.href, finalUrl: finalUrl.href };
+        produced = { page: { ...reused, url: entry.url.href, finalUrl: finalUrl.href }, reused: true };
         links = await this.dependencies.extractLinks(response.text, finalUrl.href, run);
-        stored = 'reused';
       } else {
         // The whole page, markdown and images whatever the crawl asked: it is stored, and the store serves it to later
         // extractions as their cache and to searches (the crawl's results show its format, and images when asked).
-        ({ page: extracted, links } = await this.dependencies.extractPageWithLinks(response.text, {
+        const extracted = await this.dependencies.extractPageWithLinks(response.text, {
           baseUrl: finalUrl.href,
           url: entry.url.href,
           includeImages: true,
           format: 'markdown',
-        }, run));
-        if (sourceFingerprint) stored = { sourceFingerprint };
+        }, run);
+        links = extracted.links;
+        produced = { page: extracted.page, ...(sourceFingerprint ? { sourceFingerprint } : {}) };
       }
     } else if (isHtml) {
       links = await this.dependencies.extractLinks(response.text, finalUrl.href, run);
@@ -248,7 +247,7 @@ class CrawlRun {
     }
 
     if (this.request.mode === 'map') this.mapUrls.push(finalUrl.href);
-    else this.collectPage(visitOrder, finalUrl, extracted ?? webPageOf({ url: entry.url.href, finalUrl: finalUrl.href, text: response.text }), stored);
+    else this.collectPage(visitOrder, finalUrl, produced ?? { page: webPageOf({ url: entry.url.href, finalUrl: finalUrl.href, text: response.text }) });
 
     if (links && !links.robotsNoFollow && entry.depth < this.request.maxDepth) {
       await this.enqueueLinks(links.links, entry.depth + 1);
@@ -273,7 +272,8 @@ class CrawlRun {
     }
   }
 
-  private collectPage(visitOrder: number, url: URL, page: WebPage, stored: { sourceFingerprint?: string } | 'reused' = {}): void {
+  private collectPage(visitOrder: number, url: URL, produced: ProducedPage): void {
+    const { page } = produced;
     this.pages.push({
       visitOrder,
       url: url.href,
@@ -284,8 +284,8 @@ class CrawlRun {
       page: crawledPageOf(this.request.includeImages ? page : { ...page, images: [] }),
     });
     // The document store is a side effect of crawling; its failure must not fail the caller's crawl.
-    if (this.dependencies.storePage && stored !== 'reused') {
-      this.storing.push(this.dependencies.storePage(page, stored.sourceFingerprint).catch(() => undefined));
+    if (this.dependencies.storePage && !produced.reused) {
+      this.storing.push(this.dependencies.storePage(page, produced.sourceFingerprint).catch(() => undefined));
     }
   }
 
