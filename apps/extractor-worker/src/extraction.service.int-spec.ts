@@ -2,12 +2,12 @@ import { randomUUID } from 'node:crypto';
 import type { ServerResponse } from 'node:http';
 import { BrowserPool } from '@sift/browser';
 import { createPrismaClient, type PrismaClient } from '@sift/persistence';
-import { ExtractUrlJob, type ExtractUrlPayload, type ExtractUrlResult } from '@sift/queue-contracts';
+import { ExtractUrlJob, type ExtractUrlPayload } from '@sift/queue-contracts';
 import { type EgressPolicy, type FixtureServer, startFixtureServer } from '@sift/safe-fetch';
 import { PageRepository } from '@sift/search-index';
 import { ContentParsingPool } from '@sift/task-pool';
 import { createTestAccount } from '@sift/testing';
-import { ExtractionService, type ExtractionServiceOptions } from './extraction.service';
+import { type ExtractionOutcome, ExtractionService, type ExtractionServiceOptions } from './extraction.service';
 import { type ExtractQueue, startExtractQueue } from './testing/extract-queue';
 import { minimalPdf } from './testing/minimal-pdf';
 
@@ -85,11 +85,11 @@ describe('ExtractionService against loopback fixtures', () => {
     ...overrides,
   });
 
-  const expectSuccess = (result: ExtractUrlResult) => {
+  const expectSuccess = (result: ExtractionOutcome) => {
     if (!result.ok) throw new Error(`expected success, got: ${result.error} ${unexpectedErrors.map(String).join('; ')}`);
     return result;
   };
-  const expectFailure = (result: ExtractUrlResult) => {
+  const expectFailure = (result: ExtractionOutcome) => {
     if (result.ok) throw new Error(`expected a failure, got content: ${result.content.slice(0, 100)}`);
     return result;
   };
@@ -364,9 +364,27 @@ describe('ExtractionService against loopback fixtures', () => {
         queue.jobQueue.enqueueAndWait(ExtractUrlJob, payloadFor('/article'), { timeoutMs: 30_000 }),
         queue.jobQueue.enqueueAndWait(ExtractUrlJob, payloadFor('/missing'), { timeoutMs: 30_000 }),
       ]);
-      expect(expectSuccess(article).page.title).toBe('The Lighthouse Keeper');
-      expect(expectFailure(missing).error).toBe('HTTP 404');
+      if (!article.ok || missing.ok) throw new Error('expected a page and a failure');
+      expect(article.page.title).toBe('The Lighthouse Keeper');
+      expect(missing.error).toBe('HTTP 404');
       expect(await queue.worker.metrics.text()).toMatch(/sift_jobs_completed_total\{queue="extract",job="extract-url"\} 2/);
+    });
+
+    it('carries a page\'s words once: the content asked for, and the whole text and markdown only when asked for', async () => {
+      const direct = expectSuccess(await service.extract(payloadFor('/article')));
+      const [narrow, whole] = await Promise.all([
+        queue.jobQueue.enqueueAndWait(ExtractUrlJob, payloadFor('/article'), { timeoutMs: 30_000 }),
+        queue.jobQueue.enqueueAndWait(ExtractUrlJob, { ...payloadFor('/article'), format: 'text', wholePage: true }, { timeoutMs: 30_000 }),
+      ]);
+      if (!narrow.ok || !whole.ok) throw new Error('expected two pages');
+      expect(narrow.content).toBe(direct.page.markdown);
+      expect(narrow.page).not.toHaveProperty('text');
+      expect(narrow.page).not.toHaveProperty('markdown');
+      expect(narrow).not.toHaveProperty('body');
+      const { text, markdown, ...metadata } = direct.page;
+      expect(narrow.page).toEqual(metadata);
+      expect(whole.content).toBe(text);
+      expect(whole.body).toEqual({ text, markdown });
     });
   });
 });

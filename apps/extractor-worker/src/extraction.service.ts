@@ -1,6 +1,6 @@
 import { type BrowserPool, PageMemoryExceededError, type RenderedPage } from '@sift/browser';
 import { looksBinary, type WebPage } from '@sift/content-extraction';
-import type { ExtractUrlPayload, ExtractUrlResult } from '@sift/queue-contracts';
+import type { ExtractUrlFailure, ExtractUrlPayload } from '@sift/queue-contracts';
 import { topChunks } from '@sift/ranking';
 import { type EgressPolicy, type FetchedResource, FetchError, safeFetch } from '@sift/safe-fetch';
 import { pageOwnerOf, type PageRepository } from '@sift/search-index';
@@ -24,6 +24,12 @@ export interface ExtractionServiceOptions {
 const GONE_STATUSES = new Set([404, 410]);
 
 /**
+ * One URL's extraction as the service gives it: the whole page, with the content the caller asked for (the job handler
+ * narrows it for the queue: jobResultOf), or the reason it failed.
+ */
+export type ExtractionOutcome = { ok: true; page: WebPage; content: string; fromCache: boolean } | ExtractUrlFailure;
+
+/**
  * Extracts one URL: document-store cache → safe-fetch → route by content kind → block-page check → browser for
  * advanced depth or pages that plainly need JavaScript → format → query chunks → store (which keeps nothing for
  * an account with zero data retention). Every per-URL problem is returned as a failed result with the reason the
@@ -32,7 +38,7 @@ const GONE_STATUSES = new Set([404, 410]);
 export class ExtractionService {
   constructor(private readonly options: ExtractionServiceOptions) {}
 
-  async extract(payload: ExtractUrlPayload): Promise<ExtractUrlResult> {
+  async extract(payload: ExtractUrlPayload): Promise<ExtractionOutcome> {
     const deadline = Deadline.after(payload.timeoutMs);
     try {
       const cached = await this.fromCache(payload);

@@ -2,11 +2,11 @@ import { randomUUID } from 'node:crypto';
 import type { ServerResponse } from 'node:http';
 import { BrowserPool } from '@sift/browser';
 import { startWorkerHealthServer } from '@sift/queue';
-import type { ExtractUrlPayload, ExtractUrlResult } from '@sift/queue-contracts';
+import type { ExtractUrlPayload } from '@sift/queue-contracts';
 import { type EgressPolicy, type FixtureServer, safeFetch, startFixtureServer } from '@sift/safe-fetch';
 import { ContentParsingPool } from '@sift/task-pool';
 import { binaryNoise, linkHeavyHtml, pdfBomb } from '@sift/testing';
-import { ExtractionService } from './extraction.service';
+import { type ExtractionOutcome, ExtractionService } from './extraction.service';
 
 // Hostile pages (issue #16): each must fail with a clear per-URL reason within its deadline while the worker stays
 // healthy, its /health answering throughout and the next extraction working. Limits are small so the test is fast.
@@ -58,7 +58,7 @@ describe('hostile content in the extractor', () => {
   });
 
   /** Runs one extraction while /health is polled every 100 ms; every poll must answer within a second. */
-  async function extractWhileProbingHealth(payload: ExtractUrlPayload): Promise<{ result: ExtractUrlResult; elapsedMs: number; slowestHealthMs: number }> {
+  async function extractWhileProbingHealth(payload: ExtractUrlPayload): Promise<{ result: ExtractionOutcome; elapsedMs: number; slowestHealthMs: number }> {
     let done = false;
     const healthTimes: number[] = [];
     const probing = (async () => {

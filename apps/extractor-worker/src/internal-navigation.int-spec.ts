@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import type { ServerResponse } from 'node:http';
 import { BrowserPool } from '@sift/browser';
-import type { ExtractUrlPayload, ExtractUrlResult } from '@sift/queue-contracts';
+import type { ExtractUrlPayload } from '@sift/queue-contracts';
 import { type EgressPolicy, type FixtureServer, startFixtureServer } from '@sift/safe-fetch';
 import { ContentParsingPool } from '@sift/task-pool';
-import { ExtractionService } from './extraction.service';
+import { type ExtractionOutcome, ExtractionService } from './extraction.service';
 
 // Chromium's first launch alone can take several seconds.
 jest.setTimeout(60_000);
@@ -59,7 +59,7 @@ describe('an advanced extract of a page that navigates to an internal name', () 
     await Promise.allSettled([browser?.close(), parser?.close(), site?.close(), internal?.close()]);
   });
 
-  const extract = (path: string): Promise<ExtractUrlResult> => {
+  const extract = (path: string): Promise<ExtractionOutcome> => {
     const payload: ExtractUrlPayload = {
       requestId: randomUUID(),
       accountId: 'keyless',

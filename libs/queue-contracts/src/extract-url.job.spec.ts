@@ -1,5 +1,4 @@
-import { ExtractUrlJob, type ExtractUrlPayload } from './extract-url.job';
-import type { WebPage } from './web-page.schema';
+import { type ExtractedPage, ExtractUrlJob, type ExtractUrlPayload } from './extract-url.job';
 
 const validPayload: ExtractUrlPayload = {
   requestId: 'req-1',
@@ -13,12 +12,10 @@ const validPayload: ExtractUrlPayload = {
   chunksPerSource: 3,
 };
 
-const page: WebPage = {
+const page: ExtractedPage = {
   url: 'https://a.test/',
   finalUrl: 'https://a.test/',
   title: 'A',
-  markdown: '# A',
-  text: 'A',
   isNews: false,
   isUnsafe: false,
   countryHints: [],
@@ -51,8 +48,12 @@ describe('ExtractUrlJob', () => {
 
   it('parses both result shapes and rejects a success without content', () => {
     const success = { ok: true, page, content: '# A', fromCache: false };
+    const whole = { ...success, body: { text: 'A', markdown: '# A' } };
     const failure = { ok: false, url: 'https://a.test/', error: 'HTTP 404' };
     expect(ExtractUrlJob.resultSchema.parse(success)).toEqual(success);
+    expect(ExtractUrlJob.resultSchema.parse(whole)).toEqual(whole);
+    // The page's words travel in content (and body), not in the page a second time.
+    expect(ExtractUrlJob.resultSchema.parse({ ...success, page: { ...page, text: 'A', markdown: '# A' } })).toEqual(success);
     expect(ExtractUrlJob.resultSchema.parse(failure)).toEqual(failure);
     expect(ExtractUrlJob.resultSchema.safeParse({ ok: true, page, fromCache: false }).success).toBe(false);
     expect(ExtractUrlJob.resultSchema.safeParse({ ok: true, page: { ...page, isUnsafe: undefined }, content: '# A', fromCache: false }).success).toBe(false);

@@ -24,15 +24,29 @@ export const extractUrlPayloadSchema = z.object({
   chunksPerSource: chunksPerSourceSchema,
   /** A stored copy younger than this is served instead of fetching; absent means always fetch. */
   maxCacheAgeMs: z.number().int().min(0).optional(),
+  /**
+   * The result also carries the page's whole text and markdown (`body`): a search cuts its own chunks and raw content
+   * from them. Otherwise the result carries only `content`, what the caller asked for, and the page's metadata.
+   */
+  wholePage: z.boolean().optional(),
 });
 export type ExtractUrlPayload = z.infer<typeof extractUrlPayloadSchema>;
+
+/**
+ * A page in an extract job's result: the page without its text and markdown, which `content` (and `body` when the
+ * payload asked for the whole page) carries instead, so a page's words cross the queue once, not three times.
+ */
+export const extractedPageSchema = webPageSchema.omit({ text: true, markdown: true });
+export type ExtractedPage = z.infer<typeof extractedPageSchema>;
 
 export const extractUrlSuccessSchema = z.object({
   ok: z.literal(true),
   /** page.url is the URL as requested. */
-  page: webPageSchema,
+  page: extractedPageSchema,
   /** What the caller asked for: the query's chunks, or the whole content in the requested format. */
   content: z.string(),
+  /** The page's whole text and markdown, when the payload asked for them (wholePage). */
+  body: z.object({ text: z.string(), markdown: z.string() }).optional(),
   fromCache: z.boolean(),
 });
 export type ExtractUrlSuccess = z.infer<typeof extractUrlSuccessSchema>;

@@ -16,7 +16,7 @@ function extrasOf(page: Pick<WebPage, 'images' | 'favicon'>, extras: PageExtras)
 }
 
 /** One result of POST /extract: the page under the URL as requested, with the content the caller asked for. */
-export function extractResultOf(page: WebPage, content: string, extras: PageExtras): ExtractResultDto {
+export function extractResultOf(page: Pick<WebPage, 'url' | 'title' | 'images' | 'favicon'>, content: string, extras: PageExtras): ExtractResultDto {
   return { url: page.url, title: page.title || null, raw_content: content, ...extrasOf(page, extras) };
 }
 

@@ -128,6 +128,8 @@ export class SourceContentService {
           includeFavicon: true,
           chunksPerSource: search.chunksPerSource,
           maxCacheAgeMs: this.config.DOCUMENT_CACHE_SECONDS * 1000,
+          // The result's chunks and raw content are cut here, from the whole page.
+          wholePage: true,
         },
         { timeoutMs: remaining },
       );
@@ -135,8 +137,8 @@ export class SourceContentService {
       if (!(error instanceof JobTimeoutError)) this.logger.warn(`fetch of ${candidate.url} for search failed: ${(error as Error).message}`);
       return null;
     }
-    if (!result.ok) return null;
-    return this.fromPage(candidate, result.page, result.page.favicon ?? conventionalFavicon(candidate.url));
+    if (!result.ok || !result.body) return null;
+    return this.fromPage(candidate, { ...result.page, ...result.body }, result.page.favicon ?? conventionalFavicon(candidate.url));
   }
 }
 
