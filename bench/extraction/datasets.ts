@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { gunzipSync } from 'node:zlib';
-import { decodeHtml } from '@sift/content-extraction';
+import { decodeBody } from '@sift/safe-fetch';
 import { benchDataDirectory } from '@sift/testing';
 
 // The data is third-party and read in place, never copied into the repository (see ../shared/bench-data/README.md).
@@ -42,8 +42,8 @@ export function loadTrafilatura(): TrafilaturaPage[] {
   return Object.entries(evaluation).map(([key, entry]) => ({
     // The set records no page addresses; only relative links and images depend on it.
     url: `https://bench.invalid/${encodeURIComponent(key)}`,
-    // Original encodings: detect the charset as a fetcher would.
-    html: decodeHtml(gunzipSync(readFileSync(path.join(folder, 'html', `${entry.file}.gz`)))),
+    // Original encodings: decoded as the service's fetches decode a page served without a charset.
+    html: decodeBody(gunzipSync(readFileSync(path.join(folder, 'html', `${entry.file}.gz`))), 'html', undefined).text,
     with: entry.with,
     without: entry.without,
   }));

@@ -8,7 +8,6 @@ export { looksBinary } from './binary-content';
 export { extractPlainText } from './plain-text-extractor';
 export { detectBlockPage } from './block-page-detector';
 export { faviconFor } from './favicon';
-export { decodeHtml } from './decode-html';
 export { countryHintsOf } from './country-hints';
 export { markdownHeadings } from './markdown-headings';
 export { markdownLinks } from './markdown-links';

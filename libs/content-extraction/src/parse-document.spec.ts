@@ -1,4 +1,4 @@
-import { noscriptTextLength, withNoscriptContent } from './parse-document';
+import { noscriptTextLength, parseDocument, stripNonContent, withNoscriptContent } from './parse-document';
 
 describe('<noscript> blocks', () => {
   it('unwraps every closed block, whatever the case of its tags, and keeps the rest of the page', () => {
@@ -18,5 +18,18 @@ describe('<noscript> blocks', () => {
     const startedAt = performance.now();
     expect(withNoscriptContent(html)).toBe(html);
     expect(performance.now() - startedAt).toBeLessThan(1_000);
+  });
+});
+
+describe('parseDocument and stripNonContent', () => {
+  it('keeps the body when a plugin printed markup before the doctype', () => {
+    const document = parseDocument('<title>Early</title><style>p{}</style>\n<!DOCTYPE html><html><head><meta charset="utf-8"></head><body><p>Body text</p></body></html>');
+    expect(document.body.textContent).toContain('Body text');
+    expect(document.querySelector('title')?.textContent).toBe('Early');
+  });
+
+  it('ends a script at an end tag with junk before ">", as a browser does', () => {
+    const stripped = stripNonContent('<script src="a.js"></script\n  <!-- note --><p>Visible</p><script>x()</script>');
+    expect(stripped).toContain('<p>Visible</p>');
   });
 });

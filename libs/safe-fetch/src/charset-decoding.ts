@@ -1,4 +1,4 @@
-import { isUtf8 } from 'node:buffer';
+import { isAscii, isUtf8 } from 'node:buffer';
 import { sniffHtmlEncoding } from './html-encoding-sniffer';
 import iconv from 'iconv-lite';
 import type { ContentKind } from './content-kind';
@@ -35,14 +35,54 @@ function fallbackEncoding(body: Buffer): string {
   return isUtf8(body) ? 'utf-8' : 'windows-1252';
 }
 
-function detectCharset(body: Buffer, kind: ContentKind, declaredCharset: string | undefined): string {
-  if (kind === 'html') {
-    // BOM, then the Content-Type charset, then <meta charset> in the first 1024 bytes (HTML standard §13.2.3.2).
-    return sniffHtmlEncoding(body, {
-      transportLayerEncodingLabel: normaliseLabel(declaredCharset),
-      defaultEncoding: fallbackEncoding(body),
-    }).toLowerCase();
+/**
+ * How far into a page a `<meta charset>` is looked for when none is in the first 1,024 bytes the standard prescan
+ * reads. A browser still follows a later one: its tree builder changes the encoding and parses again when it meets
+ * the element in the head (HTML's "change the encoding"). Archived copies (the Wayback Machine's banner scripts) and
+ * heads full of inline scripts push the declaration past 1,024 bytes.
+ */
+const LATE_META_SCAN_BYTES = 64 * 1024;
+const META_TAG = /<meta[\s/]/gi;
+
+/**
+ * The charset the first `<meta>` element of the head (up to LATE_META_SCAN_BYTES) declares, each element read by the
+ * standard prescan started at it.
+ */
+function lateMetaCharset(body: Buffer): string | undefined {
+  const scanned = body.subarray(0, LATE_META_SCAN_BYTES).toString('latin1');
+  const bodyStart = scanned.search(/<body[\s>]/i);
+  const head = bodyStart === -1 ? scanned : scanned.slice(0, bodyStart);
+  // From the start: an element that straddles the 1,024th byte was cut short by the first prescan.
+  META_TAG.lastIndex = 0;
+  for (let match = META_TAG.exec(head); match; match = META_TAG.exec(head)) {
+    // The sniffer's own prescan, started at this element: it reads `charset` and `http-equiv` + `content` alike.
+    const encoding = sniffHtmlEncoding(body.subarray(match.index), { defaultEncoding: '' });
+    if (encoding !== '') return encoding;
   }
+  return undefined;
+}
+
+// Single-byte encodings that pages claim while actually sending UTF-8.
+const SINGLE_BYTE_LATIN = new Set(['windows-1252', 'iso-8859-1', 'iso-8859-15', 'us-ascii']);
+
+/**
+ * An HTML page's charset as a browser picks it: BOM, then the Content-Type charset, then a `<meta charset>` prescan
+ * (of the first 1,024 bytes, HTML standard §13.2.3.2, then of the rest of the head: lateMetaCharset), then valid
+ * UTF-8 or windows-1252. A Latin label on bytes that are valid UTF-8 and not plain ASCII is taken for the mislabel it
+ * is (Latin-1 text with accented letters is almost never valid UTF-8 by accident).
+ */
+function htmlCharset(body: Buffer, declaredCharset: string | undefined): string {
+  const charset = (
+    sniffHtmlEncoding(body, { transportLayerEncodingLabel: normaliseLabel(declaredCharset), defaultEncoding: '' }) ||
+    lateMetaCharset(body) ||
+    fallbackEncoding(body)
+  ).toLowerCase();
+  if (SINGLE_BYTE_LATIN.has(charset) && !isAscii(body) && isUtf8(body)) return 'utf-8';
+  return charset;
+}
+
+function detectCharset(body: Buffer, kind: ContentKind, declaredCharset: string | undefined): string {
+  if (kind === 'html') return htmlCharset(body, declaredCharset);
   const declared = bomEncoding(body) ?? normaliseLabel(declaredCharset);
   if (declared) return declared;
   if (kind === 'xhtml' || kind === 'xml') return normaliseLabel(xmlDeclarationEncoding(body)) ?? 'utf-8';

@@ -1,4 +1,5 @@
 // The one egress path: every fetch of a caller-supplied URL, from any endpoint or worker, goes through here.
+export { decodeBody, type DecodedText } from './charset-decoding';
 export { assertPublicDestination } from './destination-guard';
 export { egressPolicyFromConfig, isAddressAllowed, type EgressPolicy } from './egress-policy';
 export { createEgressProxy, egressRefusalHeader, type EgressProxy } from './egress-proxy';
