@@ -9,6 +9,7 @@ describe('extractHtml precision filters inside the article', () => {
     <p>Lea también: <a href="/other">Otra noticia sobre el consejo municipal</a></p>
     <figure><img src="/a.jpg" alt=""><figcaption>Foto: Agencia / Fotógrafa</figcaption></figure>
     ${paragraph('Second, with <a href="/budget">the budget</a> linked inline.')}
+    <p><small>© 2019 Capitol Publishing Corp., a subsidiary of News Communications</small></p>
     <h2>Weiterführende Links</h2>
     <ul><li><a href="/a">Erster Link</a></li><li><a href="/b">Zweiter Link</a></li></ul>
   </article></body></html>`;
@@ -18,6 +19,14 @@ describe('extractHtml precision filters inside the article', () => {
     expect(result.text).not.toContain('Otra noticia');
     expect(result.text).not.toContain('Erster Link');
     expect(result.text).not.toContain('Foto: Agencia');
+  });
+
+  it('drops a short line stating a copyright, but not a short page\'s whole content beside one', () => {
+    expect(result.text).not.toContain('Capitol Publishing');
+    const short = `<html><body><div><p>${'A note on the harbour ferry timetable for the winter months. '.repeat(3)}</p><span>© Harbour Office</span></div></body></html>`;
+    const page = extractHtml(short, { baseUrl: 'https://harbour.example/note' });
+    expect(page.text).toContain('A note on the harbour ferry timetable');
+    expect(page.text).not.toContain('Harbour Office');
   });
 
   it('drops the heading those blocks leave without text, and keeps prose with inline links', () => {

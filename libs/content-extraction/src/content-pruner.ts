@@ -88,9 +88,29 @@ function removeDanglingHeadings(root: Element): void {
   for (const heading of dangling) heading.remove();
 }
 
-/** Removes captions, link lines and link lists from the content, then the headings left without text. */
+const COPYRIGHT_SIGN = '\u00a9';
+const COPYRIGHT_BLOCK_TAGS = 'p, div, small, li, span, address';
+// A block holding other blocks is a container, whatever a line of it says.
+const INNER_BLOCKS = 'p, div, li, table';
+const MAX_COPYRIGHT_BLOCK_CHARS = 300;
+
+/**
+ * Short blocks that state a copyright ("©": a site's footer line, a picture's rights holder) are not the article's
+ * text. Only blocks without blocks inside: a short page's whole content may sit in one block beside its © line.
+ */
+function removeCopyrightLines(root: Element): void {
+  if (!(root.textContent ?? '').includes(COPYRIGHT_SIGN)) return;
+  for (const block of Array.from(root.querySelectorAll(COPYRIGHT_BLOCK_TAGS))) {
+    if (!block.parentNode) continue;
+    const text = block.textContent ?? '';
+    if (text.includes(COPYRIGHT_SIGN) && nonSpaceLength(text) <= MAX_COPYRIGHT_BLOCK_CHARS && !block.querySelector(INNER_BLOCKS)) block.remove();
+  }
+}
+
+/** Removes captions, copyright lines, link lines and link lists from the content, then the headings left without text. */
 export function pruneContent(root: Element): void {
   for (const caption of Array.from(root.querySelectorAll('figcaption'))) caption.remove();
+  removeCopyrightLines(root);
   removeLinkBlocks(root);
   removeDanglingHeadings(root);
 }

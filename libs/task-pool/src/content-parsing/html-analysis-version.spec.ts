@@ -16,6 +16,7 @@ const RECORDED_DIGESTS: Record<number, string> = {
   4: '79c5aed8c38242124710b3aa410155d34dbfd7eab3cc32aae3a8e3769c91cb8e',
   5: '79c5aed8c38242124710b3aa410155d34dbfd7eab3cc32aae3a8e3769c91cb8e',
   6: '79c5aed8c38242124710b3aa410155d34dbfd7eab3cc32aae3a8e3769c91cb8e',
+  7: '79c5aed8c38242124710b3aa410155d34dbfd7eab3cc32aae3a8e3769c91cb8e',
 };
 
 describe('HTML_ANALYSIS_VERSION', () => {
