@@ -30,6 +30,16 @@ export interface SaveOptions {
 }
 
 type DocumentRow = Awaited<ReturnType<PrismaClient['document']['findUniqueOrThrow']>>;
+/** The columns a stored page is read from (storedPageOf). */
+type StoredPageRow = Pick<
+  DocumentRow,
+  | 'id' | 'url' | 'finalUrl' | 'title' | 'markdown' | 'text' | 'isNews' | 'isUnsafe' | 'countryHints' | 'images' | 'contentHash'
+  | 'description' | 'language' | 'publishedDate' | 'favicon' | 'fetchedAt' | 'source'
+>;
+/** StoredPageRow's columns in SQL, under their Prisma names, for a statement that returns a stored page. */
+const STORED_PAGE_COLUMNS_SQL = `d.id, d.url, d.final_url AS "finalUrl", d.title, d.markdown, d.text, d.is_news AS "isNews",
+               d.is_unsafe AS "isUnsafe", d.country_hints AS "countryHints", d.images, d.content_hash AS "contentHash",
+               d.description, d.language, d.published_date AS "publishedDate", d.favicon, d.fetched_at AS "fetchedAt", d.source`;
 
 interface InsertedRow {
   id: string;
@@ -38,7 +48,7 @@ interface InsertedRow {
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-function storedPageOf(row: DocumentRow): StoredPage {
+function storedPageOf(row: StoredPageRow): StoredPage {
   const page: WebPage = {
     url: row.url,
     finalUrl: row.finalUrl,
@@ -488,18 +498,16 @@ export class PageRepository {
       return null;
     }
     if (normalized.length > MAX_URL_CHARACTERS) return null;
-    const [touched] = await queryRows<{ id: string }>(this.prisma, {
+    // One statement marks the page fetched and returns it: no save can come between the two.
+    const [row] = await queryRows<StoredPageRow>(this.prisma, {
       name: 'sift_documents_refetched',
       text: `UPDATE documents d SET fetched_at = now(), source = $4::"DocumentSource"
              WHERE d.url = $1 AND d.owner_account_id IS NOT DISTINCT FROM $2::uuid AND d.source_fingerprint = $3
                AND d.index_version = $5::int
                AND ${retainsDataSql('$6')}
-             RETURNING d.id`,
+             RETURNING ${STORED_PAGE_COLUMNS_SQL}`,
       values: [normalized, keeper.ownerAccountId, sourceFingerprint, source, INDEX_VERSION, keeper.accountId],
     });
-    if (!touched) return null;
-    // Read with the digest again: a save between the two statements replaced the page, and its digest with it.
-    const row = await this.prisma.document.findFirst({ where: { id: touched.id, sourceFingerprint } });
     return row ? storedPageOf(row) : null;
   }
 
