@@ -21,9 +21,10 @@ describe('decodeBody', () => {
     expect(decodeBody(Buffer.from('%PDF-1.4'), 'pdf', undefined)).toEqual({ charset: '', text: '' });
   });
 
-  it('reads a page labelled Latin-1 whose bytes are UTF-8 as UTF-8, and keeps real windows-1252 bytes', () => {
+  it('reads a page labelled Latin-1 or Latin-9 whose bytes are UTF-8 as UTF-8, and keeps real windows-1252 bytes', () => {
     expect(decodeBody(Buffer.from('<meta charset="iso-8859-1"><p>Pérez Zeledón – Grüße</p>', 'utf8'), 'html', undefined).text).toContain('<p>Pérez Zeledón – Grüße</p>');
     expect(decodeBody(Buffer.from('<p>Pérez</p>', 'utf8'), 'html', 'iso-8859-1').text).toBe('<p>Pérez</p>');
+    expect(decodeBody(Buffer.from('<meta charset="iso-8859-15"><p>Prix : 20 €</p>', 'utf8'), 'html', undefined).text).toContain('<p>Prix : 20 €</p>');
     expect(decodeBody(Buffer.from([0x3c, 0x70, 0x3e, 0x47, 0x72, 0xfc, 0xdf, 0x65]), 'html', undefined)).toEqual({ charset: 'windows-1252', text: '<p>Grüße' });
   });
 

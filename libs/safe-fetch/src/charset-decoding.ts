@@ -62,8 +62,10 @@ function lateMetaCharset(body: Buffer): string | undefined {
   return undefined;
 }
 
-// Single-byte encodings that pages claim while actually sending UTF-8.
-const SINGLE_BYTE_LATIN = new Set(['windows-1252', 'iso-8859-1', 'iso-8859-15', 'us-ascii']);
+// Single-byte Latin encodings that pages claim while actually sending UTF-8, by the names the sniffer gives them: it
+// reads every Latin-1 and ASCII label (latin1, iso-8859-1, us-ascii, ascii) as windows-1252, as the Encoding
+// Standard does.
+const SINGLE_BYTE_LATIN = new Set(['windows-1252', 'iso-8859-15']);
 
 /**
  * An HTML page's charset as a browser picks it: BOM, then the Content-Type charset, then a `<meta charset>` prescan
