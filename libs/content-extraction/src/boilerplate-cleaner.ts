@@ -14,7 +14,7 @@ const FURNITURE_WORDS = new Set([
   'related', 'recommended', 'recommendations', 'newsletter', 'subscribe', 'subscription', 'comment', 'comments',
   'cookie', 'cookies', 'consent', 'gdpr', 'breadcrumb', 'breadcrumbs', 'popup', 'modal', 'navbar', 'nav', 'navigation',
   'menu', 'footer', 'masthead', 'toolbar', 'pagination', 'pager', 'disqus', 'outbrain', 'taboola', 'signup', 'login',
-  'skip', 'tagcloud', 'trending', 'popular', 'mostread', 'banner', 'disclaimer', 'affiliate',
+  'skip', 'cta', 'tagcloud', 'trending', 'popular', 'mostread', 'banner', 'disclaimer', 'affiliate',
   'kommentar', 'kommentare', 'commentaires', 'comentarios',
 ]);
 
@@ -25,20 +25,37 @@ const FURNITURE_WORDS = new Set([
 const AMBIGUOUS_WORDS = new Set([
   'share', 'sharing', 'social', 'sociallinks', 'socialmedia', 'sidebar', 'widget', 'ad', 'ads', 'adslot', 'advert',
   'advertisement', 'sponsor', 'sponsored', 'promo', 'tags', 'author', 'byline', 'meta', 'dateline', 'timestamp',
-  'print', 'rating', 'teaser', 'teasers', 'paywall',
+  'print', 'rating', 'teaser', 'teasers', 'paywall', 'date', 'dates', 'pubdate', 'published', 'posted', 'submitted',
 ]);
 // Words that name a picture's caption, legend or credit outside <figure> (WordPress's "wp-caption-text"): furniture when
-// the block holds no picture itself ("wp-caption" wraps the picture too) and is not prose.
+// the block holds no picture itself ("wp-caption" wraps the picture too) and is not prose of CAPTION_PROSE_MIN_CHARS.
 const CAPTION_WORDS = new Set(['caption', 'captions', 'credit', 'credits', 'legend']);
+// Words that, beside "author", name the box about the writer at the end of a post (its picture, biography and links:
+// "author-bio", "AuthorBox", "entry-author-info", "about-author"): prose, but about the writer, not the article.
+const AUTHOR_BOX_WORDS = new Set(['bio', 'biography', 'box', 'info', 'description', 'about', 'profile']);
 // A furniture word after one of these is negated: "no-sidebar", "non-paywall", "without-ads".
 const NEGATIONS = new Set(['no', 'non', 'not', 'without']);
 const AMBIGUOUS_TAGS = new Set(['header']);
 const PROSE_MIN_CHARS = 200;
+// A picture's caption runs to a few sentences (news agencies write 300 to 500 characters: who, where, when, credit);
+// a caption-named block longer than this is prose that only borrows the name.
+const CAPTION_PROSE_MIN_CHARS = 1000;
 const PROSE_MAX_LINK_DENSITY = 0.35;
 
+const DATE_PROPERTY = /(?:^|\s)date(?:Published|Modified|Created)(?:\s|$)/i;
 const HIDDEN_STYLE = /(?:^|;)\s*(?:display\s*:\s*none|visibility\s*:\s*hidden)/i;
+// Classes of the common CSS frameworks and themes that hide text from sighted readers: text for screen readers only
+// (Bootstrap's "sr-only" and "visually-hidden", WordPress's "screen-reader-text", BBC's "off-screen") and Bootstrap's
+// "d-none", unless a breakpoint class ("d-md-block") shows it again on some screens ("d-print-block" is print only).
+const HIDDEN_CLASS = /(?:^|\s)(?:sr-only|visually-hidden|visuallyhidden|screen-reader-text|screen-reader-only|off-screen|offscreen)(?:\s|$)/i;
+const DISPLAY_NONE_CLASS = /(?:^|\s)d-none(?:\s|$)/;
+const SHOWN_AT_BREAKPOINT_CLASS = /(?:^|\s)d-(?:sm|md|lg|xl|xxl)-(?!none)[a-z-]+(?:\s|$)/;
 
-type FurnitureKind = 'always' | 'unless-prose' | 'caption' | null;
+type FurnitureKind = 'always' | 'unless-prose' | 'caption' | 'picture-box' | null;
+// Words that name a box around a picture ("image", "photo", "figure"): a picture with a short text beside it and
+// nothing else is a figure written without <figure>, and its text is the caption.
+const PICTURE_BOX_WORDS = new Set(['image', 'img', 'photo', 'picture', 'figure', 'pic']);
+const PICTURE_BOX_MAX_CHARS = 500;
 
 function kindOfWords(value: string): FurnitureKind {
   if (value.trim() === '') return null;
@@ -48,13 +65,22 @@ function kindOfWords(value: string): FurnitureKind {
     .split(/[^a-z0-9]+/);
   const words = allWords.filter((_, index) => index === 0 || !NEGATIONS.has(allWords[index - 1]));
   if (words.some((word) => FURNITURE_WORDS.has(word))) return 'always';
+  if (words.includes('author') && words.some((word) => AUTHOR_BOX_WORDS.has(word))) return 'always';
   if (words.some((word) => AMBIGUOUS_WORDS.has(word))) return 'unless-prose';
-  return words.some((word) => CAPTION_WORDS.has(word)) ? 'caption' : null;
+  if (words.some((word) => CAPTION_WORDS.has(word))) return 'caption';
+  return words.some((word) => PICTURE_BOX_WORDS.has(word)) ? 'picture-box' : null;
 }
 
-/** What the class, id and role words of an element name; a page repeats the same few class lists, hence the cache. */
-function attributeKind(attributes: Attributes, cache: Map<string, FurnitureKind>): FurnitureKind {
-  const value = `${attributes['class'] ?? ''} ${attributes['id'] ?? ''} ${attributes['role'] ?? ''}`;
+const HEADING_TAGS = new Set(['h1', 'h2', 'h3', 'h4', 'h5', 'h6']);
+
+/**
+ * What the class, id and role words of an element name; a page repeats the same few class lists, hence the cache.
+ * A heading's id is its anchor, made from its own words by AsciiDoc, Sphinx and Markdown ("_date_formats" for "DATE
+ * FORMATS"), and names no role.
+ */
+function attributeKind(tag: string, attributes: Attributes, cache: Map<string, FurnitureKind>): FurnitureKind {
+  const id = HEADING_TAGS.has(tag) ? '' : (attributes['id'] ?? '');
+  const value = `${attributes['class'] ?? ''} ${id} ${attributes['role'] ?? ''}`;
   let kind = cache.get(value);
   if (kind === undefined) {
     kind = kindOfWords(value);
@@ -71,8 +97,12 @@ function furnitureKind(element: MarkupElement, cache: Map<string, FurnitureKind>
   if (isHidden(attributes)) return 'always';
   const role = attributes['role'];
   if (role === 'navigation' || role === 'complementary' || role === 'contentinfo' || role === 'banner') return 'always';
-  const kind = attributeKind(attributes, cache);
-  if (kind === 'always' || kind === 'caption') return kind;
+  // The writer's box marked in microdata (schema.org author): a byline or a biography, not the article.
+  if (/(?:^|\s)author(?:\s|$)/i.test(attributes['itemprop'] ?? '')) return 'always';
+  // The date the page states in microdata (schema.org datePublished, dateModified) is its dateline.
+  if (DATE_PROPERTY.test(attributes['itemprop'] ?? '')) return 'unless-prose';
+  const kind = attributeKind(tag, attributes, cache);
+  if (kind === 'always' || kind === 'caption' || kind === 'picture-box') return kind;
   return AMBIGUOUS_TAGS.has(tag) || kind === 'unless-prose' ? 'unless-prose' : null;
 }
 
@@ -87,6 +117,35 @@ interface TextLengths {
 
 /** The page's own word for where its article is: microdata's articleBody property (schema.org). */
 const ARTICLE_BODY = /(?:^|\s)articlebody(?:\s|$)/i;
+
+/**
+ * Characters a reader sees of a text node: runs of white space count as one space. Templates indent their markup,
+ * and a short caption split over indented lines (a Fluid or Twig partial) would otherwise measure as prose.
+ */
+function visibleLength(text: string): number {
+  let length = 0;
+  let seenText = false;
+  let gap = false;
+  for (let index = 0; index < text.length; index += 1) {
+    if (isSpace(text.charCodeAt(index))) {
+      gap = seenText;
+    } else {
+      if (gap) length += 1;
+      length += 1;
+      gap = false;
+      seenText = true;
+    }
+  }
+  return length;
+}
+
+/** Whether a UTF-16 code unit is white space as `\s` matches it (ASCII and Unicode spaces, line breaks, BOM). */
+function isSpace(code: number): boolean {
+  if (code <= 32) return code === 32 || (code >= 9 && code <= 13);
+  if (code < 0xa0) return false;
+  return code === 0xa0 || code === 0x1680 || (code >= 0x2000 && code <= 0x200a) || code === 0x2028 || code === 0x2029 ||
+    code === 0x202f || code === 0x205f || code === 0x3000 || code === 0xfeff;
+}
 
 interface Candidate {
   element: MarkupElement;
@@ -114,7 +173,7 @@ function survey(root: MarkupElement): { pageText: number; candidates: Candidate[
     if (kind) candidates.push({ element, kind, lengths: total });
     for (const child of element.children) {
       if (DomUtils.isText(child)) {
-        const length = child.data.trim().length;
+        const length = visibleLength(child.data);
         total.all += length;
         if (childInsideLink) total.inLinks += length;
       } else if (isElement(child)) {
@@ -132,32 +191,65 @@ function survey(root: MarkupElement): { pageText: number; candidates: Candidate[
   return { pageText, candidates };
 }
 
-function isProse({ all, inLinks }: TextLengths): boolean {
-  return all - inLinks >= PROSE_MIN_CHARS && inLinks <= all * PROSE_MAX_LINK_DENSITY;
+function isProse({ all, inLinks }: TextLengths, minChars = PROSE_MIN_CHARS): boolean {
+  return all - inLinks >= minChars && inLinks <= all * PROSE_MAX_LINK_DENSITY;
 }
 
 function isHidden(attributes: Attributes): boolean {
   if (attributes['hidden'] !== undefined || attributes['aria-hidden'] === 'true') return true;
   const style = attributes['style'];
-  return !!style && HIDDEN_STYLE.test(style);
+  if (style && HIDDEN_STYLE.test(style)) return true;
+  const classes = attributes['class'];
+  if (!classes) return false;
+  return HIDDEN_CLASS.test(classes) || (DISPLAY_NONE_CLASS.test(classes) && !SHOWN_AT_BREAKPOINT_CLASS.test(classes));
+}
+
+const PICTURE_TAGS = new Set(['img', 'picture']);
+// Markup a caption does not hold: headings, lists, tables, quotations (and, counted, more than one paragraph).
+const CAPTION_BREAKERS = new Set(['p', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'ul', 'ol', 'dl', 'table', 'blockquote']);
+const holdsPictureNode = (node: MarkupElement): boolean =>
+  PICTURE_TAGS.has(node.name) || node.children.some((child) => isElement(child) && holdsPictureNode(child));
+
+/**
+ * The caption beside the picture in a picture box: the box's other children, when exactly one child holds a picture and
+ * the rest is a caption's shape, a line or two (a caption and a credit) without a heading or a second paragraph.
+ */
+function removeCaptionOfPictureBox(box: MarkupElement): void {
+  const withPicture = box.children.filter((child) => isElement(child) && holdsPictureNode(child));
+  if (withPicture.length !== 1) return;
+  const others = box.children.filter((child) => child !== withPicture[0]);
+  const texts = others.filter((child) => DomUtils.textContent(child).trim() !== '');
+  if (texts.length > 2) return;
+  const blocks = others.flatMap((child) => (isElement(child) ? DomUtils.findAll((node) => CAPTION_BREAKERS.has(node.name), [child]) : []));
+  const paragraphs = blocks.filter((node) => node.name === 'p').length;
+  if (paragraphs > 1 || blocks.some((node) => node.name !== 'p')) return;
+  for (const child of others) DomUtils.removeElement(child);
 }
 
 /**
  * Removes navigation, sharing, related-content, comment and advertising blocks and hidden elements in place. A block
  * holding the element the page marks as its article's body stays, whatever its tag or class: a site that lays its
- * article out in an `<aside>` says where the article is.
+ * article out in an `<aside>` says where the article is. Returns the blocks removed whatever they hold (navigation,
+ * consent prompts, hidden elements…), as opposed to those removed for not being prose (a title block, a teaser box).
  */
-export function removeBoilerplate(document: MarkupDocument): void {
+export function removeBoilerplate(document: MarkupDocument): Set<MarkupElement> {
+  const furniture = new Set<MarkupElement>();
   const body = bodyOf(document);
-  if (!body) return;
+  if (!body) return furniture;
   const { pageText, candidates } = survey(body);
   // A block holding this much of the page is a layout wrapper, whatever its name says.
   const wrapperThreshold = Math.max(500, pageText * 0.4);
   for (const { element, kind, lengths } of candidates) {
     if (lengths.all > wrapperThreshold || lengths.holdsArticleBody) continue;
-    if ((kind === 'unless-prose' || kind === 'caption') && isProse(lengths)) continue;
-    if (kind === 'caption' && lengths.holdsPicture) continue;
+    if (kind === 'picture-box') {
+      if (lengths.holdsPicture && lengths.all > 0 && lengths.all <= PICTURE_BOX_MAX_CHARS) removeCaptionOfPictureBox(element);
+      continue;
+    }
+    if (kind === 'unless-prose' && isProse(lengths)) continue;
+    if (kind === 'caption' && (lengths.holdsPicture || isProse(lengths, CAPTION_PROSE_MIN_CHARS))) continue;
     // A candidate inside a block removed before it is only detached from that block, which is gone already.
     DomUtils.removeElement(element);
+    if (kind === 'always') furniture.add(element);
   }
+  return furniture;
 }

@@ -38,9 +38,12 @@ export interface HtmlDocument {
  * `<figure>` removed (same digest). 4: disclaimers, affiliate notices, legends and comment sections named in German,
  * French or Spanish removed (same digest). 5: the article body a page states in its JSON-LD, when its markup shows a
  * third of it or less (same digest). 6: an article beside a long table whose rows Readability preferred (same digest).
- * 7: short lines stating a copyright removed from the content (same digest).
+ * 7: short lines stating a copyright removed from the content (same digest). 8: text hidden by framework classes,
+ * datelines, call-to-action and author boxes, long captions and the caption beside a picture in a picture box removed; a
+ * heading's id read as its anchor, not as a role (ten Git pages get back headings such as "Options related to merging":
+ * new digest).
  */
-export const HTML_ANALYSIS_VERSION = 7;
+export const HTML_ANALYSIS_VERSION = 8;
 
 /** Everything the extractor decides from an HTML document, computed off its event loop. */
 export interface HtmlAnalysis {
