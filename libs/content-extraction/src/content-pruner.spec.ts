@@ -35,8 +35,41 @@ describe('extractHtml precision filters inside the article', () => {
     expect(result.text).toContain('First.');
   });
 
+  it('keeps a paragraph that is an anchor or an e-mail address: neither points to another page', () => {
+    const page = `<html><body><article>
+      ${paragraph('Opening.')}
+      <p><a name="question">One of the questions listeners ask most: what does the professor say?</a></p>
+      ${paragraph('Answer.')}
+      <p>Send your reports to this address:</p>
+      <p><a href="mailto:reports@school.example">reports@school.example</a></p>
+      ${paragraph('Closing.')}
+    </article></body></html>`;
+    const text = extractHtml(page, { baseUrl: 'https://news.example/anchors' }).text;
+    expect(text).toContain('One of the questions listeners ask most');
+    expect(text).toContain('reports@school.example');
+  });
+
   it('treats an over-long "heading" (an article inside <h2>) as text', () => {
     const misuse = `<html><body><div><h2>${'Whole article written inside a heading element by a broken theme. '.repeat(6)}</h2></div></body></html>`;
     expect(extractHtml(misuse, { baseUrl: 'https://news.example/h2' }).text).toContain('Whole article written inside a heading');
+  });
+
+  it('drops the label ending in a colon, or the heading, right before a removed link list, and keeps one before text', () => {
+    const page = `<html><body><article>
+      ${paragraph('First.')}
+      <p><strong>Read these stories too:</strong></p>
+      <ul><li><a href="/a">Why the harbour board moved its offices</a></li><li><a href="/b">Ferry fares stay the same next year</a></li></ul>
+      ${paragraph('Second.')}
+      <h3>More on this topic</h3>
+      <ul><li>2021-03-02: <a href="/c">The quay opens its visitor centre</a></li></ul>
+      ${paragraph('Third.')}
+      <p><strong>The reasons:</strong></p>
+      <ul><li>The council debated for a long time and in the end agreed unanimously.</li></ul>
+    </article></body></html>`;
+    const text = extractHtml(page, { baseUrl: 'https://news.example/labels' }).text;
+    expect(text).not.toContain('Read these stories');
+    expect(text).not.toContain('More on this topic');
+    expect(text).toContain('The reasons:');
+    expect(text).toContain('Third.');
   });
 });

@@ -17,6 +17,19 @@ const CDATA_SECTION_NODE = 4;
 
 const nonSpaceLength = (text: string): number => text.replace(/\s+/g, '').length;
 
+// Addresses that are not a page to go to: an e-mail address or a phone number is the text itself.
+const NON_PAGE_HREF = /^\s*(?:mailto|tel):/i;
+
+/**
+ * Whether an element is a link to another page: an `<a>` with an address. An `<a name>` without one is an anchor
+ * (a target old pages wrap around a heading or a paragraph), and a mailto: or tel: link is a contact address.
+ */
+function isPointer(element: Element): boolean {
+  if (element.localName.toLowerCase() !== 'a') return false;
+  const href = element.getAttribute('href');
+  return href !== null && !NON_PAGE_HREF.test(href);
+}
+
 interface LinkBlock {
   element: Element;
   /** Characters of its text, spaces left out. */
@@ -43,7 +56,7 @@ function linkBlocksOf(root: Element): LinkBlock[] {
       else if (child.nodeType === ELEMENT_NODE) {
         const inner = visit(child as Element);
         counts.text += inner.text;
-        counts.links += inner.links + ((child as Element).localName.toLowerCase() === 'a' ? inner.text : 0);
+        counts.links += inner.links + (isPointer(child as Element) ? inner.text : 0);
       }
     }
     if (block) {
@@ -56,15 +69,43 @@ function linkBlocksOf(root: Element): LinkBlock[] {
   return blocks;
 }
 
+// A heading, or a short line ending in a colon ("Read more:", "Related articles:"), right before a link list that is
+// removed introduces those links: without them it introduces nothing. (Not before a single link line: "Download it
+// here:" before a button, or a lead-in before a click-to-tweet quote, is the article's own sentence.)
+const MAX_LABEL_CHARS = 80;
+const LABEL_TAGS = new Set(['H1', 'H2', 'H3', 'H4', 'H5', 'H6', 'P', 'DIV', 'SPAN', 'STRONG', 'B', 'DT']);
+
+/** The element right before `element` with only white space between them, when it is a label of the links after it. */
+function labelBefore(element: Element): Element | null {
+  let node = element.previousSibling;
+  while (node && node.nodeType !== ELEMENT_NODE) {
+    if ((node.nodeType === TEXT_NODE || node.nodeType === CDATA_SECTION_NODE) && (node as CharacterData).data.trim()) return null;
+    node = node.previousSibling;
+  }
+  if (!node) return null;
+  const label = node as Element;
+  const tag = label.tagName.toUpperCase();
+  if (!LABEL_TAGS.has(tag)) return null;
+  const text = (label.textContent ?? '').replace(/\s+/g, ' ').trim();
+  if (!text || nonSpaceLength(text) > MAX_LABEL_CHARS || label.querySelector('a, img, picture, video, iframe')) return null;
+  return HEADING_RANK[tag] || /[:：]$/.test(text) ? label : null;
+}
+
 function removeLinkBlocks(root: Element): void {
+  const labels: Element[] = [];
   for (const { element: block, textLength, linkTextLength } of linkBlocksOf(root)) {
     if (!block.parentNode || textLength === 0) continue;
     if (linkTextLength > textLength * MAX_LINK_SHARE) {
       const parent = block.parentElement;
       block.remove();
-      if (parent && LIST_TAGS.has(parent.tagName.toUpperCase()) && !parent.firstElementChild) parent.remove();
+      if (parent && LIST_TAGS.has(parent.tagName.toUpperCase()) && !parent.firstElementChild) {
+        const listLabel = labelBefore(parent);
+        parent.remove();
+        if (listLabel) labels.push(listLabel);
+      }
     }
   }
+  for (const label of labels) label.remove();
 }
 
 /** Headings with no text after them before the next heading of the same or a higher rank, or the end. */

@@ -41,9 +41,11 @@ export interface HtmlDocument {
  * 7: short lines stating a copyright removed from the content (same digest). 8: text hidden by framework classes,
  * datelines, call-to-action and author boxes, long captions and the caption beside a picture in a picture box removed; a
  * heading's id read as its anchor, not as a role (ten Git pages get back headings such as "Options related to merging":
- * new digest).
+ * new digest). 9: the label or heading right before a link list the pruner removes goes with it; anchors (`<a name>`)
+ * and mailto:/tel: links are not link text (three Git pages keep a line, a heading and a list entry holding an e-mail
+ * address: new digest).
  */
-export const HTML_ANALYSIS_VERSION = 8;
+export const HTML_ANALYSIS_VERSION = 9;
 
 /** Everything the extractor decides from an HTML document, computed off its event loop. */
 export interface HtmlAnalysis {
