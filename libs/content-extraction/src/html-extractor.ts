@@ -9,6 +9,7 @@ import { elementToText } from './element-to-text';
 import { faviconFromTags } from './favicon';
 import { elementToMarkdown } from './html-to-markdown';
 import { collectImages } from './image-collector';
+import { leadCandidates, withLead } from './lead-paragraph';
 import { linksFromMarkup } from './link-extractor';
 import { MarkupDocument, parseMarkup } from './markup-tree';
 import { findMainContent } from './main-content';
@@ -32,10 +33,12 @@ function pageOfMarkup(markup: MarkupDocument, tags: DocumentTags, jsonLd: unknow
   const favicon = faviconFromTags(tags, options.baseUrl);
   const previewImage = tags.metas.find((meta) => meta['property'] === 'og:image' || meta['name'] === 'twitter:image')?.['content'];
 
-  removeBoilerplate(markup);
+  const leads = leadCandidates(markup);
+  const furniture = removeBoilerplate(markup);
   const cleanHtml = contentMarkup(markup);
   const content = findMainContent(parseDocument(cleanHtml), () => parseDocument(cleanHtml));
   if (content) {
+    withLead(content, leads, furniture);
     pruneContent(content);
     absolutizeContentUrls(content, baseUrl);
   }

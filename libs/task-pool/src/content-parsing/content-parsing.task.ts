@@ -43,9 +43,10 @@ export interface HtmlDocument {
  * heading's id read as its anchor, not as a role (ten Git pages get back headings such as "Options related to merging":
  * new digest). 9: the label or heading right before a link list the pruner removes goes with it; anchors (`<a name>`)
  * and mailto:/tel: links are not link text (three Git pages keep a line, a heading and a list entry holding an e-mail
- * address: new digest).
+ * address: new digest). 10: an article's lead that the template names as one ("lead", "intro", "standfirst"…) and
+ * puts in the title block just before the content is put before the content (same digest).
  */
-export const HTML_ANALYSIS_VERSION = 9;
+export const HTML_ANALYSIS_VERSION = 10;
 
 /** Everything the extractor decides from an HTML document, computed off its event loop. */
 export interface HtmlAnalysis {
