@@ -152,6 +152,27 @@ describe('extractHtml on an article beside a long table', () => {
   });
 });
 
+describe('extractHtml on a short article in a wrapper named content', () => {
+  const story = 'The food industry, with its long and global supply chains, holds much of the potential for reaching the climate goal. ';
+  const page = (after: string): string => `<html><head><title>Food lab</title></head><body><div id="main"><div id="content">
+    <div><h1>Food transformation lab</h1><p>${story.repeat(3)}</p><p>${story.repeat(2)}</p></div>
+    ${after}
+  </div></div></body></html>`;
+
+  it('leaves out the contact column after the article\'s box, which Readability\'s choice of the wrapper brings', () => {
+    const contact = '<div><h2>Contact person:</h2><p>Jane Doe, phone +49 40 123 45</p><div><p>CLIMATE NEUTRAL COMPANIES</p><div>How companies qualify as climate neutral</div></div></div>';
+    const result = extractHtml(page(contact), { baseUrl: 'https://lab.example/news/1' });
+    expect(result.text).toContain('The food industry, with its long and global supply chains');
+    expect(result.text).not.toContain('Contact person');
+    expect(result.text).not.toContain('CLIMATE NEUTRAL COMPANIES');
+  });
+
+  it('keeps a paragraph after the article\'s box, which is the article\'s own', () => {
+    const result = extractHtml(page('<p>Jane Doe, phone +49 40 123 45</p>'), { baseUrl: 'https://lab.example/news/2' });
+    expect(result.text).toContain('Jane Doe, phone +49 40 123 45');
+  });
+});
+
 describe('extractHtml on pages Readability gives up on', () => {
   it('falls back to the densest text region of a short page', () => {
     const html = '<html><head><title>Note</title></head><body><nav><a href="/">Home</a></nav><div><p>A short note that is still the whole content of this page.</p></div></body></html>';

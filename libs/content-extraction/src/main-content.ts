@@ -46,6 +46,57 @@ function articleAroundTable(readable: Element, readableText: string, freshDocume
   return null;
 }
 
+// A child box holding this share of the chosen element's text is the article's own box;
+const ARTICLE_BOX_SHARE = 0.6;
+// a box after it with less text than this outside links (or mostly links) is not the article's.
+const TRAILING_PROSE_CHARS = 200;
+const TRAILING_PROSE_MAX_LINK_DENSITY = 0.35;
+// Blocks that wrap other blocks; a paragraph, list or table after the article's box is the article's own text.
+const BOX_TAGS = new Set(['DIV', 'SECTION', 'ARTICLE', 'MAIN', 'ASIDE']);
+
+/** Characters of an element's text inside links, spaces left out. */
+function linkChars(element: Element): number {
+  let chars = 0;
+  for (const link of Array.from(element.querySelectorAll('a'))) chars += squeeze(link.textContent ?? '').length;
+  return chars;
+}
+
+function isProseBox(box: Element): boolean {
+  const chars = squeeze(box.textContent ?? '').length;
+  const inLinks = linkChars(box);
+  return chars - inLinks >= TRAILING_PROSE_CHARS && inLinks <= chars * TRAILING_PROSE_MAX_LINK_DENSITY;
+}
+
+/**
+ * Readability often chooses the wrapper around the article's box rather than the box: it adds 25 points to an element
+ * whose class or id says "content", "main" or "page", and a short article's paragraphs count in the wrapper too
+ * (<div id="content"><div>article</div><div>contact column</div></div>). The wrapper brings the boxes after the
+ * article: a contact or address column, a "more stories" strip, a "loading more" placeholder. When one child box of
+ * the choice holds most of its text, the boxes after it are dropped if none of them is prose; a paragraph, list or
+ * table after it, or a box of prose, is the article's own and leaves the choice as it is.
+ */
+function dropTrailingBoxes(readable: Element): void {
+  // Readability's result: its wrapper, a page <div>, and the chosen element with any siblings it appended.
+  const page = readable.children.length === 1 ? readable.firstElementChild : null;
+  const chosen = page?.children.length === 1 ? page.firstElementChild : null;
+  if (!chosen) return;
+  const children = Array.from(chosen.children);
+  let article: Element | null = null;
+  let articleChars = 0;
+  for (const child of children) {
+    const chars = squeeze(child.textContent ?? '').length;
+    if (chars > articleChars) {
+      article = child;
+      articleChars = chars;
+    }
+  }
+  if (!article || !BOX_TAGS.has(article.tagName.toUpperCase())) return;
+  if (articleChars < squeeze(chosen.textContent ?? '').length * ARTICLE_BOX_SHARE) return;
+  const trailing = children.slice(children.indexOf(article) + 1);
+  if (trailing.some((box) => !BOX_TAGS.has(box.tagName.toUpperCase()) || isProseBox(box))) return;
+  for (const box of trailing) box.remove();
+}
+
 function runReadability(document: Document): Element | null {
   try {
     const article = new Readability<Element>(document, {
@@ -86,7 +137,12 @@ export function findMainContent(document: Document, freshDocument: () => Documen
     const container = elementAtPath(freshDocument().body, sectioned.path);
     if (container) return widenToTitleBlock(container);
   }
-  if (readable && readableText.length >= SHORT_CONTENT_CHARS) return articleAroundTable(readable, readableText, freshDocument) ?? readable;
+  if (readable && readableText.length >= SHORT_CONTENT_CHARS) {
+    const around = articleAroundTable(readable, readableText, freshDocument);
+    if (around) return around;
+    dropTrailingBoxes(readable);
+    return readable;
+  }
   const fallbackBody = freshDocument().body;
   const fallback = fallbackBody ? densestRegion(fallbackBody) : null;
   if (!fallback) return readable;

@@ -44,9 +44,10 @@ export interface HtmlDocument {
  * new digest). 9: the label or heading right before a link list the pruner removes goes with it; anchors (`<a name>`)
  * and mailto:/tel: links are not link text (three Git pages keep a line, a heading and a list entry holding an e-mail
  * address: new digest). 10: an article's lead that the template names as one ("lead", "intro", "standfirst"…) and
- * puts in the title block just before the content is put before the content (same digest).
+ * puts in the title block just before the content is put before the content (same digest). 11: the boxes after the
+ * article's own box in Readability's choice of its wrapper dropped when none is prose (same digest).
  */
-export const HTML_ANALYSIS_VERSION = 10;
+export const HTML_ANALYSIS_VERSION = 11;
 
 /** Everything the extractor decides from an HTML document, computed off its event loop. */
 export interface HtmlAnalysis {
