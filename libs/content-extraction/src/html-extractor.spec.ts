@@ -227,3 +227,20 @@ describe('extractHtml on a page whose scripts write its content', () => {
     expect(result.text).not.toContain('works best with JavaScript');
   });
 });
+
+describe('extractHtml on blocks whose compound class names say "hidden"', () => {
+  const prose = (topic: string) =>
+    `<p>The ${topic} took the committee most of the spring, and its members say the result is a compromise that nobody fully likes.</p>`;
+  const page = (list: string, field: string) => `<html><head><title>Report</title></head><body><div class="article">
+    ${prose('first draft')}${prose('second reading')}
+    <ul class="${list}"><li>Members can now vote by post on every motion of the committee</li><li>Minutes are published within a week of each meeting of the committee</li></ul>
+    <div class="${field}"><p>The final text, now the committee's own rules, was adopted on Tuesday evening by a large majority of its members.</p></div>
+    ${prose('third reading')}${prose('public consultation')}</div></body></html>`;
+
+  it('keeps a list hidden only on phone screens (hidden-xs) and a field whose label is hidden (field--label-hidden)', () => {
+    const { text } = extractHtml(page('feature-list hidden-xs', 'field field--label-hidden'), { baseUrl: 'https://committee.example/report', format: 'text' });
+    expect(text).toContain('Members can now vote by post');
+    expect(text).toContain('The final text, now the committee');
+    expect(text).toContain('public consultation');
+  });
+});

@@ -97,16 +97,30 @@ function dropTrailingBoxes(readable: Element): void {
   for (const box of trailing) box.remove();
 }
 
+// Readability's negative class and id words (weight -25: a block so named loses the content choice and is dropped
+// from the chosen content by its conditional cleaning), read as Readability reads them, substrings included, except
+// "hidden": only the class "hidden" itself hides its element (Bootstrap 3, Pure). Inside a compound name it says what
+// is hidden where: Bootstrap 3's "hidden-xs" is shown on all but phone screens, Drupal's "field--label-hidden" hides
+// the field's label and shows the field (an article's body), a "…-hidden-part" is expanded on click. Text that is
+// really hidden is removed before Readability runs (boilerplate-cleaner.ts). Readability 0.6 has no option for its
+// class words, so its own expression is taken with that one alternative changed and set on each instance; the test of
+// "hidden-xs" fails if a new version no longer has the alternative.
+const READABILITY_NEGATIVE = (Readability.prototype as unknown as { REGEXPS: { negative: RegExp } }).REGEXPS.negative;
+const NEGATIVE_CLASS_WORDS = new RegExp(READABILITY_NEGATIVE.source.replace('|hidden|', '|(?:^|\\s)hidden(?:\\s|$)|'), READABILITY_NEGATIVE.flags);
+
 function runReadability(document: Document): Element | null {
   try {
-    const article = new Readability<Element>(document, {
+    const reader = new Readability<Element>(document, {
       charThreshold: 400,
       keepClasses: false,
       // Only the content element is used; page metadata comes from readPageMetadata, and scripts are stripped.
       disableJSONLD: true,
       // Hand back the element itself: re-serialising and re-parsing its HTML would double the work.
       serializer: (element) => element as Element,
-    }).parse();
+    });
+    const internals = reader as unknown as { REGEXPS: Record<string, RegExp> };
+    internals.REGEXPS = { ...internals.REGEXPS, negative: NEGATIVE_CLASS_WORDS };
+    const article = reader.parse();
     return article?.content ?? null;
   } catch {
     return null;

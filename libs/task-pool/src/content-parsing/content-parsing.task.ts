@@ -45,9 +45,11 @@ export interface HtmlDocument {
  * and mailto:/tel: links are not link text (three Git pages keep a line, a heading and a list entry holding an e-mail
  * address: new digest). 10: an article's lead that the template names as one ("lead", "intro", "standfirst"…) and
  * puts in the title block just before the content is put before the content (same digest). 11: the boxes after the
- * article's own box in Readability's choice of its wrapper dropped when none is prose (same digest).
+ * article's own box in Readability's choice of its wrapper dropped when none is prose (same digest). 12: "hidden"
+ * inside a compound class name ("hidden-xs", "field--label-hidden") no longer weighs against a block in Readability
+ * (same digest).
  */
-export const HTML_ANALYSIS_VERSION = 11;
+export const HTML_ANALYSIS_VERSION = 12;
 
 /** Everything the extractor decides from an HTML document, computed off its event loop. */
 export interface HtmlAnalysis {
