@@ -144,6 +144,27 @@ describe('removeBoilerplate', () => {
     expect(pictures.map((picture) => picture.attribs['src'])).toEqual(['/walk.jpg', '/jep.jpg', '/story.jpg', '/box.jpg']);
   });
 
+  it("removes a <figure>'s credit beside its picture outside <figcaption>, and the caption in a box of no name beside a picture", () => {
+    const document = parseMarkup(`<html><body><div>${prose.repeat(12)}</div>
+      <figure class="element"><div class="img-wrapper stage"><img src="/lead.jpg"><figcaption>Figcaption left to the pruner</figcaption></div>
+        <span class="description">Agency/Photographer</span></figure>
+      <div class="imginline"><img src="/map.png"><span>Figure: snow depth on the glacier, measured and modelled.</span></div>
+      <div class="visual"><picture><img src="/phone.jpg"></picture><div class="description"><strong>A small round notch for the camera.</strong>
+        <div class="box"><span class="copy">Renders by a designer</span></div></div></div>
+      <div class="card"><img src="/card.jpg"><p>Card paragraph kept.</p></div>
+      <div class="intro"><img src="/icon.png"> Running text beside an icon kept.</div>
+      <div class="note"><img src="/icon.png"><a href="/more">Link beside a picture kept</a></div></body></html>`);
+    removeBoilerplate(document);
+    const body = bodyOf(document);
+    const text = body ? textOf(body) : '';
+    for (const caption of ['Agency/Photographer', 'snow depth', 'round notch', 'Renders by']) expect(text).not.toContain(caption);
+    for (const kept of ['Figcaption left to the pruner', 'Card paragraph kept.', 'Running text beside an icon kept.', 'Link beside a picture kept']) {
+      expect(text).toContain(kept);
+    }
+    const pictures = body ? DomUtils.getElementsByTagName('img', body) : [];
+    expect(pictures).toHaveLength(6);
+  });
+
   it('removes the box about the writer (author bio, author box, itemprop="author") even when it is prose, and keeps other prose', () => {
     const text = remainingText(`
       <section class="author-bio"><h4>A. Writer</h4><div class="author-bio-description"><p>Bio box. ${prose.repeat(3)}</p></div></section>

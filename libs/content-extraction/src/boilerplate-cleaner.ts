@@ -51,11 +51,12 @@ const HIDDEN_CLASS = /(?:^|\s)(?:sr-only|visually-hidden|visuallyhidden|screen-r
 const DISPLAY_NONE_CLASS = /(?:^|\s)d-none(?:\s|$)/;
 const SHOWN_AT_BREAKPOINT_CLASS = /(?:^|\s)d-(?:sm|md|lg|xl|xxl)-(?!none)[a-z-]+(?:\s|$)/;
 
-type FurnitureKind = 'always' | 'unless-prose' | 'caption' | 'picture-box' | null;
+type FurnitureKind = 'always' | 'unless-prose' | 'caption' | 'picture-box' | 'unnamed-picture-box' | null;
 // Words that name a box around a picture ("image", "photo", "figure"): a picture with a short text beside it and
 // nothing else is a figure written without <figure>, and its text is the caption.
 const PICTURE_BOX_WORDS = new Set(['image', 'img', 'photo', 'picture', 'figure', 'pic']);
 const PICTURE_BOX_MAX_CHARS = 500;
+const UNNAMED_PICTURE_BOX_MAX_CHARS = 300;
 
 function kindOfWords(value: string): FurnitureKind {
   if (value.trim() === '') return null;
@@ -103,6 +104,8 @@ function furnitureKind(element: MarkupElement, cache: Map<string, FurnitureKind>
   if (DATE_PROPERTY.test(attributes['itemprop'] ?? '')) return 'unless-prose';
   const kind = attributeKind(tag, attributes, cache);
   if (kind === 'always' || kind === 'caption' || kind === 'picture-box') return kind;
+  // A figure's text beside its picture is its caption or credit, in <figcaption> or not ("figure > span.description").
+  if (tag === 'figure' && kind === null) return 'picture-box';
   return AMBIGUOUS_TAGS.has(tag) || kind === 'unless-prose' ? 'unless-prose' : null;
 }
 
@@ -113,7 +116,14 @@ interface TextLengths {
   holdsArticleBody: boolean;
   /** Whether the block holds a picture (`<img>`, `<picture>`). */
   holdsPicture: boolean;
+  /** Text inside embedded posts (a tweet, an Instagram or Facebook post quoted in its embed markup). */
+  inEmbeds: number;
 }
+
+// The markup the social networks' embed codes give a quoted post, its text written out for readers without the
+// script: Twitter's and X's "twitter-tweet", Instagram's "instagram-media", TikTok's "tiktok-embed", Facebook's "fb-post"
+// (not its page plugin, "fb-page", a sidebar's like box), Reddit's, Bluesky's and Mastodon's, Threads' "text-post-media".
+const EMBEDDED_POST_CLASS = /(?:^|\s)(?:twitter-tweet|twitter-video|instagram-media|tiktok-embed|fb-post|reddit-embed-bq|bluesky-embed|mastodon-embed|text-post-media)(?:\s|$)/;
 
 /** The page's own word for where its article is: microdata's articleBody property (schema.org). */
 const ARTICLE_BODY = /(?:^|\s)articlebody(?:\s|$)/i;
@@ -168,7 +178,9 @@ function survey(root: MarkupElement): { pageText: number; candidates: Candidate[
       inLinks: 0,
       holdsArticleBody: ARTICLE_BODY.test(element.attribs['itemprop'] ?? ''),
       holdsPicture: element.name === 'img' || element.name === 'picture',
+      inEmbeds: 0,
     };
+    const isEmbed = EMBEDDED_POST_CLASS.test(element.attribs['class'] ?? '');
     // Added before its descendants, so that candidates stay in document order.
     if (kind) candidates.push({ element, kind, lengths: total });
     for (const child of element.children) {
@@ -176,13 +188,21 @@ function survey(root: MarkupElement): { pageText: number; candidates: Candidate[
         const length = visibleLength(child.data);
         total.all += length;
         if (childInsideLink) total.inLinks += length;
+        if (isEmbed) total.inEmbeds += length;
       } else if (isElement(child)) {
         const inner = visit(child, childInsideLink);
         total.all += inner.all;
         total.inLinks += inner.inLinks;
+        total.inEmbeds += isEmbed ? inner.all : inner.inEmbeds;
         if (inner.holdsArticleBody) total.holdsArticleBody = true;
         if (inner.holdsPicture) total.holdsPicture = true;
       }
+    }
+    // A box of no name around a picture and a line of text beside it is a figure too (a "div.imginline" holding an
+    // <img> and a <span>, a "div.visual" holding a <picture> and a "div.description"). Added after its descendants:
+    // it only removes its caption, and the order does not matter for that.
+    if (!kind && element.name === 'div' && total.holdsPicture && total.all > 0 && total.all <= UNNAMED_PICTURE_BOX_MAX_CHARS) {
+      candidates.push({ element, kind: 'unnamed-picture-box', lengths: total });
     }
     return total;
   };
@@ -193,6 +213,23 @@ function survey(root: MarkupElement): { pageText: number; candidates: Candidate[
 
 function isProse({ all, inLinks }: TextLengths, minChars = PROSE_MIN_CHARS): boolean {
   return all - inLinks >= minChars && inLinks <= all * PROSE_MAX_LINK_DENSITY;
+}
+
+/**
+ * A post quoted from a social network in its embed markup, in a wrapper whose class says so ("social-media-embed",
+ * "embed-social"): the article quotes it, as it would quote a speaker. Most of the block's text is the post's.
+ */
+function isEmbeddedPost({ all, inEmbeds }: TextLengths): boolean {
+  return inEmbeds > 0 && inEmbeds * 2 >= all;
+}
+
+/**
+ * Puts an element's children in its place. The wrapper of an embedded post keeps its post, not its class words
+ * ("social-media-embed"), which the content scorer reads as a sharing bar's.
+ */
+function unwrap(element: MarkupElement): void {
+  for (const child of [...element.children]) DomUtils.prepend(element, child);
+  DomUtils.removeElement(element);
 }
 
 function isHidden(attributes: Attributes): boolean {
@@ -214,15 +251,18 @@ const holdsPictureNode = (node: MarkupElement): boolean =>
  * The caption beside the picture in a picture box: the box's other children, when exactly one child holds a picture and
  * the rest is a caption's shape, a line or two (a caption and a credit) without a heading or a second paragraph.
  */
-function removeCaptionOfPictureBox(box: MarkupElement): void {
+function removeCaptionOfPictureBox(box: MarkupElement, named = true): void {
   const withPicture = box.children.filter((child) => isElement(child) && holdsPictureNode(child));
   if (withPicture.length !== 1) return;
-  const others = box.children.filter((child) => child !== withPicture[0]);
+  // A <figcaption> goes with the content's other captions (content-pruner.ts).
+  const others = box.children.filter((child) => child !== withPicture[0] && !(isElement(child) && child.name === 'figcaption'));
   const texts = others.filter((child) => DomUtils.textContent(child).trim() !== '');
   if (texts.length > 2) return;
+  // Without a name saying picture, the caption is an element of its own beside it, not a paragraph nor running text.
+  if (!named && texts.some((child) => !isElement(child) || child.name === 'p' || child.name === 'a')) return;
   const blocks = others.flatMap((child) => (isElement(child) ? DomUtils.findAll((node) => CAPTION_BREAKERS.has(node.name), [child]) : []));
   const paragraphs = blocks.filter((node) => node.name === 'p').length;
-  if (paragraphs > 1 || blocks.some((node) => node.name !== 'p')) return;
+  if (paragraphs > (named ? 1 : 0) || blocks.some((node) => node.name !== 'p')) return;
   for (const child of others) DomUtils.removeElement(child);
 }
 
@@ -241,11 +281,19 @@ export function removeBoilerplate(document: MarkupDocument): Set<MarkupElement> 
   const wrapperThreshold = Math.max(500, pageText * 0.4);
   for (const { element, kind, lengths } of candidates) {
     if (lengths.all > wrapperThreshold || lengths.holdsArticleBody) continue;
+    if (kind === 'unnamed-picture-box') {
+      removeCaptionOfPictureBox(element, false);
+      continue;
+    }
     if (kind === 'picture-box') {
       if (lengths.holdsPicture && lengths.all > 0 && lengths.all <= PICTURE_BOX_MAX_CHARS) removeCaptionOfPictureBox(element);
       continue;
     }
     if (kind === 'unless-prose' && isProse(lengths)) continue;
+    if (kind === 'unless-prose' && isEmbeddedPost(lengths)) {
+      unwrap(element);
+      continue;
+    }
     if (kind === 'caption' && (lengths.holdsPicture || isProse(lengths, CAPTION_PROSE_MIN_CHARS))) continue;
     // A candidate inside a block removed before it is only detached from that block, which is gone already.
     DomUtils.removeElement(element);

@@ -244,3 +244,22 @@ describe('extractHtml on blocks whose compound class names say "hidden"', () => 
     expect(text).toContain('public consultation');
   });
 });
+
+describe('extractHtml on an article quoting embedded posts', () => {
+  const prose = (topic: string) =>
+    `<p>The ${topic} drew wide attention online on Monday, and the state's officials answered their critics the same evening.</p>`;
+  const tweet = (text: string) => `<div class="social-media-embed"><blockquote class="twitter-tweet"><p lang="en" dir="ltr">${text}
+    <a href="https://t.co/x1">https://t.co/x1</a></p>— A reader (@reader) <a href="https://twitter.com/reader/status/1">November 18, 2019</a></blockquote></div>`;
+  const html = `<html><head><title>Slogan</title></head><body><div class="article-body">
+    ${prose('new slogan')}${tweet('Yes this is real and the state paid for it')}${prose('campaign')}
+    <div class="social-share"><a href="/share/fb">Share on Facebook</a> <a href="/share/tw">Tweet this</a></div>
+    ${tweet('The rest of the campaigns are just as bad')}${prose('second campaign')}${prose('old road safety slogan')}</div></body></html>`;
+
+  it("keeps a tweet in its embed markup in a wrapper named social, and drops the sharing bar", () => {
+    const { text } = extractHtml(html, { baseUrl: 'https://news.example/slogan', format: 'text' });
+    expect(text).toContain('Yes this is real and the state paid for it');
+    expect(text).toContain('The rest of the campaigns are just as bad');
+    expect(text).toContain('old road safety slogan');
+    expect(text).not.toContain('Share on Facebook');
+  });
+});

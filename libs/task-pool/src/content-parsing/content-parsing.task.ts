@@ -47,9 +47,10 @@ export interface HtmlDocument {
  * puts in the title block just before the content is put before the content (same digest). 11: the boxes after the
  * article's own box in Readability's choice of its wrapper dropped when none is prose (same digest). 12: "hidden"
  * inside a compound class name ("hidden-xs", "field--label-hidden") no longer weighs against a block in Readability
- * (same digest).
+ * (same digest). 13: embedded posts kept through boilerplate removal; a figure's text beside its picture outside
+ * <figcaption>, and the caption in a box of no name beside a picture, removed (same digest).
  */
-export const HTML_ANALYSIS_VERSION = 12;
+export const HTML_ANALYSIS_VERSION = 13;
 
 /** Everything the extractor decides from an HTML document, computed off its event loop. */
 export interface HtmlAnalysis {
