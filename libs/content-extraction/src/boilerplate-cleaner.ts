@@ -42,6 +42,7 @@ const PROSE_MIN_CHARS = 200;
 const CAPTION_PROSE_MIN_CHARS = 1000;
 const PROSE_MAX_LINK_DENSITY = 0.35;
 
+const AUTHOR_PROPERTY = /(?:^|\s)author(?:\s|$)/i;
 const DATE_PROPERTY = /(?:^|\s)date(?:Published|Modified|Created)(?:\s|$)/i;
 const HIDDEN_STYLE = /(?:^|;)\s*(?:display\s*:\s*none|visibility\s*:\s*hidden)/i;
 // Classes of the common CSS frameworks and themes that hide text from sighted readers: text for screen readers only
@@ -79,18 +80,37 @@ const HEADING_TAGS = new Set(['h1', 'h2', 'h3', 'h4', 'h5', 'h6']);
  * A heading's id is its anchor, made from its own words by AsciiDoc, Sphinx and Markdown ("_date_formats" for "DATE
  * FORMATS"), and names no role.
  */
-function attributeKind(tag: string, attributes: Attributes, cache: Map<string, FurnitureKind>): FurnitureKind {
+function attributeKind(tag: string, attributes: Attributes, cache: KindCache): FurnitureKind {
   const id = HEADING_TAGS.has(tag) ? '' : (attributes['id'] ?? '');
-  const value = `${attributes['class'] ?? ''} ${id} ${attributes['role'] ?? ''}`;
-  let kind = cache.get(value);
+  const className = attributes['class'] ?? '';
+  const role = attributes['role'] ?? '';
+  // No class, id or role: the value is blank and names nothing.
+  if (!className && !id && !role) return null;
+  // Most elements have a class only: looked up by it, without building the value for each element.
+  if (!id && !role) {
+    let kind = cache.byClass.get(className);
+    if (kind === undefined) {
+      kind = kindOfWords(className);
+      cache.byClass.set(className, kind);
+    }
+    return kind;
+  }
+  const value = `${className} ${id} ${role}`;
+  let kind = cache.byValue.get(value);
   if (kind === undefined) {
     kind = kindOfWords(value);
-    cache.set(value, kind);
+    cache.byValue.set(value, kind);
   }
   return kind;
 }
 
-function furnitureKind(element: MarkupElement, cache: Map<string, FurnitureKind>): FurnitureKind {
+/** Kinds already worked out on a page: by class alone (no id or role), and by the whole class, id and role value. */
+interface KindCache {
+  byClass: Map<string, FurnitureKind>;
+  byValue: Map<string, FurnitureKind>;
+}
+
+function furnitureKind(element: MarkupElement, cache: KindCache): FurnitureKind {
   const tag = element.name;
   if (FURNITURE_TAGS.has(tag)) return 'always';
   if (tag === 'article' || tag === 'main') return null;
@@ -98,10 +118,13 @@ function furnitureKind(element: MarkupElement, cache: Map<string, FurnitureKind>
   if (isHidden(attributes)) return 'always';
   const role = attributes['role'];
   if (role === 'navigation' || role === 'complementary' || role === 'contentinfo' || role === 'banner') return 'always';
-  // The writer's box marked in microdata (schema.org author): a byline or a biography, not the article.
-  if (/(?:^|\s)author(?:\s|$)/i.test(attributes['itemprop'] ?? '')) return 'always';
-  // The date the page states in microdata (schema.org datePublished, dateModified) is its dateline.
-  if (DATE_PROPERTY.test(attributes['itemprop'] ?? '')) return 'unless-prose';
+  const itemprop = attributes['itemprop'];
+  if (itemprop) {
+    // The writer's box marked in microdata (schema.org author): a byline or a biography, not the article.
+    if (AUTHOR_PROPERTY.test(itemprop)) return 'always';
+    // The date the page states in microdata (schema.org datePublished, dateModified) is its dateline.
+    if (DATE_PROPERTY.test(itemprop)) return 'unless-prose';
+  }
   const kind = attributeKind(tag, attributes, cache);
   if (kind === 'always' || kind === 'caption' || kind === 'picture-box') return kind;
   // A figure's text beside its picture is its caption or credit, in <figcaption> or not ("figure > span.description").
@@ -150,7 +173,7 @@ function visibleLength(text: string): number {
 }
 
 /** Whether a UTF-16 code unit is white space as `\s` matches it (ASCII and Unicode spaces, line breaks, BOM). */
-function isSpace(code: number): boolean {
+export function isSpace(code: number): boolean {
   if (code <= 32) return code === 32 || (code >= 9 && code <= 13);
   if (code < 0xa0) return false;
   return code === 0xa0 || code === 0x1680 || (code >= 0x2000 && code <= 0x200a) || code === 0x2028 || code === 0x2029 ||
@@ -169,18 +192,20 @@ interface Candidate {
  */
 function survey(root: MarkupElement): { pageText: number; candidates: Candidate[] } {
   const candidates: Candidate[] = [];
-  const kindCache = new Map<string, FurnitureKind>();
+  const kindCache: KindCache = { byClass: new Map(), byValue: new Map() };
   const visit = (element: MarkupElement, insideLink: boolean): TextLengths => {
     const kind = furnitureKind(element, kindCache);
     const childInsideLink = insideLink || element.name === 'a';
+    const itemprop = element.attribs['itemprop'];
+    const className = element.attribs['class'];
     const total: TextLengths = {
       all: 0,
       inLinks: 0,
-      holdsArticleBody: ARTICLE_BODY.test(element.attribs['itemprop'] ?? ''),
+      holdsArticleBody: !!itemprop && ARTICLE_BODY.test(itemprop),
       holdsPicture: element.name === 'img' || element.name === 'picture',
       inEmbeds: 0,
     };
-    const isEmbed = EMBEDDED_POST_CLASS.test(element.attribs['class'] ?? '');
+    const isEmbed = !!className && EMBEDDED_POST_CLASS.test(className);
     // Added before its descendants, so that candidates stay in document order.
     if (kind) candidates.push({ element, kind, lengths: total });
     for (const child of element.children) {

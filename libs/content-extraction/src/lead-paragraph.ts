@@ -1,4 +1,5 @@
 import { DomUtils } from 'htmlparser2';
+import { isSpace } from './boilerplate-cleaner';
 import { bodyOf, isElement, MarkupDocument, MarkupElement, MarkupNode } from './markup-tree';
 
 // An article's lead (standfirst, deck, teaser, "bajada") is the summary paragraph between its headline and its body.
@@ -23,6 +24,13 @@ const MAX_GAP_CHARS = 400;
 const KEY_CHARS = 60;
 
 const squeeze = (text: string): string => text.replace(/\s+/g, '');
+
+/** The length of `squeeze(text)`. */
+function nonSpaceLength(text: string): number {
+  let length = 0;
+  for (let index = 0; index < text.length; index += 1) if (!isSpace(text.charCodeAt(index))) length += 1;
+  return length;
+}
 
 export interface LeadCandidate {
   element: MarkupElement;
@@ -69,7 +77,6 @@ function namesLead(value: string): boolean {
 export function leadCandidates(document: MarkupDocument): LeadCandidates | null {
   const body = bodyOf(document);
   if (!body) return null;
-  const parts: string[] = [];
   const runs: TextRun[] = [];
   let offset = 0;
   const candidates: LeadCandidate[] = [];
@@ -95,12 +102,13 @@ export function leadCandidates(document: MarkupDocument): LeadCandidates | null 
     let links = 0;
     for (const child of element.children) {
       if (DomUtils.isText(child)) {
-        const text = squeeze(child.data);
-        if (!text) continue;
-        parts.push(text);
-        runs.push({ node: child, start: offset, length: text.length });
-        offset += text.length;
-        if (childInsideLink) links += text.length;
+        // The length of the text without its spaces, counted without building it: the text is built only for
+        // pages with a candidate (below).
+        const textLength = nonSpaceLength(child.data);
+        if (!textLength) continue;
+        runs.push({ node: child, start: offset, length: textLength });
+        offset += textLength;
+        if (childInsideLink) links += textLength;
       } else if (isElement(child)) {
         const inner = visit(child, childInsideLink);
         blocks ||= inner.blocks;
@@ -114,10 +122,13 @@ export function leadCandidates(document: MarkupDocument): LeadCandidates | null 
     }
     return { blocks: blocks || lead, links };
   };
-  // Most pages name no lead: the text is read only for those that do.
-  if (!DomUtils.findOne(isLead, body.children, true)) return null;
+  // Most pages name no lead: the text is read only for those that do. A heading is never one (visit counts it as a
+  // block), and AsciiDoc's and Sphinx's heading anchors ("_description", "summary") would read as leads' names.
+  if (!DomUtils.findOne((element) => !HEADING_TAGS.has(element.name) && isLead(element), body.children, true)) return null;
   for (const child of body.children) if (isElement(child)) visit(child, false);
-  return candidates.length ? { body, bodyText: parts.join(''), runs, candidates } : null;
+  if (!candidates.length) return null;
+  const bodyText = runs.map((run) => squeeze((run.node as { data: string }).data)).join('');
+  return { body, bodyText, runs, candidates };
 }
 
 /** Whether a node is still in the body: boilerplate removal detaches the blocks it removes. */
