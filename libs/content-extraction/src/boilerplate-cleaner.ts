@@ -1,6 +1,7 @@
 import { DomUtils } from 'htmlparser2';
 import type { Attributes } from './document-tags';
 import { bodyOf, isElement, MarkupDocument, MarkupElement } from './markup-tree';
+import { classWords, isSpace } from './markup-words';
 
 // Page furniture that is never main content, removed before the content scorer runs so that it cannot win or
 // drag a sibling in. Each removal is skipped when the element holds most of the page's text: some sites put
@@ -61,10 +62,7 @@ const UNNAMED_PICTURE_BOX_MAX_CHARS = 300;
 
 function kindOfWords(value: string): FurnitureKind {
   if (value.trim() === '') return null;
-  const allWords = value
-    .replace(/([a-z])([A-Z])/g, '$1 $2')
-    .toLowerCase()
-    .split(/[^a-z0-9]+/);
+  const allWords = classWords(value);
   const words = allWords.filter((_, index) => index === 0 || !NEGATIONS.has(allWords[index - 1]));
   if (words.some((word) => FURNITURE_WORDS.has(word))) return 'always';
   if (words.includes('author') && words.some((word) => AUTHOR_BOX_WORDS.has(word))) return 'always';
@@ -172,13 +170,6 @@ function visibleLength(text: string): number {
   return length;
 }
 
-/** Whether a UTF-16 code unit is white space as `\s` matches it (ASCII and Unicode spaces, line breaks, BOM). */
-export function isSpace(code: number): boolean {
-  if (code <= 32) return code === 32 || (code >= 9 && code <= 13);
-  if (code < 0xa0) return false;
-  return code === 0xa0 || code === 0x1680 || (code >= 0x2000 && code <= 0x200a) || code === 0x2028 || code === 0x2029 ||
-    code === 0x202f || code === 0x205f || code === 0x3000 || code === 0xfeff;
-}
 
 interface Candidate {
   element: MarkupElement;

@@ -3,6 +3,8 @@
 // links, picture captions and credits, and the headings those blocks leave behind. They are found by
 // structure (link density, element kind), never by their words, so that they work in every language.
 
+import { nonSpaceLength } from './markup-words';
+
 const LINK_BLOCK_TAGS = new Set(['p', 'li', 'dd', 'dt', 'h2', 'h3', 'h4', 'h5', 'h6']);
 // A block whose text is mostly link text is a pointer elsewhere, not part of the article's text.
 const MAX_LINK_SHARE = 0.7;
@@ -14,8 +16,6 @@ const LIST_TAGS = new Set(['UL', 'OL', 'DL']);
 const ELEMENT_NODE = 1;
 const TEXT_NODE = 3;
 const CDATA_SECTION_NODE = 4;
-
-const nonSpaceLength = (text: string): number => text.replace(/\s+/g, '').length;
 
 // Addresses that are not a page to go to: an e-mail address or a phone number is the text itself.
 const NON_PAGE_HREF = /^\s*(?:mailto|tel):/i;

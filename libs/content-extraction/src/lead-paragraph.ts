@@ -1,6 +1,6 @@
 import { DomUtils } from 'htmlparser2';
-import { isSpace } from './boilerplate-cleaner';
 import { bodyOf, isElement, MarkupDocument, MarkupElement, MarkupNode } from './markup-tree';
+import { classWords, nonSpaceLength } from './markup-words';
 
 // An article's lead (standfirst, deck, teaser, "bajada") is the summary paragraph between its headline and its body.
 // Templates put it in the title block (<header>, a hero box) beside the headline, byline and picture, not in the body's
@@ -24,13 +24,6 @@ const MAX_GAP_CHARS = 400;
 const KEY_CHARS = 60;
 
 const squeeze = (text: string): string => text.replace(/\s+/g, '');
-
-/** The length of `squeeze(text)`. */
-function nonSpaceLength(text: string): number {
-  let length = 0;
-  for (let index = 0; index < text.length; index += 1) if (!isSpace(text.charCodeAt(index))) length += 1;
-  return length;
-}
 
 export interface LeadCandidate {
   element: MarkupElement;
@@ -62,10 +55,7 @@ const LEAD_WORD_INSIDE = /lead|intro|teaser|excerpt|subtitle|standfirst|deck|dek
  * tagline. Words are split at "-", "_", spaces and case changes.
  */
 function namesLead(value: string): boolean {
-  const words = value
-    .replace(/([a-z])([A-Z])/g, '$1 $2')
-    .toLowerCase()
-    .split(/[^a-z0-9]+/);
+  const words = classWords(value);
   return words.some((word) => LEAD_WORDS.has(word)) && !words.some((word) => SITE_WORDS.has(word));
 }
 

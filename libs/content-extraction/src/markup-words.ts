@@ -1,0 +1,27 @@
+// What the extraction reads in a page's class names and texts, the same way wherever it reads them.
+
+/**
+ * The words of a class, id or role value, as templates write them: "author-bio", "entry_excerpt", "TestReport__AuthorBox"
+ * (split at case changes) and "articleLead" all give their words in lower case.
+ */
+export function classWords(value: string): string[] {
+  return value
+    .replace(/([a-z])([A-Z])/g, '$1 $2')
+    .toLowerCase()
+    .split(/[^a-z0-9]+/);
+}
+
+/** Whether a UTF-16 code unit is white space as `\s` matches it (ASCII and Unicode spaces, line breaks, BOM). */
+export function isSpace(code: number): boolean {
+  if (code <= 32) return code === 32 || (code >= 9 && code <= 13);
+  if (code < 0xa0) return false;
+  return code === 0xa0 || code === 0x1680 || (code >= 0x2000 && code <= 0x200a) || code === 0x2028 || code === 0x2029 ||
+    code === 0x202f || code === 0x205f || code === 0x3000 || code === 0xfeff;
+}
+
+/** Characters of a text without its white space (`text.replace(/\s+/g, '').length`), counted without building it. */
+export function nonSpaceLength(text: string): number {
+  let length = 0;
+  for (let index = 0; index < text.length; index += 1) if (!isSpace(text.charCodeAt(index))) length += 1;
+  return length;
+}
