@@ -1,7 +1,7 @@
 import { DomUtils } from 'htmlparser2';
 import type { Attributes } from './document-tags';
-import { bodyOf, isElement, MarkupDocument, MarkupElement } from './markup-tree';
-import { classWords, isSpace } from './markup-words';
+import { bodyOf, HEADING_TAGS, isElement, MarkupDocument, MarkupElement } from './markup-tree';
+import { classWords, isProseText, isSpace } from './markup-words';
 
 // Page furniture that is never main content, removed before the content scorer runs so that it cannot win or
 // drag a sibling in. Each removal is skipped when the element holds most of the page's text: some sites put
@@ -37,11 +37,9 @@ const AUTHOR_BOX_WORDS = new Set(['bio', 'biography', 'box', 'info', 'descriptio
 // A furniture word after one of these is negated: "no-sidebar", "non-paywall", "without-ads".
 const NEGATIONS = new Set(['no', 'non', 'not', 'without']);
 const AMBIGUOUS_TAGS = new Set(['header']);
-const PROSE_MIN_CHARS = 200;
 // A picture's caption runs to a few sentences (news agencies write 300 to 500 characters: who, where, when, credit);
 // a caption-named block longer than this is prose that only borrows the name.
 const CAPTION_PROSE_MIN_CHARS = 1000;
-const PROSE_MAX_LINK_DENSITY = 0.35;
 
 const AUTHOR_PROPERTY = /(?:^|\s)author(?:\s|$)/i;
 const DATE_PROPERTY = /(?:^|\s)date(?:Published|Modified|Created)(?:\s|$)/i;
@@ -70,8 +68,6 @@ function kindOfWords(value: string): FurnitureKind {
   if (words.some((word) => CAPTION_WORDS.has(word))) return 'caption';
   return words.some((word) => PICTURE_BOX_WORDS.has(word)) ? 'picture-box' : null;
 }
-
-const HEADING_TAGS = new Set(['h1', 'h2', 'h3', 'h4', 'h5', 'h6']);
 
 /**
  * What the class, id and role words of an element name; a page repeats the same few class lists, hence the cache.
@@ -227,8 +223,8 @@ function survey(root: MarkupElement): { pageText: number; candidates: Candidate[
   return { pageText, candidates };
 }
 
-function isProse({ all, inLinks }: TextLengths, minChars = PROSE_MIN_CHARS): boolean {
-  return all - inLinks >= minChars && inLinks <= all * PROSE_MAX_LINK_DENSITY;
+function isProse({ all, inLinks }: TextLengths, minChars?: number): boolean {
+  return isProseText(all, inLinks, minChars);
 }
 
 /**

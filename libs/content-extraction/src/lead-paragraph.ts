@@ -1,5 +1,5 @@
 import { DomUtils } from 'htmlparser2';
-import { bodyOf, isElement, MarkupDocument, MarkupElement, MarkupNode } from './markup-tree';
+import { bodyOf, HEADING_TAGS, isElement, MarkupDocument, MarkupElement, MarkupNode } from './markup-tree';
 import { classWords, nonSpaceLength } from './markup-words';
 
 // An article's lead (standfirst, deck, teaser, "bajada") is the summary paragraph between its headline and its body.
@@ -13,7 +13,6 @@ const LEAD_WORDS = new Set([
 ]);
 // Words of the site's own blocks: its tagline.
 const SITE_WORDS = new Set(['site', 'blog']);
-const HEADING_TAGS = new Set(['h1', 'h2', 'h3', 'h4', 'h5', 'h6']);
 // A lead is a sentence or a paragraph or two, mostly not links.
 const MIN_LEAD_CHARS = 40;
 const MAX_LEAD_CHARS = 1500;

@@ -1,5 +1,6 @@
 import { Readability } from '@mozilla/readability';
 import { elementToText } from './element-to-text';
+import { isProseText } from './markup-words';
 import { elementAtPath, findSectionedContainer, SectionedContainer, widenToTitleBlock } from './sectioned-container';
 
 // Below this many characters Readability has usually picked a teaser or a caption instead of the article.
@@ -48,9 +49,7 @@ function articleAroundTable(readable: Element, readableText: string, freshDocume
 
 // A child box holding this share of the chosen element's text is the article's own box;
 const ARTICLE_BOX_SHARE = 0.6;
-// a box after it with less text than this outside links (or mostly links) is not the article's.
-const TRAILING_PROSE_CHARS = 200;
-const TRAILING_PROSE_MAX_LINK_DENSITY = 0.35;
+// a box after it that is not prose (isProseText) is not the article's.
 // Blocks that wrap other blocks; a paragraph, list or table after the article's box is the article's own text.
 const BOX_TAGS = new Set(['DIV', 'SECTION', 'ARTICLE', 'MAIN', 'ASIDE']);
 
@@ -64,7 +63,7 @@ function linkChars(element: Element): number {
 function isProseBox(box: Element): boolean {
   const chars = squeeze(box.textContent ?? '').length;
   const inLinks = linkChars(box);
-  return chars - inLinks >= TRAILING_PROSE_CHARS && inLinks <= chars * TRAILING_PROSE_MAX_LINK_DENSITY;
+  return isProseText(chars, inLinks);
 }
 
 /**

@@ -25,3 +25,17 @@ export function nonSpaceLength(text: string): number {
   for (let index = 0; index < text.length; index += 1) if (!isSpace(text.charCodeAt(index))) length += 1;
   return length;
 }
+
+/** A block whose text outside links reaches this many characters reads as prose, not as a label or a line of links. */
+export const PROSE_MIN_CHARS = 200;
+/** …as long as at most this share of its text is inside links. */
+const PROSE_MAX_LINK_DENSITY = 0.35;
+
+/**
+ * Whether a block's text reads as prose: enough characters outside links (`minChars`, PROSE_MIN_CHARS unless the kind of
+ * block asks for more) and mostly not links. One rule for boilerplate removal, which spares prose in a block whose name
+ * alone does not make it furniture, and for the boxes after an article's box.
+ */
+export function isProseText(chars: number, inLinks: number, minChars = PROSE_MIN_CHARS): boolean {
+  return chars - inLinks >= minChars && inLinks <= chars * PROSE_MAX_LINK_DENSITY;
+}
