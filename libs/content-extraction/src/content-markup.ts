@@ -19,8 +19,8 @@ const PREFORMATTED_TAGS = new Set(['pre', 'textarea', 'listing', 'xmp', 'plainte
 const WHITESPACE = /^\s+$/;
 
 // The attributes the content steps read: Readability (class, id, style, hidden, role, aria-hidden, aria-modal,
-// href, rel, itemprop, lang, dir, colspan, rowspan, summary, datatable), node-html-markdown (href, src, alt,
-// title, class) and the image and link steps. Media and embeds keep all theirs: Readability looks through every
+// href, rel, itemprop, lang, dir, colspan, rowspan, summary, datatable), the markdown writer (href, src,
+// alt, title, class) and the image and link steps. Media and embeds keep all theirs: Readability looks through every
 // attribute of an image for a lazy-loaded source and of an embed for a video address; meta tags keep theirs for
 // Readability's metadata. The rest (data-*, event handlers, presentational attributes) are a third of a cleaned
 // page's attributes and never read.

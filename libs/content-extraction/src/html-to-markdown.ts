@@ -1,20 +1,10 @@
-import { NodeHtmlMarkdown } from 'node-html-markdown';
-import { getMarkdownForHtmlNodes } from 'node-html-markdown/dist/visitor';
+import { nodesToMarkdown } from './dom-markdown';
 
-const converter = new NodeHtmlMarkdown({
-  bulletMarker: '-',
-  codeBlockStyle: 'fenced',
-  // Readability already kept only content; images appear in the images list, not as markdown noise.
-  ignore: ['script', 'style', 'noscript', 'iframe', 'button', 'form'],
-  maxConsecutiveNewlines: 2,
-});
-
-// node-html-markdown reads its growing output back while it writes it: every link's post-processing reads its own
-// text back from the whole string, which flattens it each time, so one conversion costs time quadratic in the
-// number of links (12 s on a page of 10k links). Its trailing-whitespace scan after every append did the same; that
-// one is patched (patches/node-html-markdown+2.0.0.patch keeps the output's last ten characters apart: the same
-// markdown, 15-20 % less extraction time on the Git manual pages). Converting the content in pieces of about this
-// many characters (text and tags, contentSizes) keeps every piece cheap and the total linear.
+// Markdown as node-html-markdown wrote it (dom-markdown.ts writes the same bytes), converted in pieces of about this
+// many characters (text and tags, contentSizes). The pieces bounded that library's quadratic cost (it read its whole
+// growing output back for every link: 12 s on a page of 10k links). dom-markdown.ts is linear without them, but the
+// markdown they join to is what extraction has always returned: converted whole, 13 pages of the benchmark sets
+// come out different at a joint.
 const PIECE_CHARS = 16_000;
 
 // Containers whose children can be converted in separate runs without changing the markdown: block wrappers,
@@ -77,15 +67,6 @@ function inlineCutAfter(node: Node): PieceJoint | undefined {
   return /\s$/.test(node.textContent ?? '') ? 'space' : 'none';
 }
 
-/**
- * A root for the converter's walk that is not in the page: the run's nodes as its children, under the container's
- * tag for a list (so its items keep their list) or under none (its children are written as they are).
- */
-function runRoot(container: Element, nodes: Node[]): object {
-  const tag = container.tagName.toUpperCase();
-  return { nodeType: ELEMENT_NODE, tagName: LIST_TAGS.has(tag) ? tag : '', childNodes: nodes, parentNode: null, getAttribute: () => null };
-}
-
 const CDATA_SECTION_NODE = 4;
 
 /**
@@ -122,7 +103,8 @@ function convertChildren(container: Element, pieces: MarkdownPieces, sizes: Map<
   let runSize = 0;
   let runJoint: PieceJoint = 'block';
   const flush = (nextJoint: PieceJoint): void => {
-    if (run.some(hasContent)) pieces.add(getMarkdownForHtmlNodes(converter, runRoot(container, run) as never).trim(), runJoint);
+    // A list's run is written under the list's tag, so its items keep their list; any other run under no element.
+    if (run.some(hasContent)) pieces.add(nodesToMarkdown(run, inList ? (container.tagName.toUpperCase() as 'UL' | 'DL') : '').trim(), runJoint);
     run = [];
     runSize = 0;
     runJoint = nextJoint;

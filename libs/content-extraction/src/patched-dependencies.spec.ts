@@ -48,6 +48,8 @@ describe('linkedom as patched for extraction', () => {
   });
 });
 
+// node-html-markdown converted extraction's content until dom-markdown.ts replaced it; it stays a development
+// dependency, as patched, because dom-markdown.spec.ts checks that the replacement writes the same bytes it does.
 describe('node-html-markdown as patched for extraction', () => {
   afterEach(() => jest.restoreAllMocks());
 
