@@ -42,17 +42,25 @@ describe('docker/Dockerfile', () => {
     expect(finalStage.instructions.filter((instruction) => /\bnpm (ci|install|i)\b/.test(instruction))).toEqual([]);
   });
 
-  it('ships every patched dependency (patches/) as patched', () => {
+  it('ships every patched production dependency (patches/) as patched, and no patched development dependency', () => {
     // patch-package runs in the build stage's install (postinstall); the production dependencies are installed
-    // without scripts, so the final image takes each patched package from the build stage.
+    // without scripts, so the final image takes each patched package from the build stage. A patched development
+    // dependency (a test's reference) has no place in the image.
     const patched = readdirSync(join(repositoryRoot, 'patches'))
       .filter((file) => file.endsWith('.patch'))
       .map((file) => file.replace(/\+[^+]+\.patch$/, '').replace(/\+/g, '/'));
-    expect(patched.length).toBeGreaterThan(0);
+    const { dependencies, devDependencies } = JSON.parse(readFileSync(join(repositoryRoot, 'package.json'), 'utf8')) as Record<string, Record<string, string>>;
+    const production = patched.filter((name) => name in dependencies);
+    expect(production.length).toBeGreaterThan(0);
+    expect(patched.every((name) => name in dependencies || name in devDependencies)).toBe(true);
     const buildStage = stages[0].instructions;
     expect(buildStage.indexOf('COPY patches ./patches')).toBeGreaterThanOrEqual(0);
     expect(buildStage.indexOf('COPY patches ./patches')).toBeLessThan(buildStage.findIndex((instruction) => instruction.startsWith('RUN npm ci')));
-    for (const name of patched) expect(finalStage.instructions).toContain(`COPY --from=build /app/node_modules/${name} ./node_modules/${name}`);
+    for (const name of patched) {
+      const copied = `COPY --from=build /app/node_modules/${name} ./node_modules/${name}`;
+      if (production.includes(name)) expect(finalStage.instructions).toContain(copied);
+      else expect(finalStage.instructions).not.toContain(copied);
+    }
     const ignored = readFileSync(join(repositoryRoot, '.dockerignore'), 'utf8').split('\n').map((line) => line.trim());
     expect(ignored).not.toContain('patches');
   });
