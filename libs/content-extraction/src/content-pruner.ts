@@ -3,6 +3,7 @@
 // links, picture captions and credits, and the headings those blocks leave behind. They are found by
 // structure (link density, element kind), never by their words, so that they work in every language.
 
+import { CDATA_SECTION_NODE, ELEMENT_NODE, TEXT_NODE } from './dom-node-types';
 import { nonSpaceLength } from './markup-words';
 
 const LINK_BLOCK_TAGS = new Set(['p', 'li', 'dd', 'dt', 'h2', 'h3', 'h4', 'h5', 'h6']);
@@ -12,10 +13,6 @@ const HEADING_RANK: Record<string, number> = { H1: 1, H2: 2, H3: 3, H4: 4, H5: 5
 // Longer "headings" are markup misuse (a whole article inside <h2>) and are treated as text.
 const MAX_HEADING_CHARS = 200;
 const LIST_TAGS = new Set(['UL', 'OL', 'DL']);
-
-const ELEMENT_NODE = 1;
-const TEXT_NODE = 3;
-const CDATA_SECTION_NODE = 4;
 
 // Addresses that are not a page to go to: an e-mail address or a phone number is the text itself.
 const NON_PAGE_HREF = /^\s*(?:mailto|tel):/i;

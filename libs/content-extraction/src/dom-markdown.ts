@@ -10,9 +10,8 @@
  * tree before the walk, no child arrays; the output is a list of strings, so reading back what an element wrote
  * costs the length of that, not of the whole output.
  */
-
-const ELEMENT_NODE = 1;
-const TEXT_NODE = 3;
+import { ELEMENT_NODE, TEXT_NODE } from './dom-node-types';
+import { isSpace } from './markup-words';
 
 /** The rule set children are looked up in: the library's translator collections. */
 const PAGE = 0;
@@ -207,12 +206,6 @@ function listItemMarkdown(content: string, indentLevel: number): string {
   const lines = content.trim().replace(/([^\r\n])(?:\r?\n)+(?!\s*[-*+]|\s*\d+\.|\s*\|)/g, `$1  \n${'  '.repeat(indentLevel)}`);
   // The expression below backtracks over every word; a line that does not end in white space has nothing for it.
   return LINE_END_SPACE.test(lines) ? lines.replace(/(\S+?)[^\S\r\n]+$/gm, '$1  ') : lines;
-}
-
-/** JavaScript's `\s`, one UTF-16 code unit. */
-function isSpace(code: number): boolean {
-  return code === 32 || (code >= 9 && code <= 13) || code === 0xa0 || code === 0x1680 || (code >= 0x2000 && code <= 0x200a)
-    || code === 0x2028 || code === 0x2029 || code === 0x202f || code === 0x205f || code === 0x3000 || code === 0xfeff;
 }
 
 const isWhitespaceOnly = (text: string): boolean => !NON_SPACE.test(text);

@@ -1,3 +1,5 @@
+import { ELEMENT_NODE, TEXT_NODE } from './dom-node-types';
+
 // Elements that start a new line in rendered text. Everything else is inline and joins its neighbours without
 // an added space, so "<b>Hel</b>lo" stays one word, as a browser shows it.
 const BLOCK_TAGS = new Set([
@@ -8,9 +10,6 @@ const BLOCK_TAGS = new Set([
 ]);
 const PARAGRAPH_TAGS = new Set(['P', 'H1', 'H2', 'H3', 'H4', 'H5', 'H6', 'PRE', 'BLOCKQUOTE', 'TABLE', 'UL', 'OL', 'FIGURE', 'DL']);
 const SKIPPED_TAGS = new Set(['SCRIPT', 'STYLE', 'NOSCRIPT', 'TEMPLATE', 'SVG', 'BUTTON', 'SELECT', 'OPTION', 'INPUT', 'TEXTAREA', 'IFRAME', 'OBJECT', 'CANVAS']);
-
-const TEXT_NODE = 3;
-const ELEMENT_NODE = 1;
 
 /**
  * Renders an element as plain text: blank lines between paragraphs, single newlines between other blocks and

@@ -1,4 +1,5 @@
 import { nodesToMarkdown } from './dom-markdown';
+import { CDATA_SECTION_NODE, ELEMENT_NODE, TEXT_NODE } from './dom-node-types';
 
 // Markdown as node-html-markdown wrote it (dom-markdown.ts writes the same bytes), converted in pieces of about this
 // many characters (text and tags, contentSizes). The pieces bounded that library's quadratic cost (it read its whole
@@ -17,8 +18,6 @@ const PARAGRAPH_TAG = 'P';
 const BLOCK_TAGS = new Set([
   ...SPLITTABLE_TAGS, 'P', 'H1', 'H2', 'H3', 'H4', 'H5', 'H6', 'PRE', 'TABLE', 'FIGURE', 'HR', 'LI', 'DT', 'DD', 'DETAILS', 'NAV',
 ]);
-const ELEMENT_NODE = 1;
-const TEXT_NODE = 3;
 
 /** What joins a piece to the one before: a block boundary, or a cut inside a line of inline content. */
 type PieceJoint = 'block' | 'space' | 'none';
@@ -66,8 +65,6 @@ function inlineCutAfter(node: Node): PieceJoint | undefined {
   if (node.nodeType !== TEXT_NODE || !isBracketedLink(node.previousSibling) || !isBracketedLink(node.nextSibling)) return undefined;
   return /\s$/.test(node.textContent ?? '') ? 'space' : 'none';
 }
-
-const CDATA_SECTION_NODE = 4;
 
 /**
  * The size of every element under `root` as the piece limit counts it, from one walk: its text (text and CDATA
