@@ -117,8 +117,8 @@ function removeDanglingHeadings(root: Element): void {
       return;
     }
     for (let child = element.firstChild; child; child = child.nextSibling) {
-      if (child.nodeType === 3 && (child.nodeValue ?? '').trim()) open.length = 0;
-      else if (child.nodeType === 1) visit(child as Element);
+      if (child.nodeType === TEXT_NODE && (child.nodeValue ?? '').trim()) open.length = 0;
+      else if (child.nodeType === ELEMENT_NODE) visit(child as Element);
     }
   };
   visit(root);

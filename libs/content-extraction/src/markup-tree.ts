@@ -14,10 +14,10 @@ export type MarkupNode = MarkupDocument['children'][number];
 // (`<A HREF>` has an href; linkedom keeps SVG's own case, which nothing read from this tree depends on).
 const LINKEDOM_PARSER_OPTIONS = { lowerCaseAttributeNames: true, decodeEntities: true };
 
-/** The tree of a page's markup, completed as for linkedom (see `completeDocument`). */
 /** Heading elements, by their names in the markup tree. */
 export const HEADING_TAGS = new Set(['h1', 'h2', 'h3', 'h4', 'h5', 'h6']);
 
+/** The tree of a page's markup, completed as for linkedom (see `completeDocument`). */
 export function parseMarkup(html: string): MarkupDocument {
   return parseDocument(completeDocument(html), LINKEDOM_PARSER_OPTIONS);
 }
