@@ -13,6 +13,8 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CRANFIELD_DOMAIN, CRANFIELD_URL_PREFIX, cranfieldImportLines, cranfieldJudgements, extractionCorporaImportLines, gitDocsImportLines, readCranfieldJsonl } from './bench-corpora';
+import { Client } from 'pg';
+import { answersOf, describeAnswers, floorUrls, POSTGRES_FLOORS } from './postgres-floors';
 import { averagePrecision, mean, ndcgAtK, precisionAtK, reciprocalRank } from './ranking-metrics';
 import { createBenchKey, dropDatabase, importThroughAdmin, searchOverHttp, startGateway, type GatewayProcess } from './search-stack';
 
@@ -109,6 +111,43 @@ async function measureCranfield(gateway: GatewayProcess, apiKey: string): Promis
   return rows;
 }
 
+/**
+ * The search latency bench's floors (plain Postgres full-text search, one statement, no service) scored the same way
+ * on the same index: what the speed comparison's floors give the caller. Printed, without a target.
+ */
+async function measureFloors(): Promise<void> {
+  const queries = readCranfieldJsonl<{ _id: string; text: string }>('queries.jsonl');
+  const judgementsByQuery = cranfieldJudgements();
+  console.log(`\n## Cranfield on the same index through the search latency bench's Postgres floors (no service, max 10)\n`);
+  console.log('| Floor | nDCG@10 | MAP (over the results) | P@10 |');
+  console.log('|---|---|---|---|');
+  const client = new Client({ connectionString: databaseUrl });
+  await client.connect();
+  const answered: string[] = [];
+  try {
+    for (const floor of POSTGRES_FLOORS) {
+      const ndcg: number[] = [];
+      const map: number[] = [];
+      const precision: number[] = [];
+      const counts: number[] = [];
+      for (const query of queries) {
+        const judgements = judgementsByQuery.get(query._id) ?? new Map<string, number>();
+        const urls = await floorUrls(client, floor, query.text);
+        counts.push(urls.length);
+        const shown = urls.map((url) => (url.startsWith(CRANFIELD_URL_PREFIX) ? url.slice(CRANFIELD_URL_PREFIX.length) : url));
+        ndcg.push(ndcgAtK(shown, judgements, 10));
+        map.push(averagePrecision(shown, judgements));
+        precision.push(precisionAtK(shown, judgements, 10));
+      }
+      console.log(`| ${floor.name} | ${mean(ndcg).toFixed(3)} | ${mean(map).toFixed(3)} | ${mean(precision).toFixed(3)} |`);
+      answered.push(describeAnswers(floor.name, answersOf(counts)));
+    }
+  } finally {
+    await client.end();
+  }
+  for (const line of answered) console.log(line);
+}
+
 /** The depths the targets hold for (ultra-fast is measured and printed only). */
 function isTargetDepth(depth: Depth): boolean {
   return (depths as readonly Depth[]).includes(depth);
@@ -189,6 +228,7 @@ async function main(): Promise<void> {
     for (const depth of depths) await searchOverHttp(gateway, apiKey, { query: 'warm up', search_depth: depth });
     const cranfield = await measureCranfield(gateway, apiKey);
     const questions = await measureQuestions(gateway, apiKey);
+    await measureFloors();
     printTargets(cranfield, questions);
   } finally {
     await gateway?.stop();
