@@ -66,6 +66,13 @@ async function timedSearch(gateway: GatewayProcess, apiKey: string, query: strin
   return { urls: hits.map((hit) => hit.url), ms: Number(process.hrtime.bigint() - started) / 1e6 };
 }
 
+/** nDCG@10, average precision and P@10 of one ranked list of URLs against a Cranfield query's judgements. */
+function cranfieldScores(urls: readonly string[], judgements: Map<string, number>): { ndcg: number; averagePrecision: number; precision: number } {
+  // Pages of other collections keep their place (they are not relevant): the ranking a user sees.
+  const shown = urls.map((url) => (url.startsWith(CRANFIELD_URL_PREFIX) ? url.slice(CRANFIELD_URL_PREFIX.length) : url));
+  return { ndcg: ndcgAtK(shown, judgements, 10), averagePrecision: averagePrecision(shown, judgements), precision: precisionAtK(shown, judgements, 10) };
+}
+
 async function measureCranfield(gateway: GatewayProcess, apiKey: string): Promise<{ path: SearchPath; ndcg: number }[]> {
   const queries = readCranfieldJsonl<{ _id: string; text: string }>('queries.jsonl');
   const judgementsByQuery = cranfieldJudgements();
@@ -87,11 +94,10 @@ async function measureCranfield(gateway: GatewayProcess, apiKey: string): Promis
           const judgements = judgementsByQuery.get(query._id) ?? new Map<string, number>();
           const { urls, ms } = await timedSearch(gateway, apiKey, query.text, path);
           latencies.push(ms);
-          // Pages of other collections keep their place (they are not relevant): the ranking a user sees.
-          const shown = urls.map((url) => (url.startsWith(CRANFIELD_URL_PREFIX) ? url.slice(CRANFIELD_URL_PREFIX.length) : url));
-          ndcg.push(ndcgAtK(shown, judgements, 10));
-          map.push(averagePrecision(shown, judgements));
-          precision.push(precisionAtK(shown, judgements, 10));
+          const scores = cranfieldScores(urls, judgements);
+          ndcg.push(scores.ndcg);
+          map.push(scores.averagePrecision);
+          precision.push(scores.precision);
           // The Cranfield pages of the unfiltered top 10 against as many of the filtered list: the same order?
           const cranfieldRanked = urls.filter((url) => url.startsWith(CRANFIELD_URL_PREFIX));
           if (includeDomains === null) unfilteredTop.set(query._id, urls.slice(0, 10).filter((url) => url.startsWith(CRANFIELD_URL_PREFIX)));
@@ -134,10 +140,10 @@ async function measureFloors(): Promise<void> {
         const judgements = judgementsByQuery.get(query._id) ?? new Map<string, number>();
         const urls = await floorUrls(client, floor, query.text);
         counts.push(urls.length);
-        const shown = urls.map((url) => (url.startsWith(CRANFIELD_URL_PREFIX) ? url.slice(CRANFIELD_URL_PREFIX.length) : url));
-        ndcg.push(ndcgAtK(shown, judgements, 10));
-        map.push(averagePrecision(shown, judgements));
-        precision.push(precisionAtK(shown, judgements, 10));
+        const scores = cranfieldScores(urls, judgements);
+        ndcg.push(scores.ndcg);
+        map.push(scores.averagePrecision);
+        precision.push(scores.precision);
       }
       console.log(`| ${floor.name} | ${mean(ndcg).toFixed(3)} | ${mean(map).toFixed(3)} | ${mean(precision).toFixed(3)} |`);
       answered.push(describeAnswers(floor.name, answersOf(counts)));
