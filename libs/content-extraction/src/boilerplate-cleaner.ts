@@ -166,7 +166,6 @@ function visibleLength(text: string): number {
   return length;
 }
 
-
 interface Candidate {
   element: MarkupElement;
   kind: FurnitureKind;

@@ -13,6 +13,7 @@ const PIECE_CHARS = 16_000;
 // so a split one would restart its numbering.
 const SPLITTABLE_TAGS = new Set(['DIV', 'SECTION', 'ARTICLE', 'MAIN', 'BODY', 'HEADER', 'FOOTER', 'ASIDE', 'BLOCKQUOTE', 'UL', 'DL']);
 const LIST_TAGS = new Set(['UL', 'DL']);
+type ListTag = 'UL' | 'DL';
 // A paragraph adds only blank lines around its inline content, so a long one is converted as that content.
 const PARAGRAPH_TAG = 'P';
 const BLOCK_TAGS = new Set([
@@ -95,13 +96,15 @@ function hasContent(node: Node): boolean {
  * content (a page of links), between links.
  */
 function convertChildren(container: Element, pieces: MarkdownPieces, sizes: Map<Node, number>): void {
-  const inList = LIST_TAGS.has(container.tagName.toUpperCase());
+  // A list's runs are written under the list's tag, so its items keep their list; any other run under no element.
+  const containerTag = container.tagName.toUpperCase();
+  const listTag: ListTag | '' = LIST_TAGS.has(containerTag) ? (containerTag as ListTag) : '';
+  const inList = listTag !== '';
   let run: Node[] = [];
   let runSize = 0;
   let runJoint: PieceJoint = 'block';
   const flush = (nextJoint: PieceJoint): void => {
-    // A list's run is written under the list's tag, so its items keep their list; any other run under no element.
-    if (run.some(hasContent)) pieces.add(nodesToMarkdown(run, inList ? (container.tagName.toUpperCase() as 'UL' | 'DL') : '').trim(), runJoint);
+    if (run.some(hasContent)) pieces.add(nodesToMarkdown(run, listTag).trim(), runJoint);
     run = [];
     runSize = 0;
     runJoint = nextJoint;

@@ -32,7 +32,7 @@ export interface LeadCandidate {
 }
 
 interface TextRun {
-  node: MarkupNode;
+  node: MarkupNode & { data: string };
   start: number;
   length: number;
 }
@@ -116,7 +116,7 @@ export function leadCandidates(document: MarkupDocument): LeadCandidates | null 
   if (!DomUtils.findOne((element) => !HEADING_TAGS.has(element.name) && isLead(element), body.children, true)) return null;
   for (const child of body.children) if (isElement(child)) visit(child, false);
   if (!candidates.length) return null;
-  const bodyText = runs.map((run) => squeeze((run.node as { data: string }).data)).join('');
+  const bodyText = runs.map((run) => squeeze(run.node.data)).join('');
   return { body, bodyText, runs, candidates };
 }
 
