@@ -1,5 +1,5 @@
 import { tokenize } from '@sift/ranking';
-import type { OutputSchemaValidator } from '../output-schema';
+import { OUTPUT_SCHEMA_LIMITS, type OutputSchemaValidator } from '../output-schema';
 import { CitationOrder } from './citation-style';
 import type { QuotedSentence, SentencePicker } from './extractive-report';
 
@@ -8,6 +8,11 @@ type JsonSchema = Record<string, unknown>;
 // Sentences a string field gets, and a list of strings when the schema does not bound it.
 const SENTENCES_PER_STRING = 2;
 const DEFAULT_LIST_LENGTH = 3;
+/**
+ * Values one report may fill (each a search of the pages or two): every property of the largest schema several
+ * times over, yet bounded however lists nest, where 50 lists of 50 lists of objects would ask for 2,500 and more.
+ */
+const MAXIMUM_FILLED_VALUES = 5 * OUTPUT_SCHEMA_LIMITS.properties;
 const NUMBER = /-?\d{1,3}(?:,\d{3})+(?:\.\d+)?|-?\d+(?:\.\d+)?/;
 const NEGATION = /\b(?:not|no|never|cannot|can't|doesn't|don't|isn't|aren't|without)\b/i;
 
@@ -19,6 +24,7 @@ function wordsOfName(name: string): string {
 /** Fills schema fields from the pages' sentences; remembers which pages it quoted. */
 class ObjectFiller {
   readonly order = new CitationOrder();
+  private valuesLeft = MAXIMUM_FILLED_VALUES;
 
   constructor(
     private readonly picker: SentencePicker,
@@ -39,10 +45,12 @@ class ObjectFiller {
   }
 
   /**
-   * A value for one schema node, or undefined when the pages support none. `subject`: the words of the field's
-   * name, which a sentence must use for a number to be taken from it.
+   * A value for one schema node, or undefined when the pages support none or the report has filled all the values
+   * it may. `subject`: the words of the field's name, which a sentence must use for a number to be taken from it.
    */
   value(schema: JsonSchema, query: string, subject = ''): unknown {
+    if (this.valuesLeft === 0) return undefined;
+    this.valuesLeft -= 1;
     const described = `${query} ${typeof schema.description === 'string' ? schema.description : ''}`;
     if (Array.isArray(schema.enum) && schema.enum.length > 0) return this.choice(schema.enum, described);
     const type = Array.isArray(schema.type) ? schema.type.find((candidate) => candidate !== 'null') : schema.type;
@@ -99,8 +107,11 @@ class ObjectFiller {
     return undefined;
   }
 
+  /** At most OUTPUT_SCHEMA_LIMITS.listItems items, whatever the schema asks (a task stored before the limit may ask more). */
   private list(items: JsonSchema, query: string, schema: JsonSchema, subject: string): unknown[] | undefined {
-    const wanted = typeof schema.maxItems === 'number' ? Math.min(schema.maxItems, DEFAULT_LIST_LENGTH * 2) : Math.max(DEFAULT_LIST_LENGTH, Number(schema.minItems ?? 0));
+    const preferred = typeof schema.maxItems === 'number' ? Math.min(schema.maxItems, DEFAULT_LIST_LENGTH * 2) : DEFAULT_LIST_LENGTH;
+    const least = typeof schema.minItems === 'number' ? schema.minItems : 0;
+    const wanted = Math.min(Math.max(least, preferred), OUTPUT_SCHEMA_LIMITS.listItems);
     const values: unknown[] = [];
     if (items.type === 'string' || items.type === undefined) {
       values.push(...this.sentences(query, wanted));
