@@ -8,9 +8,21 @@ export type { Prisma } from './generated/prisma/client';
 
 const poolsByClient = new WeakMap<PrismaClient, Pool>();
 
+export interface CreatePrismaClientOptions {
+  /**
+   * Wait at most FAIL_FAST_CONNECTION_MS for a connection (a new one, or a pooled one to come free) instead of
+   * without limit, so that a caller answers "unavailable" while Postgres cannot be reached rather than hang: an
+   * unreachable host leaves a connection attempt waiting for the kernel's TCP timeout, minutes.
+   */
+  failFast?: boolean;
+}
+
+/** Far above a connection on a working network and a pool's usual wait, far below a request's patience. */
+export const FAIL_FAST_CONNECTION_MS = 3_000;
+
 /** One Prisma client per process, on the pg driver adapter (Prisma 7 has no built-in engine here). */
-export function createPrismaClient(databaseUrl: string, poolSize = 10): PrismaClient {
-  const pool = new Pool({ connectionString: databaseUrl, max: poolSize });
+export function createPrismaClient(databaseUrl: string, poolSize = 10, options: CreatePrismaClientOptions = {}): PrismaClient {
+  const pool = new Pool({ connectionString: databaseUrl, max: poolSize, ...(options.failFast ? { connectionTimeoutMillis: FAIL_FAST_CONNECTION_MS } : {}) });
   const client = new PrismaClient({ adapter: new PrismaPg(pool) });
   // The client owns the pool: $disconnect ends it, also when only queryRows used it (Prisma never connected).
   const disconnect = client.$disconnect.bind(client);

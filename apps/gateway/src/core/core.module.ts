@@ -24,7 +24,8 @@ const REDIS_START_WAIT_MS = 5_000;
     {
       provide: PrismaClient,
       inject: [GATEWAY_CONFIG],
-      useFactory: (config: GatewayAppConfig) => createPrismaClient(config.DATABASE_URL),
+      // Fail fast, as Redis: while Postgres cannot be reached, requests answer 503 instead of waiting for a connection.
+      useFactory: (config: GatewayAppConfig) => createPrismaClient(config.DATABASE_URL, undefined, { failFast: true }),
     },
     {
       provide: REDIS,

@@ -4,6 +4,7 @@ import { QueueUnavailableError } from '@sift/queue';
 import { ApiError, KeylessLimitError, ServiceUnavailableError } from './api-error';
 import type { RequestWithContext } from '../caller/request-context';
 import { failureCause } from '../request-log/request-outcome';
+import { isDatabaseUnavailable } from './database-unavailable';
 import { ValidationFailedError } from './validation-failed.error';
 import { FEEDBACK_MAX_BODY_BYTES } from './body-limits';
 
@@ -22,7 +23,7 @@ export class ApiExceptionFilter implements ExceptionFilter {
     const response = host.switchToHttp().getResponse<Response>();
     const error = failureCause(exception);
     const { status, body, headers } = describeError(error, request.path);
-    // A 503 is a known outage (Redis down), reported once per request without a stack; other 5xx are bugs.
+    // A 503 is a known outage (Redis or Postgres down), reported once per request without a stack; other 5xx are bugs.
     if (status === 503) this.logger.warn(`${request.method} ${request.path}: 503 ${(error as Error)?.message ?? error}`);
     else if (status >= 500) this.logger.error(`${request.method} ${request.path}: ${(error as Error)?.stack ?? error}`);
     for (const [name, value] of Object.entries(headers)) response.setHeader(name, value);
@@ -65,6 +66,10 @@ export function describeError(failure: unknown, path: string): { status: number;
   // Express's own 4xx errors (http-errors), such as a path parameter that is not valid percent-encoding.
   if (!(exception instanceof HttpException) && typeof parserError?.status === 'number' && parserError.status >= 400 && parserError.status < 500) {
     return { status: parserError.status, body: { detail: { error: 'Invalid request.' } }, headers: {} };
+  }
+  if (isDatabaseUnavailable(exception)) {
+    const unavailable = new ServiceUnavailableError('the database cannot be reached');
+    return { status: 503, body: unavailable.getResponse(), headers: unavailable.headers };
   }
   if (exception instanceof HttpException) {
     const status = exception.getStatus();

@@ -302,6 +302,12 @@ describe('Enterprise key management with Tavily payloads over HTTP (real Postgre
     [{ ttl_hours: 0 }, /ttl_hours must not be less than 1/],
     [{ ttl_hours: 8_761 }, /ttl_hours must not be greater than 8760/],
     [{ ttl_hours: 1.5 }, /ttl_hours must be an integer/],
+    // null is not "left out": every optional field refuses it.
+    [{ ttl_hours: null }, /ttl_hours must be an integer/],
+    [{ key_limit: null }, /key_limit must be an integer/],
+    [{ name: null }, /name must be a string/],
+    [{ project_id: null }, /project_id must be a string/],
+    [{ member_id: null }, /member_id must be a UUID/],
   ])('400 with detail.error for %j, and no key is created', async (body, message) => {
     const { apiKey, account } = await givenKey();
     const answer = await callGateway(gateway.baseUrl, 'POST', '/generate-keys', { apiKey, body });
@@ -318,5 +324,28 @@ describe('Enterprise key management with Tavily payloads over HTTP (real Postgre
     const answer = await callGateway(gateway.baseUrl, 'POST', '/deactivate-keys', { apiKey, body });
     expect({ status: answer.status, body: answer.body }).toEqual({ status: 400, body: { detail: { error: expect.stringMatching(message) } } });
     expect(await usageStatus(apiKey)).toBe(200);
+  });
+
+  it.each([
+    [{ request_id: null }, /request_id must be a string/],
+    [{ request_id: null, key_ids: [] }, /request_id must be a string/],
+    [{ api_keys: null }, /api_keys must be an array/],
+    [{ key_ids: null }, /key_ids must be an array/],
+  ])("400 for the deactivation %j, and no key is deactivated: not the operator's, nor any other made outside generate-keys", async (body, message) => {
+    const { apiKey, account } = await givenKey();
+    const { apiKey: otherOperatorKey } = await createTestKey(gateway.prisma, account.id, { environment: 'prod' });
+    const generated = await generate(apiKey, { count: 2 });
+    const answer = await callGateway(gateway.baseUrl, 'POST', '/deactivate-keys', { apiKey, body });
+    expect({ status: answer.status, body: answer.body }).toEqual({ status: 400, body: { detail: { error: expect.stringMatching(message) } } });
+    expect(await gateway.prisma.apiKey.count({ where: { accountId: account.id, status: 'deactivated' } })).toBe(0);
+    for (const key of [apiKey, otherOperatorKey, ...generated.keys]) expect(await usageStatus(key)).toBe(200);
+  });
+
+  it('finds no key for a generation request id that is not one, even asked directly (never generation_request_id IS NULL)', async () => {
+    const { account } = await givenKey();
+    const keys = gateway.app.get(ApiKeyRepository);
+    for (const notAnId of [null, undefined, '', 'null']) {
+      expect(await keys.listByGenerationRequest(account.id, notAnId as unknown as string)).toEqual([]);
+    }
   });
 });

@@ -1,8 +1,10 @@
 import type { PaymentPayload, PaymentRequirements } from '@x402/core/types';
+import type { PaymentClaim } from './payment-claims';
 
 /**
- * A request paid for over x402 instead of with an API key: who pays what, verified by the facilitator before the
- * work starts and settled only after it succeeded. Carried on the caller, fixed once the guard has run.
+ * A request paid for over x402 instead of with an API key: who pays what, verified by the facilitator and claimed
+ * by this request before the work starts, and settled only after it succeeded. Carried on the caller, fixed once
+ * the guard has run.
  */
 export interface PaidRequest {
   /** The paying wallet's address. */
@@ -17,6 +19,8 @@ export interface PaidRequest {
   logAccountId: string;
   payload: PaymentPayload;
   requirements: PaymentRequirements;
+  /** This request's hold on the payment, taken before the work: no other request is served with it meanwhile. */
+  claim: PaymentClaim;
 }
 
 /** What a paid request's request-log row says about its payment (`detail.payment`). */

@@ -7,8 +7,8 @@ import { X402Payments } from './x402-payments.service';
 
 /**
  * A paid request's payment follows its outcome: settled once its route succeeded (the answer then carries the
- * receipt), left unsettled when it failed, so the payer is charged only for an answer. Either way its request log
- * row names the payment.
+ * receipt), left unsettled and let go when it failed, so the payer is charged only for an answer. Either way its
+ * request log row names the payment.
  */
 @Injectable()
 export class PaymentSettlement {
@@ -38,10 +38,14 @@ export class PaymentSettlement {
     }
   }
 
-  /** What a failed request is recorded with: a paid one's payment is left unsettled, and its row says so. */
+  /**
+   * What a failed request is recorded with: a paid one's payment is left unsettled, and its row says so. The payment
+   * is let go (nobody was charged for it), so its payer may send it again.
+   */
   unsettledUsage(context: RequestContext, failure: unknown): RequestUsage {
     const usage = failureUsage(failure);
     const payment = paymentOf(context);
+    if (payment) void this.payments.release(payment);
     // A refused settlement is counted as such by X402Payments, and its usage already names the payment.
     if (!payment || failure instanceof SettlementFailedError) return usage;
     this.payments.leaveUnsettled();

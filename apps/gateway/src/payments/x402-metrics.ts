@@ -1,7 +1,10 @@
 import { Counter, register } from 'prom-client';
 
-/** How an x402 payment attempt ended: asked to pay, payment refused, settled, not settled because the work failed, settlement refused. */
-export type PaymentOutcome = 'required' | 'refused' | 'settled' | 'unsettled' | 'settlement_failed';
+/**
+ * How an x402 payment attempt ended: asked to pay, payment refused, payment already held by another request,
+ * settled, not settled because the work failed, settlement refused.
+ */
+export type PaymentOutcome = 'required' | 'refused' | 'duplicate' | 'settled' | 'unsettled' | 'settlement_failed';
 
 export interface X402Metrics {
   payments: Counter<'outcome'>;
@@ -14,7 +17,7 @@ export function x402Metrics(): X402Metrics {
     (register.getSingleMetric('sift_x402_payments_total') as Counter<'outcome'> | undefined) ??
     new Counter({
       name: 'sift_x402_payments_total',
-      help: 'Pay-per-request (x402) attempts by outcome: required, refused, settled, unsettled (the work failed), settlement_failed.',
+      help: 'Pay-per-request (x402) attempts by outcome: required, refused, duplicate (held by another request), settled, unsettled (the work failed), settlement_failed.',
       labelNames: ['outcome'],
     });
   const settledAmount =

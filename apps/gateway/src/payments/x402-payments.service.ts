@@ -1,7 +1,7 @@
 import { ExecutionContext, Inject, Injectable, OnModuleInit } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { AccountRepository } from '@sift/persistence';
-import { decodePaymentRequiredHeader } from '@x402/core/http';
+import { decodePaymentRequiredHeader, encodePaymentRequiredHeader } from '@x402/core/http';
 import {
   getFacilitatorResponseError,
   HTTPFacilitatorClient,
@@ -10,7 +10,7 @@ import {
   x402HTTPResourceServer,
   x402ResourceServer,
 } from '@x402/core/server';
-import type { Network, PaymentPayload } from '@x402/core/types';
+import type { Network, PaymentPayload, PaymentRequirements } from '@x402/core/types';
 import { ExactEvmScheme } from '@x402/evm/exact/server';
 import { ExpressAdapter } from '@x402/express';
 import type { KeylessCaller, RequestWithContext } from '../caller/request-context';
@@ -18,12 +18,28 @@ import { GATEWAY_CONFIG, GatewayAppConfig } from '../core/core.module';
 import { ApiError, type KeylessNextAction, ServiceUnavailableError } from '../http/api-error';
 import type { PaidRequest } from './paid-request';
 import { PAY_PER_REQUEST, type PayableRequest } from './payable-request';
+import { type PaymentClaim, PaymentClaims } from './payment-claims';
 import { x402Metrics } from './x402-metrics';
 
 /** The operator's account that holds the request log of paid requests (payers have no account). */
 export const PAYMENTS_LOG_ACCOUNT = 'x402-payments';
-/** A paid plan, so a key of the account may read /logs, without a pay-as-you-go limit, so that key cannot spend. */
+/**
+ * A paid plan, so a key of the account may read /logs, with no monthly credits and a pay-as-you-go ceiling of 0, so
+ * that key cannot spend: without a ceiling, the paygo plan spends without limit.
+ */
 const PAYMENTS_LOG_PLAN = 'paygo';
+const PAYMENTS_LOG_PAYGO_LIMIT = 0;
+
+/** The route configuration's words for what is paid for, also in the requirements of the gateway's own refusals. */
+const RESOURCE_DESCRIPTION = 'Sift advanced search, one request';
+const RESOURCE_MIME_TYPE = 'application/json';
+
+/** A payment another request holds (verified, not yet settled or let go): it pays for that request only. */
+const PAYMENT_ALREADY_CLAIMED = 'payment_already_claimed';
+
+/** How long a claim outlives the authorization's validBefore (clocks differ), and the longest it holds at all. */
+const CLAIM_MARGIN_MS = 60_000;
+const CLAIM_LONGEST_MS = 3_600_000;
 
 /** The PAYMENT-RESPONSE headers of a settled payment, and its transaction for the request log. */
 export interface Settlement {
@@ -34,12 +50,14 @@ export interface Settlement {
 /**
  * x402 pay-per-request (spec Authentication 6), on while X402_PAY_TO is set. The protocol is the official
  * packages' (`@x402/core`'s HTTP resource server, `@x402/evm`'s exact scheme): this class only decides which
- * requests may pay, turns the packages' answers into the gateway's errors, and verifies before the work and
- * settles after it, so a payer is charged only for a search that succeeded.
+ * requests may pay, turns the packages' answers into the gateway's errors, verifies each payment (through the
+ * facilitator and against the requirements itself) and claims it for one request before the work, and settles it
+ * after the work, so a payer is charged only for a search that succeeded and one payment pays for one search.
  */
 @Injectable()
 export class X402Payments implements OnModuleInit {
   private readonly metrics = x402Metrics();
+  private readonly resourceServer: x402ResourceServer | null;
   private readonly server: x402HTTPResourceServer | null;
   /** The facilitator's /supported, fetched on first use and again after a failure (it may be down at start-up). */
   private initialized: Promise<void> | null = null;
@@ -49,8 +67,10 @@ export class X402Payments implements OnModuleInit {
     @Inject(GATEWAY_CONFIG) private readonly config: GatewayAppConfig,
     private readonly reflector: Reflector,
     private readonly accounts: AccountRepository,
+    private readonly claims: PaymentClaims,
   ) {
-    this.server = config.X402_PAY_TO ? resourceServerFor(config) : null;
+    this.resourceServer = config.X402_PAY_TO ? resourceServerFor(config) : null;
+    this.server = this.resourceServer ? httpResourceServerFor(this.resourceServer, config) : null;
   }
 
   async onModuleInit(): Promise<void> {
@@ -62,8 +82,9 @@ export class X402Payments implements OnModuleInit {
 
   /**
    * The caller of a request without key nor keyless header that its route lets pay per request: a keyless caller
-   * carrying its verified payment. Null when x402 is off or the request may not pay (the guard then answers 401);
-   * a 402 with the PAYMENT-REQUIRED header when the payment is missing or the facilitator refused it.
+   * carrying its verified, claimed payment. Null when x402 is off or the request may not pay (the guard then answers
+   * 401); a 402 with the PAYMENT-REQUIRED header when the payment is missing, the facilitator refused it, its signed
+   * terms are not the requirements', or another request holds it.
    */
   async admit(host: ExecutionContext): Promise<KeylessCaller | null> {
     if (!this.server) return null;
@@ -78,6 +99,18 @@ export class X402Payments implements OnModuleInit {
     }
     if (result.type === 'no-payment-required') return null;
     const { paymentPayload: payload, paymentRequirements: requirements } = result;
+    // The facilitator's word is not the only check: what the payer signed must be what this gateway asks for.
+    const mismatch = signedTermsMismatch(payload, requirements);
+    if (mismatch) {
+      this.metrics.payments.inc({ outcome: 'refused' });
+      throw await this.refusal(request, requirements, mismatch);
+    }
+    // Claimed before the work: the same payment sent again while this request runs does no work at all.
+    const claim = claimOf(payload, requirements, request.sift.requestId);
+    if (!(await this.claims.claim(claim))) {
+      this.metrics.payments.inc({ outcome: 'duplicate' });
+      throw await this.refusal(request, requirements, PAYMENT_ALREADY_CLAIMED, 'this payment already pays for another request (one payment, one search), sign a new one');
+    }
     const payment: PaidRequest = {
       payer: payerOf(payload),
       amount: requirements.amount,
@@ -86,6 +119,7 @@ export class X402Payments implements OnModuleInit {
       logAccountId: this.logAccountId,
       payload,
       requirements,
+      claim,
     };
     return { keyless: true, clientIp: request.sift.clientIp, payment };
   }
@@ -105,6 +139,11 @@ export class X402Payments implements OnModuleInit {
   /** The work failed: its verified payment is never settled, so the payer is not charged. */
   leaveUnsettled(): void {
     this.metrics.payments.inc({ outcome: 'unsettled' });
+  }
+
+  /** The payment was not settled (the work failed, or the settlement was refused): it may pay for another request. */
+  async release(payment: PaidRequest): Promise<void> {
+    await this.claims.release(payment.claim);
   }
 
   /** What the keyless limit's answer offers besides a key and waiting, when x402 is on. */
@@ -149,28 +188,45 @@ export class X402Payments implements OnModuleInit {
     }
   }
 
+  /** A 402 of the gateway's own, in the shape the package gives its refusals (PAYMENT-REQUIRED with the reason). */
+  private async refusal(request: RequestWithContext, requirements: PaymentRequirements, reason: string, explanation?: string): Promise<ApiError> {
+    const resource = { url: new ExpressAdapter(request).getUrl(), description: RESOURCE_DESCRIPTION, mimeType: RESOURCE_MIME_TYPE };
+    const required = await (this.resourceServer as x402ResourceServer).createPaymentRequiredResponse([requirements], resource, reason);
+    return paymentRefusal({ status: 402, headers: { 'PAYMENT-REQUIRED': encodePaymentRequiredHeader(required) } }, explanation);
+  }
+
+  /**
+   * The account of paid requests' logs, held to a plan that cannot spend: created so, and put back so at start-up
+   * when it was made otherwise (by an earlier version without the ceiling, or by hand with another plan).
+   */
   private async findOrCreateLogAccount(): Promise<string> {
-    const existing = await this.accounts.findByName(PAYMENTS_LOG_ACCOUNT);
-    if (existing) return existing.id;
-    try {
-      return (await this.accounts.create({ name: PAYMENTS_LOG_ACCOUNT, planId: PAYMENTS_LOG_PLAN })).id;
-    } catch (error) {
-      // Another replica created it at the same moment (the name is unique).
-      const created = await this.accounts.findByName(PAYMENTS_LOG_ACCOUNT);
-      if (created) return created.id;
-      throw error;
+    let account = await this.accounts.findByName(PAYMENTS_LOG_ACCOUNT);
+    if (!account) {
+      try {
+        account = await this.accounts.create({ name: PAYMENTS_LOG_ACCOUNT, planId: PAYMENTS_LOG_PLAN, paygoLimit: PAYMENTS_LOG_PAYGO_LIMIT });
+      } catch (error) {
+        // Another replica created it at the same moment (the name is unique).
+        account = await this.accounts.findByName(PAYMENTS_LOG_ACCOUNT);
+        if (!account) throw error;
+      }
     }
+    if (account.planId !== PAYMENTS_LOG_PLAN) account = await this.accounts.updatePlan(account.id, PAYMENTS_LOG_PLAN);
+    if (account.paygoLimit !== PAYMENTS_LOG_PAYGO_LIMIT) account = await this.accounts.updatePaygoLimit(account.id, PAYMENTS_LOG_PAYGO_LIMIT);
+    return account.id;
   }
 }
 
-function resourceServerFor(config: GatewayAppConfig): x402HTTPResourceServer {
+function resourceServerFor(config: GatewayAppConfig): x402ResourceServer {
   const network = config.X402_NETWORK as Network;
-  const resourceServer = new x402ResourceServer(new HTTPFacilitatorClient({ url: config.X402_FACILITATOR_URL })).register(network, new ExactEvmScheme());
+  return new x402ResourceServer(new HTTPFacilitatorClient({ url: config.X402_FACILITATOR_URL })).register(network, new ExactEvmScheme());
+}
+
+function httpResourceServerFor(resourceServer: x402ResourceServer, config: GatewayAppConfig): x402HTTPResourceServer {
   // One route configuration for every payable request: which requests may pay is the routes' decision (@PayPerRequest).
   return new x402HTTPResourceServer(resourceServer, {
-    accepts: { scheme: 'exact', network, payTo: config.X402_PAY_TO, price: `$${config.X402_PRICE_USD}` },
-    description: 'Sift advanced search, one request',
-    mimeType: 'application/json',
+    accepts: { scheme: 'exact', network: config.X402_NETWORK as Network, payTo: config.X402_PAY_TO, price: `$${config.X402_PRICE_USD}` },
+    description: RESOURCE_DESCRIPTION,
+    mimeType: RESOURCE_MIME_TYPE,
   });
 }
 
@@ -180,11 +236,12 @@ function httpContextOf(request: RequestWithContext): HTTPRequestContext {
 }
 
 /** The 402 in the gateway's error shape, with the package's headers (PAYMENT-REQUIRED) and its reason in plain words. */
-function paymentRefusal(instructions: HTTPResponseInstructions): ApiError {
+function paymentRefusal(instructions: HTTPResponseInstructions, explanation?: string): ApiError {
   const required = instructions.headers['PAYMENT-REQUIRED'];
   const reason = required ? decodePaymentRequiredHeader(required).error : undefined;
   const message =
-    `Payment required${reason && reason !== 'Payment required' ? ` (${reason})` : ''}: advanced search without an API key is paid per request over x402. ` +
+    `Payment required${reason && reason !== 'Payment required' ? ` (${reason})` : ''}: ${explanation ? `${explanation}; ` : ''}` +
+    'advanced search without an API key is paid per request over x402. ' +
     'The PAYMENT-REQUIRED header lists what to pay; resend the request with a PAYMENT-SIGNATURE header.';
   // The package answers browsers with a paywall page; this API answers everyone in JSON.
   const headers = Object.fromEntries(Object.entries(instructions.headers).filter(([name]) => name.toLowerCase() !== 'content-type'));
@@ -200,4 +257,63 @@ function facilitatorUnavailable(error: unknown): ServiceUnavailableError {
 function payerOf(payload: PaymentPayload): string {
   const authorization = (payload.payload as { authorization?: { from?: unknown } }).authorization;
   return typeof authorization?.from === 'string' ? authorization.from : 'unknown';
+}
+
+/** The exact scheme's EIP-3009 authorization, as the payer signed it (numbers as decimal strings). */
+interface SignedAuthorization {
+  from: string;
+  to: string;
+  value: string;
+  validAfter: string;
+  validBefore: string;
+  nonce: string;
+}
+
+const ADDRESS = /^0x[0-9a-fA-F]{40}$/;
+const NONCE = /^0x[0-9a-fA-F]{64}$/;
+const UNSIGNED_INTEGER = /^[0-9]{1,78}$/;
+
+function signedAuthorizationOf(payload: PaymentPayload): SignedAuthorization | null {
+  const authorization = (payload.payload as { authorization?: Record<string, unknown> } | undefined)?.authorization;
+  if (!authorization || typeof authorization !== 'object') return null;
+  const { from, to, value, validAfter, validBefore, nonce } = authorization;
+  const fields = { from, to, value, validAfter, validBefore, nonce };
+  if (!Object.values(fields).every((field) => typeof field === 'string')) return null;
+  const signed = fields as SignedAuthorization;
+  if (!ADDRESS.test(signed.from) || !ADDRESS.test(signed.to) || !NONCE.test(signed.nonce)) return null;
+  if (![signed.value, signed.validAfter, signed.validBefore].every((number) => UNSIGNED_INTEGER.test(number))) return null;
+  return signed;
+}
+
+/**
+ * Why the payment's signed terms are not these requirements (in @x402/evm's exact-scheme reason codes where it has
+ * one), or null when they are. Checked here as well as by the facilitator, so a facilitator that verifies loosely
+ * cannot get a search done for less, for someone else, or in another asset. The signature, which binds the asset
+ * and the chain through its EIP-712 domain, is the facilitator's to check.
+ */
+function signedTermsMismatch(payload: PaymentPayload, requirements: PaymentRequirements): string | null {
+  const accepted = payload.accepted;
+  if (payload.x402Version !== 2 || accepted?.scheme !== 'exact' || requirements.scheme !== 'exact') return 'invalid_exact_evm_scheme';
+  if (accepted.network !== requirements.network) return 'invalid_exact_evm_network_mismatch';
+  if (typeof accepted.asset !== 'string' || accepted.asset.toLowerCase() !== requirements.asset.toLowerCase()) return 'invalid_exact_evm_asset_mismatch';
+  const authorization = signedAuthorizationOf(payload);
+  if (!authorization) return 'invalid_exact_evm_payload';
+  if (authorization.to.toLowerCase() !== requirements.payTo.toLowerCase()) return 'invalid_exact_evm_recipient_mismatch';
+  if (BigInt(authorization.value) !== BigInt(requirements.amount)) return 'invalid_exact_evm_payload_authorization_value_mismatch';
+  return null;
+}
+
+/**
+ * This request's claim on the payment. An EIP-3009 nonce is spent once per payer and token contract, so network,
+ * asset, payer and nonce name one transfer authorization; the claim lasts while it could still be settled.
+ */
+function claimOf(payload: PaymentPayload, requirements: PaymentRequirements, requestId: string): PaymentClaim {
+  const authorization = signedAuthorizationOf(payload) as SignedAuthorization;
+  const identity = [requirements.network, requirements.asset, authorization.from, authorization.nonce].map((part) => part.toLowerCase());
+  const validForMs = Number(BigInt(authorization.validBefore)) * 1000 - Date.now();
+  return {
+    key: `sift:x402:claim:${identity.join(':')}`,
+    holder: requestId,
+    holdMilliseconds: Math.min(CLAIM_LONGEST_MS, Math.max(0, validForMs) + CLAIM_MARGIN_MS),
+  };
 }

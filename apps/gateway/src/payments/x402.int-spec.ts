@@ -1,10 +1,12 @@
 import { randomBytes, randomUUID } from 'node:crypto';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { webPageOf } from '@sift/content-extraction';
-import { AccountRepository, RequestLogRepository, type RequestLogRecord } from '@sift/persistence';
+import { AccountRepository, type AccountWithPlan, RequestLogRepository, type RequestLogRecord } from '@sift/persistence';
 import { PageRepository } from '@sift/search-index';
 import { callGateway, createTestKey } from '@sift/testing';
 import { decodePaymentRequiredHeader, decodePaymentResponseHeader, encodePaymentSignatureHeader } from '@x402/core/http';
-import type { PaymentRequired, PaymentRequirements } from '@x402/core/types';
+import type { PaymentPayload, PaymentRequired, PaymentRequirements, SettleResponse, SupportedResponse, VerifyResponse } from '@x402/core/types';
 import { ExactEvmScheme } from '@x402/evm/exact/client';
 import { wrapFetchWithPayment, x402Client } from '@x402/fetch';
 import type { Hex } from 'viem';
@@ -21,6 +23,54 @@ const PAY_TO = '0x209693Bc6afc0C5328bA36FaF03C514EF312287C';
 /** A fixed test wallet (never funded anywhere); the loopback facilitator checks its signatures. */
 const PAYER = privateKeyToAccount('0x59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d');
 const STRANGER = privateKeyToAccount('0x5de4111afa1a4b94908f83103eb1f1706367c2e68ca870fc3fb9a804cdab365a');
+
+interface CredulousFacilitator {
+  url: string;
+  verified: PaymentPayload[];
+  settled: PaymentPayload[];
+  close(): Promise<void>;
+}
+
+/**
+ * A facilitator that calls every payment valid and settles it: what the gateway must not rely on alone. It speaks
+ * the same v2 wire format as the loopback facilitator and judges nothing.
+ */
+async function startCredulousFacilitator(network: string): Promise<CredulousFacilitator> {
+  const verified: PaymentPayload[] = [];
+  const settled: PaymentPayload[] = [];
+  const supported: SupportedResponse = {
+    kinds: [{ x402Version: 2, scheme: 'exact', network: network as SupportedResponse['kinds'][number]['network'] }],
+    extensions: [],
+    signers: { 'eip155:*': [PAY_TO] },
+  };
+  const server = createServer((request: IncomingMessage, response: ServerResponse) => {
+    const answer = (body: unknown) => {
+      response.writeHead(200, { 'Content-Type': 'application/json' });
+      response.end(JSON.stringify(body));
+    };
+    if (request.method === 'GET' && request.url === '/supported') return answer(supported);
+    const chunks: Buffer[] = [];
+    request.on('data', (chunk: Buffer) => chunks.push(chunk));
+    request.on('end', () => {
+      const { paymentPayload } = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { paymentPayload: PaymentPayload };
+      const payer = (paymentPayload.payload as { authorization: { from: string } }).authorization.from;
+      if (request.url === '/verify') {
+        verified.push(paymentPayload);
+        answer({ isValid: true, payer } satisfies VerifyResponse);
+      } else {
+        settled.push(paymentPayload);
+        answer({ success: true, payer, transaction: `0x${randomBytes(32).toString('hex')}`, network } as SettleResponse);
+      }
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    verified,
+    settled,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
 
 describe('x402 pay-per-request for advanced search (official client, loopback facilitator)', () => {
   let facilitator: LoopbackFacilitator;
@@ -62,12 +112,15 @@ describe('x402 pay-per-request for advanced search (official client, loopback fa
   }
 
   /** A payment signed by hand (as a client other than the official one could), for what the official client never sends. */
-  async function handSignedPayment(changes: { value?: string; validBefore?: number; signer?: typeof PAYER }): Promise<string> {
-    const required = await requirementsOf(await fetch(`${gateway.baseUrl}/search`, searchRequest(advancedSearch())));
+  async function handSignedPayment(
+    changes: { value?: string; validBefore?: number; signer?: typeof PAYER; to?: string },
+    baseUrl = gateway.baseUrl,
+  ): Promise<string> {
+    const required = await requirementsOf(await fetch(`${baseUrl}/search`, searchRequest(advancedSearch())));
     const accepted = required.accepts[0] as PaymentRequirements;
     const authorization: TransferAuthorization = {
       from: PAYER.address,
-      to: accepted.payTo,
+      to: changes.to ?? accepted.payTo,
       value: changes.value ?? accepted.amount,
       validAfter: '0',
       validBefore: String(changes.validBefore ?? Math.floor(Date.now() / 1000) + accepted.maxTimeoutSeconds),
@@ -90,10 +143,10 @@ describe('x402 pay-per-request for advanced search (official client, loopback fa
     return encodePaymentSignatureHeader({ x402Version: 2, resource: required.resource, accepted, payload: { authorization, signature } });
   }
 
-  async function loggedPaidRequest(requestId: string): Promise<RequestLogRecord | null> {
-    await gateway.app.get(RequestLogWriter).flush();
-    const account = await gateway.app.get(AccountRepository).findByName(PAYMENTS_LOG_ACCOUNT);
-    return gateway.app.get(RequestLogRepository).findByRequestId(account?.id as string, requestId);
+  async function loggedPaidRequest(requestId: string, by = gateway): Promise<RequestLogRecord | null> {
+    await by.app.get(RequestLogWriter).flush();
+    const account = await by.app.get(AccountRepository).findByName(PAYMENTS_LOG_ACCOUNT);
+    return by.app.get(RequestLogRepository).findByRequestId(account?.id as string, requestId);
   }
 
   it('answers an advanced search without key, keyless header or payment 402 with the x402 v2 requirements', async () => {
@@ -167,6 +220,33 @@ describe('x402 pay-per-request for advanced search (official client, loopback fa
     expect(await loggedPaidRequest(refused.headers.get('x-request-id') as string)).toBeNull();
   });
 
+  it('runs one search for one payment sent ten times at once: the others are refused with 402 before any work', async () => {
+    const payment = await handSignedPayment({});
+    // A search that fails first lets its payment go (nobody was charged), so the payer may send it again.
+    const failed = await fetch(`${gateway.baseUrl}/search`, searchRequest({ ...advancedSearch(), max_results: 1000 }, { 'PAYMENT-SIGNATURE': payment }));
+    expect(failed.status).toBe(400);
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    const settledBefore = facilitator.settled.length;
+    const answers = await Promise.all(
+      Array.from({ length: 10 }, () => fetch(`${gateway.baseUrl}/search`, searchRequest(advancedSearch(), { 'PAYMENT-SIGNATURE': payment }))),
+    );
+    const served = answers.filter((answer) => answer.status === 200);
+    const refused = answers.filter((answer) => answer.status !== 200);
+    expect(served).toHaveLength(1);
+    expect(refused).toHaveLength(9);
+    for (const answer of refused) {
+      // Claimed by the request that runs; once it settled, the facilitator also calls the nonce spent.
+      expect(['payment_already_claimed', 'invalid_exact_evm_nonce_already_used']).toContain((await requirementsOf(answer)).error);
+      expect(await answer.json()).toEqual({ detail: { error: expect.stringMatching(/^Payment required \((payment_already_claimed|invalid_exact_evm_nonce_already_used)\)/) } });
+    }
+    expect(facilitator.settled.length - settledBefore).toBe(1);
+    // One search ran: only its request has a row in the payments account; the refused ones never reached the route.
+    const rows = await Promise.all(answers.map((answer) => loggedPaidRequest(answer.headers.get('x-request-id') as string)));
+    expect(rows.filter((row) => row !== null)).toEqual([expect.objectContaining({ statusCode: 200, endpoint: 'search' })]);
+    const metrics = await callGateway<string>(gateway.baseUrl, 'GET', '/metrics');
+    expect(metrics.body).toMatch(/sift_x402_payments_total\{outcome="duplicate"\} [1-9]/);
+  });
+
   it('settles nothing when the paid search fails (a bad query found after the payment was verified)', async () => {
     const verifiedBefore = facilitator.verified.length;
     const settledBefore = facilitator.settled.length;
@@ -219,6 +299,95 @@ describe('x402 pay-per-request for advanced search (official client, loopback fa
     const refused = await callGateway<{ error: { next_actions: Array<{ type: string; details: string }> } }>(gateway.baseUrl, 'POST', '/extract', { headers: keyless, body: {} });
     expect(refused.status).toBe(429);
     expect(refused.body.error.next_actions).toContainEqual({ type: 'agentic_payment', details: expect.stringMatching(/x402.*PAYMENT-SIGNATURE/) });
+  });
+
+  describe('with a facilitator that calls every payment valid', () => {
+    let credulous: CredulousFacilitator;
+    let trusting: TestGateway;
+
+    beforeAll(async () => {
+      credulous = await startCredulousFacilitator(NETWORK);
+      trusting = await startTestGateway({ X402_PAY_TO: PAY_TO, X402_NETWORK: NETWORK, X402_FACILITATOR_URL: credulous.url });
+    });
+
+    afterAll(async () => {
+      await trusting.close();
+      await credulous.close();
+    });
+
+    it.each([
+      ['an underpaid amount', { value: '15999' }, 'invalid_exact_evm_payload_authorization_value_mismatch'],
+      ['an overpaid amount', { value: '16001' }, 'invalid_exact_evm_payload_authorization_value_mismatch'],
+      ['another recipient', { to: STRANGER.address }, 'invalid_exact_evm_recipient_mismatch'],
+    ])('refuses %s with 402 itself: no search runs, nothing is settled (a payment signed as asked runs)', async (_case, changes, reason) => {
+      const verifiedBefore = credulous.verified.length;
+      const settledBefore = credulous.settled.length;
+      const refused = await fetch(`${trusting.baseUrl}/search`, searchRequest(advancedSearch(), { 'PAYMENT-SIGNATURE': await handSignedPayment(changes, trusting.baseUrl) }));
+      expect((await requirementsOf(refused)).error).toBe(reason);
+      expect(await refused.json()).toEqual({ detail: { error: expect.stringContaining(reason) } });
+      // The facilitator said yes; the gateway still said no.
+      expect(credulous.verified.length).toBe(verifiedBefore + 1);
+      expect(credulous.settled.length).toBe(settledBefore);
+      expect(await loggedPaidRequest(refused.headers.get('x-request-id') as string, trusting)).toBeNull();
+      const paid = await fetch(`${trusting.baseUrl}/search`, searchRequest(advancedSearch(), { 'PAYMENT-SIGNATURE': await handSignedPayment({}, trusting.baseUrl) }));
+      expect(paid.status).toBe(200);
+      expect(credulous.settled.length).toBe(settledBefore + 1);
+    });
+  });
+
+  describe('the payments account', () => {
+    const accounts = () => gateway.app.get(AccountRepository);
+    const paymentsAccount = async () => (await accounts().findByName(PAYMENTS_LOG_ACCOUNT)) as AccountWithPlan;
+    const rename = (id: string, name: string) => gateway.prisma.account.update({ where: { id }, data: { name } });
+
+    /** A gateway with x402 on, started (and so holding the payments account) for the duration of `work`. */
+    async function withRestartedGateway(work: (restarted: TestGateway) => Promise<void>): Promise<void> {
+      const restarted = await startTestGateway({ X402_PAY_TO: PAY_TO, X402_NETWORK: NETWORK, X402_FACILITATOR_URL: facilitator.url });
+      try {
+        await work(restarted);
+      } finally {
+        await restarted.close();
+      }
+    }
+
+    /** What a key of the account may do: read the logs, and spend nothing (433 before any work, no ledger row). */
+    async function expectCannotSpend(on: TestGateway, accountId: string): Promise<void> {
+      const { apiKey, id: apiKeyId } = await createTestKey(on.prisma, accountId);
+      const search = await callGateway(on.baseUrl, 'POST', '/search', { apiKey, body: { query: `${marker} lighthouse` } });
+      expect({ status: search.status, body: search.body }).toEqual({ status: 433, body: { detail: { error: expect.stringMatching(/pay-as-you-go limit/) } } });
+      expect((await callGateway(on.baseUrl, 'POST', '/logs', { apiKey, body: {} })).status).toBe(200);
+      const usage = await callGateway<{ account: { paygo_limit: number | null; paygo_usage: number } }>(on.baseUrl, 'GET', '/usage', { apiKey });
+      expect(usage.body.account).toMatchObject({ paygo_limit: 0 });
+      expect(await on.prisma.creditLedger.count({ where: { accountId, apiKeyId } })).toBe(0);
+    }
+
+    it('is created unable to spend: its keys read the logs, and a request that costs credits is refused with 433', async () => {
+      // The account this file's gateway uses steps aside, so a gateway starting now creates the account afresh.
+      const existing = await paymentsAccount();
+      await rename(existing.id, `${PAYMENTS_LOG_ACCOUNT}-aside-${randomUUID()}`);
+      let created: AccountWithPlan | null = null;
+      try {
+        await withRestartedGateway(async (restarted) => {
+          created = await paymentsAccount();
+          expect(created).toMatchObject({ planId: 'paygo', paygoLimit: 0 });
+          expect(created.id).not.toBe(existing.id);
+          await expectCannotSpend(restarted, created.id);
+        });
+      } finally {
+        if (created) await rename((created as AccountWithPlan).id, `${PAYMENTS_LOG_ACCOUNT}-created-${randomUUID()}`);
+        await rename(existing.id, PAYMENTS_LOG_ACCOUNT);
+      }
+    });
+
+    it('is given its ceiling back at start-up when it was made without one (by an earlier version, or by hand)', async () => {
+      const account = await paymentsAccount();
+      await accounts().updatePlan(account.id, 'growth');
+      await accounts().updatePaygoLimit(account.id, null);
+      await withRestartedGateway(async (restarted) => {
+        expect(await paymentsAccount()).toMatchObject({ id: account.id, planId: 'paygo', paygoLimit: 0 });
+        await expectCannotSpend(restarted, account.id);
+      });
+    });
   });
 
   describe('with a facilitator that cannot be reached', () => {

@@ -1,7 +1,8 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
-import { ArrayMaxSize, ArrayNotEmpty, IsArray, IsBoolean, IsIn, IsInt, IsNumber, IsOptional, IsString, Max, Min } from 'class-validator';
+import { ArrayMaxSize, ArrayNotEmpty, IsArray, IsBoolean, IsIn, IsInt, IsNumber, IsString, Max, Min } from 'class-validator';
 import { CHUNKS_PER_SOURCE, CONTENT_FORMATS, ContentFormat, EXTRACT_DEPTHS, ExtractDepth } from '../common/content-options.constants';
+import { IsOptionalNotNull, NullAsOmitted } from '../common/is-optional-not-null.decorator';
 import { NullAsDefault } from '../common/null-as-default.transform';
 import { EXTRACT_LIMITS } from './extract.constants';
 
@@ -41,7 +42,7 @@ export class ExtractRequestDto {
     maximum: EXTRACT_LIMITS.timeout.max,
     example: 10,
   })
-  @IsOptional()
+  @IsOptionalNotNull()
   @IsNumber({ allowNaN: false, allowInfinity: false })
   @Min(EXTRACT_LIMITS.timeout.min)
   @Max(EXTRACT_LIMITS.timeout.max)
@@ -58,7 +59,8 @@ export class ExtractRequestDto {
   include_usage: boolean = false;
 
   @ApiPropertyOptional({ description: 'Intent used to rerank chunks; raw_content then holds the top chunks joined by [...].' })
-  @IsOptional()
+  @NullAsOmitted()
+  @IsOptionalNotNull()
   @IsString()
   query?: string;
 

@@ -1,6 +1,7 @@
 import { ApiProperty, ApiPropertyOptional, ApiPropertyOptions } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import { ArrayMaxSize, IsArray, IsDefined, IsOptional, IsString, MaxLength, ValidateNested } from 'class-validator';
+import { ArrayMaxSize, IsArray, IsDefined, IsString, MaxLength, ValidateNested } from 'class-validator';
+import { IsOptionalNotNull } from '../common/is-optional-not-null.decorator';
 import { FEEDBACK_LIMITS } from './feedback.constants';
 import { IsScoreValue } from './score-value.validator';
 
@@ -23,24 +24,24 @@ export class LabeledScoreDto {
 /** One element of urls_scores. Needing id or url is a 400 checked by the service (see feedbackTargetMissing). */
 export class UrlScoreDto {
   @ApiPropertyOptional({ description: 'A search result id.', maxLength: FEEDBACK_LIMITS.idCharacters })
-  @IsOptional()
+  @IsOptionalNotNull()
   @IsString()
   @MaxLength(FEEDBACK_LIMITS.idCharacters)
   id?: string;
 
   @ApiPropertyOptional({ description: 'A result URL; alternative to id.', maxLength: FEEDBACK_LIMITS.urlCharacters })
-  @IsOptional()
+  @IsOptionalNotNull()
   @IsString()
   @MaxLength(FEEDBACK_LIMITS.urlCharacters)
   url?: string;
 
   @ApiPropertyOptional({ ...SCORE_VALUE_SCHEMA, description: "This result's usefulness for the task." })
-  @IsOptional()
+  @IsOptionalNotNull()
   @IsScoreValue()
   agent_score?: number | string;
 
   @ApiPropertyOptional({ type: [LabeledScoreDto], description: 'Further scores of this result, each with a label.', maxItems: FEEDBACK_LIMITS.urlScoreScores })
-  @IsOptional()
+  @IsOptionalNotNull()
   @IsArray()
   @ArrayMaxSize(FEEDBACK_LIMITS.urlScoreScores)
   @ValidateNested({ each: true })
@@ -48,7 +49,7 @@ export class UrlScoreDto {
   scores?: LabeledScoreDto[];
 
   @ApiPropertyOptional({ description: 'Free text about this result.', maxLength: FEEDBACK_LIMITS.urlScoreCommentCharacters })
-  @IsOptional()
+  @IsOptionalNotNull()
   @IsString()
   @MaxLength(FEEDBACK_LIMITS.urlScoreCommentCharacters)
   comment?: string;
@@ -61,29 +62,29 @@ export class UrlScoreDto {
  */
 export class FeedbackRequestDto {
   @ApiPropertyOptional({ description: 'request_id of a search response; feedback applies to that request.', maxLength: FEEDBACK_LIMITS.requestIdCharacters })
-  @IsOptional()
+  @IsOptionalNotNull()
   @IsString()
   @MaxLength(FEEDBACK_LIMITS.requestIdCharacters)
   request_id?: string;
 
   @ApiPropertyOptional({ description: 'The X-Session-Id value; without request_id, feedback applies to the whole session.', maxLength: FEEDBACK_LIMITS.sessionIdCharacters })
-  @IsOptional()
+  @IsOptionalNotNull()
   @IsString()
   @MaxLength(FEEDBACK_LIMITS.sessionIdCharacters)
   session_id?: string;
 
   @ApiPropertyOptional({ ...SCORE_VALUE_SCHEMA, description: 'Overall usefulness for the task.' })
-  @IsOptional()
+  @IsOptionalNotNull()
   @IsScoreValue()
   agent_score?: number | string;
 
   @ApiPropertyOptional({ ...SCORE_VALUE_SCHEMA, description: 'End-user feedback.' })
-  @IsOptional()
+  @IsOptionalNotNull()
   @IsScoreValue()
   human_score?: number | string;
 
   @ApiPropertyOptional({ type: [LabeledScoreDto], description: 'Further overall scores, each with a label.', maxItems: FEEDBACK_LIMITS.extraScores })
-  @IsOptional()
+  @IsOptionalNotNull()
   @IsArray()
   @ArrayMaxSize(FEEDBACK_LIMITS.extraScores)
   @ValidateNested({ each: true })
@@ -91,19 +92,19 @@ export class FeedbackRequestDto {
   extra_scores?: LabeledScoreDto[];
 
   @ApiPropertyOptional({ description: 'Free text about the results.', maxLength: FEEDBACK_LIMITS.commentCharacters })
-  @IsOptional()
+  @IsOptionalNotNull()
   @IsString()
   @MaxLength(FEEDBACK_LIMITS.commentCharacters)
   comment?: string;
 
   @ApiPropertyOptional({ description: 'The final answer produced from the results.', maxLength: FEEDBACK_LIMITS.responseDeliveredCharacters })
-  @IsOptional()
+  @IsOptionalNotNull()
   @IsString()
   @MaxLength(FEEDBACK_LIMITS.responseDeliveredCharacters)
   response_delivered?: string;
 
   @ApiPropertyOptional({ type: [String], maxItems: FEEDBACK_LIMITS.usedIds, description: 'Result ids used; alternative to used_urls.' })
-  @IsOptional()
+  @IsOptionalNotNull()
   @IsArray()
   @ArrayMaxSize(FEEDBACK_LIMITS.usedIds)
   @IsString({ each: true })
@@ -111,7 +112,7 @@ export class FeedbackRequestDto {
   used_ids?: string[];
 
   @ApiPropertyOptional({ type: [String], maxItems: FEEDBACK_LIMITS.usedUrls, description: 'Result URLs used; alternative to used_ids.' })
-  @IsOptional()
+  @IsOptionalNotNull()
   @IsArray()
   @ArrayMaxSize(FEEDBACK_LIMITS.usedUrls)
   @IsString({ each: true })
@@ -119,7 +120,7 @@ export class FeedbackRequestDto {
   used_urls?: string[];
 
   @ApiPropertyOptional({ type: [String], maxItems: FEEDBACK_LIMITS.usedCitations, description: 'Quoted snippets.' })
-  @IsOptional()
+  @IsOptionalNotNull()
   @IsArray()
   @ArrayMaxSize(FEEDBACK_LIMITS.usedCitations)
   @IsString({ each: true })
@@ -127,7 +128,7 @@ export class FeedbackRequestDto {
   used_citations?: string[];
 
   @ApiPropertyOptional({ type: [UrlScoreDto], description: 'Feedback per result, each naming it by id or url.', maxItems: FEEDBACK_LIMITS.urlsScores })
-  @IsOptional()
+  @IsOptionalNotNull()
   @IsArray()
   @ArrayMaxSize(FEEDBACK_LIMITS.urlsScores)
   @ValidateNested({ each: true })

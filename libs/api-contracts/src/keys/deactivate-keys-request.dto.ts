@@ -1,5 +1,6 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
-import { ArrayMaxSize, IsArray, IsOptional, IsString, MaxLength } from 'class-validator';
+import { ArrayMaxSize, IsArray, IsString, MaxLength } from 'class-validator';
+import { IsOptionalNotNull } from '../common/is-optional-not-null.decorator';
 import { KEY_MANAGEMENT_LIMITS } from './keys.constants';
 
 /** Request ids are UUIDs; the bound only keeps a junk value from reaching the database. */
@@ -12,20 +13,20 @@ const REQUEST_ID_MAX_CHARACTERS = 100;
  */
 export class DeactivateKeysRequestDto {
   @ApiPropertyOptional({ description: 'The request_id of a POST /generate-keys answer: all keys it created.', maxLength: REQUEST_ID_MAX_CHARACTERS })
-  @IsOptional()
+  @IsOptionalNotNull()
   @IsString()
   @MaxLength(REQUEST_ID_MAX_CHARACTERS)
   request_id?: string;
 
   @ApiPropertyOptional({ type: [String], maxItems: KEY_MANAGEMENT_LIMITS.keysPerDeactivation, description: 'Full API keys to deactivate.' })
-  @IsOptional()
+  @IsOptionalNotNull()
   @IsArray()
   @ArrayMaxSize(KEY_MANAGEMENT_LIMITS.keysPerDeactivation)
   @IsString({ each: true })
   api_keys?: string[];
 
   @ApiPropertyOptional({ type: [String], maxItems: KEY_MANAGEMENT_LIMITS.keysPerDeactivation, description: 'Key ids (from generate-keys key_details or key-info) to deactivate.' })
-  @IsOptional()
+  @IsOptionalNotNull()
   @IsArray()
   @ArrayMaxSize(KEY_MANAGEMENT_LIMITS.keysPerDeactivation)
   @IsString({ each: true })

@@ -1,5 +1,6 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
-import { IsIn, IsInt, IsOptional, IsString, IsUUID, Max, MaxLength, Min } from 'class-validator';
+import { IsIn, IsInt, IsString, IsUUID, Max, MaxLength, Min } from 'class-validator';
+import { IsOptionalNotNull } from '../common/is-optional-not-null.decorator';
 import { NullAsDefault } from '../common/null-as-default.transform';
 import { PROJECT_ID_MAX_CHARACTERS } from '../common/request-input.limits';
 import { KEY_MANAGEMENT_LIMITS, KEY_TYPES, KeyType } from './keys.constants';
@@ -27,7 +28,7 @@ export class GenerateKeysRequestDto {
     maxLength: KEY_MANAGEMENT_LIMITS.nameCharacters,
     example: 'projectA',
   })
-  @IsOptional()
+  @IsOptionalNotNull()
   @IsString()
   @MaxLength(KEY_MANAGEMENT_LIMITS.nameCharacters)
   name?: string;
@@ -49,7 +50,7 @@ export class GenerateKeysRequestDto {
     maximum: KEY_MANAGEMENT_LIMITS.keyLimit.max,
     example: 200,
   })
-  @IsOptional()
+  @IsOptionalNotNull()
   @IsInt()
   @Min(KEY_MANAGEMENT_LIMITS.keyLimit.min)
   @Max(KEY_MANAGEMENT_LIMITS.keyLimit.max)
@@ -63,7 +64,7 @@ export class GenerateKeysRequestDto {
     maximum: KEY_MANAGEMENT_LIMITS.ttlHours.max,
     example: 10,
   })
-  @IsOptional()
+  @IsOptionalNotNull()
   @IsInt()
   @Min(KEY_MANAGEMENT_LIMITS.ttlHours.min)
   @Max(KEY_MANAGEMENT_LIMITS.ttlHours.max)
@@ -73,7 +74,7 @@ export class GenerateKeysRequestDto {
     description: "Project the keys' usage is attributed to (as X-Project-ID would); created on first use.",
     maxLength: PROJECT_ID_MAX_CHARACTERS,
   })
-  @IsOptional()
+  @IsOptionalNotNull()
   @IsString()
   @MaxLength(PROJECT_ID_MAX_CHARACTERS)
   project_id?: string;
@@ -82,7 +83,7 @@ export class GenerateKeysRequestDto {
     format: 'uuid',
     description: "Team member the keys belong to and act as (owner: any member; admin: members). Absent: the calling key's member.",
   })
-  @IsOptional()
+  @IsOptionalNotNull()
   @IsUUID()
   member_id?: string;
 }

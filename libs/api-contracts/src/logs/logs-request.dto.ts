@@ -1,6 +1,7 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
-import { IsArray, IsBoolean, IsInt, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
+import { IsArray, IsBoolean, IsInt, IsString, Max, MaxLength, Min } from 'class-validator';
 import { IsCalendarDateOrDateTime } from '../common/calendar-date.validator';
+import { IsOptionalNotNull } from '../common/is-optional-not-null.decorator';
 import { NullAsDefault } from '../common/null-as-default.transform';
 import { PROJECT_ID_MAX_CHARACTERS } from '../common/request-input.limits';
 import { LOGS_LIMITS, LOG_ENDPOINTS } from './logs.constants';
@@ -15,24 +16,24 @@ export class LogsRequestDto {
   limit: number = LOGS_LIMITS.limit.default;
 
   @ApiPropertyOptional({ description: 'YYYY-MM-DD or ISO 8601 date-time; entries at or after it.', example: '2025-06-01' })
-  @IsOptional()
+  @IsOptionalNotNull()
   @IsCalendarDateOrDateTime()
   start_date?: string;
 
   @ApiPropertyOptional({ description: 'YYYY-MM-DD or ISO 8601 date-time; entries before it.', example: '2025-06-30T23:59:59Z' })
-  @IsOptional()
+  @IsOptionalNotNull()
   @IsCalendarDateOrDateTime()
   end_date?: string;
 
   // Only the type is checked here; an unknown endpoint name is a 400 with the service's own message.
   @ApiPropertyOptional({ type: [String], enum: LOG_ENDPOINTS, isArray: true, description: 'Only logs of these endpoints.' })
-  @IsOptional()
+  @IsOptionalNotNull()
   @IsArray()
   @IsString({ each: true })
   endpoints?: string[];
 
   @ApiPropertyOptional({ description: 'Only logs attributed to this project.', maxLength: PROJECT_ID_MAX_CHARACTERS })
-  @IsOptional()
+  @IsOptionalNotNull()
   @IsString()
   @MaxLength(PROJECT_ID_MAX_CHARACTERS)
   project_id?: string;

@@ -1,12 +1,14 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { ArrayMaxSize, IsArray, IsBoolean, IsInt, IsNotEmpty, IsNumber, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
+import { IsOptionalNotNull, NullAsOmitted } from '../common/is-optional-not-null.decorator';
 import { NullAsDefault } from '../common/null-as-default.transform';
 import { SITE_TRAVERSAL_LIMITS } from './site-traversal.constants';
 
 /**
  * Body of POST /map, and the traversal half of POST /crawl (CrawlRequestDto extends it).
  * `url` is optional here on purpose: the spec answers a missing url with 400 "no starting url provided"
- * (NO_STARTING_URL_MESSAGE), which the service returns, rather than a generic validation error.
+ * (NO_STARTING_URL_MESSAGE), which the service returns, rather than a generic validation error; a `null` url is
+ * no starting url either, so it keeps @IsOptional() and gets the same answer.
  */
 export class MapRequestDto {
   @ApiPropertyOptional({ description: 'Root URL to start from. Required: missing gives 400 "no starting url provided".', example: 'https://docs.example.com' })
@@ -15,7 +17,8 @@ export class MapRequestDto {
   url?: string;
 
   @ApiPropertyOptional({ description: 'Natural-language guidance for which pages to follow.' })
-  @IsOptional()
+  @NullAsOmitted()
+  @IsOptionalNotNull()
   @IsString()
   instructions?: string;
 

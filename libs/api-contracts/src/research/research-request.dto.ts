@@ -1,5 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { ArrayMaxSize, IsArray, IsBoolean, IsIn, IsNotEmpty, IsObject, IsOptional, IsString } from 'class-validator';
+import { ArrayMaxSize, IsArray, IsBoolean, IsIn, IsNotEmpty, IsObject, IsString } from 'class-validator';
+import { IsOptionalNotNull, NullAsOmitted } from '../common/is-optional-not-null.decorator';
 import { NullAsDefault } from '../common/null-as-default.transform';
 import {
   CITATION_FORMATS,
@@ -67,7 +68,8 @@ export class ResearchRequestDto {
   stream: boolean = false;
 
   @ApiPropertyOptional({ description: 'JSON Schema the report content must follow; content is then an object.', type: 'object', additionalProperties: true })
-  @IsOptional()
+  @NullAsOmitted()
+  @IsOptionalNotNull()
   @IsObject()
   output_schema?: Record<string, unknown>;
 }

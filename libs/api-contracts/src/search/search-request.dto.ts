@@ -1,7 +1,8 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
-import { ArrayMaxSize, IsArray, IsBoolean, IsIn, IsInt, IsNotEmpty, IsOptional, IsString, Max, Min } from 'class-validator';
+import { ArrayMaxSize, IsArray, IsBoolean, IsIn, IsInt, IsNotEmpty, IsString, Max, Min } from 'class-validator';
 import { IsCalendarDate } from '../common/calendar-date.validator';
+import { IsOptionalNotNull, NullAsOmitted } from '../common/is-optional-not-null.decorator';
 import { NullAsDefault } from '../common/null-as-default.transform';
 import {
   INCLUDE_ANSWER_VALUES,
@@ -50,17 +51,18 @@ export class SearchRequestDto {
   topic: SearchTopic = 'general';
 
   @ApiPropertyOptional({ description: 'Only results published or updated within this range.', enum: TIME_RANGES })
-  @IsOptional()
+  @NullAsOmitted()
+  @IsOptionalNotNull()
   @IsIn(TIME_RANGES)
   time_range?: TimeRange;
 
   @ApiPropertyOptional({ description: 'Only results after this date (YYYY-MM-DD).', example: '2025-01-01' })
-  @IsOptional()
+  @IsOptionalNotNull()
   @IsCalendarDate()
   start_date?: string;
 
   @ApiPropertyOptional({ description: 'Only results before this date (YYYY-MM-DD).', example: '2025-06-30' })
-  @IsOptional()
+  @IsOptionalNotNull()
   @IsCalendarDate()
   end_date?: string;
 
@@ -132,7 +134,7 @@ export class SearchRequestDto {
     enum: INCLUDE_DOMAINS_MODES,
   })
   @Transform(({ value }) => (typeof value === 'string' && value in INCLUDE_DOMAINS_MODE_ALIASES ? INCLUDE_DOMAINS_MODE_ALIASES[value] : value))
-  @IsOptional()
+  @IsOptionalNotNull()
   @IsIn(INCLUDE_DOMAINS_MODES)
   include_domains_mode?: IncludeDomainsMode;
 
@@ -141,12 +143,12 @@ export class SearchRequestDto {
     description: 'Boost results from this country (only with topic general): an English country name, or an ISO 3166-1 alpha-2 or alpha-3 code.',
     example: 'united states',
   })
-  @IsOptional()
+  @IsOptionalNotNull()
   @IsString()
   country?: string;
 
   @ApiPropertyOptional({ description: 'ISO 639-1 code or English language name; boosts matching results.', example: 'en' })
-  @IsOptional()
+  @IsOptionalNotNull()
   @IsString()
   language?: string;
 

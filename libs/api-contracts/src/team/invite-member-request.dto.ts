@@ -1,5 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsEmail, IsIn, IsOptional, IsString, MaxLength } from 'class-validator';
+import { IsEmail, IsIn, IsString, MaxLength } from 'class-validator';
+import { IsOptionalNotNull } from '../common/is-optional-not-null.decorator';
 import { INVITABLE_TEAM_ROLES, InvitableTeamRole } from './team.constants';
 
 export class InviteMemberRequestDto {
@@ -8,7 +9,7 @@ export class InviteMemberRequestDto {
   email!: string;
 
   @ApiPropertyOptional({ maxLength: 200 })
-  @IsOptional()
+  @IsOptionalNotNull()
   @IsString()
   @MaxLength(200)
   name?: string;

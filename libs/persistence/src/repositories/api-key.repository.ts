@@ -97,9 +97,13 @@ export class ApiKeyRepository {
     return this.prisma.apiKey.findMany({ where: { accountId }, orderBy: { createdAt: 'asc' } });
   }
 
-  /** The keys one POST /generate-keys request made, oldest first. */
+  /**
+   * The keys one POST /generate-keys request made, oldest first. Generation request ids are request UUIDs, so
+   * anything else finds nothing: in particular a missing id never becomes `generation_request_id IS NULL`, which
+   * would be every key made otherwise (the operator's included).
+   */
   listByGenerationRequest(accountId: string, generationRequestId: string): Promise<ApiKeyRecord[]> {
-    if (!isUuid(accountId)) return Promise.resolve([]);
+    if (!isUuid(accountId) || typeof generationRequestId !== 'string' || !isUuid(generationRequestId)) return Promise.resolve([]);
     return this.prisma.apiKey.findMany({ where: { accountId, generationRequestId }, orderBy: { createdAt: 'asc' } });
   }
 
