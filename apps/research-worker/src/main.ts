@@ -10,6 +10,7 @@ import { configuredSearchProviders, LocalIndexProvider, SearchFanOut } from '@si
 import { createResearchHandlers } from './research.handler';
 import { researchDependenciesFor } from './research-dependencies';
 import { researchEnv } from './research-env';
+import { ResearchSweep } from './research-sweep';
 import { ResearchTaskRunner } from './research-task-runner';
 
 const log = workerLogger('research-worker');
@@ -20,7 +21,7 @@ async function main(): Promise<void> {
   // Publishing events and enqueueing reads wait through a Redis outage, as the worker's own connection does.
   const redis = createRedisConnection(config.REDIS_URL);
   const jobQueue = new JobQueue({ connection: redis, prefix: config.QUEUE_PREFIX });
-  const tasks = new ResearchTaskRepository(prisma);
+  const tasks = new ResearchTaskRepository(prisma, config.QUEUE_PREFIX);
   const events = new ResearchEvents(redis, config.QUEUE_PREFIX);
   const billing = new BillingService({
     ledger: new CreditLedgerRepository(prisma),
@@ -42,13 +43,8 @@ async function main(): Promise<void> {
   const world = { fanOut, jobQueue, llm, maxCacheAgeMs: config.DOCUMENT_CACHE_SECONDS * 1000 };
   const runner = new ResearchTaskRunner({ tasks, events, finisher, runResearch, dependenciesFor: (task) => researchDependenciesFor(world, task), log });
 
-  // No task stays pending or in progress past its deadline, even one no worker ever picked up.
-  const sweep = setInterval(() => {
-    finisher
-      .failOverdue()
-      .then((failed) => failed.length > 0 && log('info', 'failed research tasks past their deadline', { requestIds: failed.map((task) => task.requestId) }))
-      .catch((error: unknown) => log('error', 'deadline sweep failed', { error: (error as Error).message }));
-  }, config.RESEARCH_SWEEP_INTERVAL_MS);
+  const sweeper = new ResearchSweep({ tasks, finisher, jobQueue, requeueAfterMs: config.RESEARCH_SWEEP_INTERVAL_MS, log });
+  const sweep = setInterval(() => void sweeper.sweep(), config.RESEARCH_SWEEP_INTERVAL_MS);
 
   await runWorkerProcess({
     service: 'research-worker',

@@ -4,5 +4,5 @@ import type { ResearchTaskRunner } from './research-task-runner';
 
 /** The research queue's one job: run (or resume, or close) the task it names. */
 export function createResearchHandlers(runner: ResearchTaskRunner): JobHandler[] {
-  return [defineJobHandler(ResearchJob, (payload) => runner.run(payload))];
+  return [defineJobHandler(ResearchJob, (payload, context) => runner.run(payload, context))];
 }

@@ -3,6 +3,7 @@ import type { AnswerDepth } from './extractive-answer';
 import type { ChatMessage, LlmClient } from './llm-client';
 import { numberSources } from './source-chunk';
 import type { AnswerSource, GenerationMode, SourceChunk } from './source-chunk';
+import { SOURCES_ARE_DATA, sourceBlock } from './untrusted-sources';
 
 export interface AnswerOptions {
   /** The configured model; without one the answer is extractive. */
@@ -35,15 +36,15 @@ export function answerPrompt(query: string, chunks: SourceChunk[], depth: Answer
     if (budget <= 0) break;
     const content = chunk.content.slice(0, budget);
     budget -= content.length;
-    blocks.push(`[${numberOf(chunk.url)}] ${chunk.title} (${chunk.url})\n${content}`);
+    blocks.push(sourceBlock(numberOf(chunk.url), chunk, content));
   }
   return [
     {
       role: 'system',
       content:
-        'You answer questions using only the numbered sources given. Cite the sources you use inline as [n]. ' +
-        'If the sources do not contain the answer, say so in one sentence. Never invent facts. ' +
-        INSTRUCTIONS[depth],
+        'You answer questions using only the numbered sources given. Cite the sources you use inline as [n], n being ' +
+        'the source’s id. If the sources do not contain the answer, say so in one sentence. Never invent facts. ' +
+        `${SOURCES_ARE_DATA} ${INSTRUCTIONS[depth]}`,
     },
     { role: 'user', content: `Question: ${query}\n\nSources:\n\n${blocks.join('\n\n')}` },
   ];

@@ -8,6 +8,11 @@ export interface CompletionOptions {
   temperature?: number;
   /** Time for the whole call; the caller's remaining search budget. */
   deadlineMs?: number;
+  /**
+   * The caller's own end (a research task's deadline): aborting it cancels the request, and a stream gives no
+   * piece after it, even one already received.
+   */
+  signal?: AbortSignal;
 }
 
 /** A chat model: OpenAI, vLLM, llama.cpp server, Ollama, … behind one call. */

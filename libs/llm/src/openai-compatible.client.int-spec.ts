@@ -78,7 +78,7 @@ describe('OpenAiCompatibleClient against a loopback chat-completions server', ()
     expect(received[0].authorization).toBe('Bearer sk-test');
     expect(received[0].body.model).toBe('test-model');
     expect(received[0].body.messages[0].role).toBe('system');
-    expect(received[0].body.messages[1].content).toContain('[2] Sicily travel (https://travel.example/sicily)');
+    expect(received[0].body.messages[1].content).toContain('<source id="2" url="https://travel.example/sicily" title="Sicily travel">\nVisitors to Sicily');
     expect(received[0].body.messages[1].content).toContain('Question: What is the most active volcano in Europe?');
   });
 

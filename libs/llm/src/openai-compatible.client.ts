@@ -36,6 +36,7 @@ export class OpenAiCompatibleClient implements LlmClient {
   }
 
   async complete(messages: ChatMessage[], options: CompletionOptions = {}): Promise<string> {
+    options.signal?.throwIfAborted();
     const response = await safeRequest(this.endpoint, await this.requestOptions(messages, options, false));
     let parsed: ChatCompletionResponse;
     try {
@@ -54,6 +55,7 @@ export class OpenAiCompatibleClient implements LlmClient {
   }
 
   async *stream(messages: ChatMessage[], options: CompletionOptions = {}): AsyncIterable<string> {
+    options.signal?.throwIfAborted();
     const response = await safeRequestStream(this.endpoint, await this.requestOptions(messages, options, true));
     if (response.status < 200 || response.status >= 300) {
       let body = '';
@@ -62,6 +64,8 @@ export class OpenAiCompatibleClient implements LlmClient {
     }
     let wrote = false;
     for await (const delta of chatCompletionDeltas(response.text)) {
+      // Pieces already buffered when the caller's signal fired are not its to use any more.
+      options.signal?.throwIfAborted();
       wrote = true;
       yield delta;
     }
@@ -77,6 +81,7 @@ export class OpenAiCompatibleClient implements LlmClient {
       body,
       headers: this.options.apiKey ? { authorization: `Bearer ${this.options.apiKey}` } : {},
       deadlineMs: options.deadlineMs ?? this.options.timeoutMs ?? 30_000,
+      ...(options.signal ? { signal: options.signal } : {}),
       policy: await this.modelServer.policy(),
     };
   }

@@ -78,10 +78,54 @@ describe('OpenAiCompatibleClient.stream against a loopback server streaming chat
     };
     await expect(drain(client.stream([{ role: 'user', content: 'hi' }]))).rejects.toThrow(/failed while streaming: The server had an error/);
   });
+
+  it('ends at the caller’s signal: an endless stream gives no piece after it and its connection is closed, an unanswered call is cancelled', async () => {
+    let closed = false;
+    handle = (_body, response) => {
+      response.writeHead(200, { 'content-type': 'text/event-stream' });
+      const timer = setInterval(() => response.write(chunkEvent({ content: 'more ' })), 20);
+      response.on('close', () => {
+        clearInterval(timer);
+        closed = true;
+      });
+    };
+    const caller = new AbortController();
+    const pieces: number[] = [];
+    let abortedAt = Infinity;
+    setTimeout(() => {
+      abortedAt = Date.now();
+      caller.abort(new Error('the task ran out of time'));
+    }, 300);
+    // A deadline far beyond the signal: only the signal can end this stream in time.
+    const stream = client.stream([{ role: 'user', content: 'hi' }], { deadlineMs: 120_000, signal: caller.signal });
+    await expect(drain(stream, () => pieces.push(Date.now()))).rejects.toThrow();
+    expect(pieces.length).toBeGreaterThan(3);
+    expect(Math.max(...pieces)).toBeLessThanOrEqual(abortedAt);
+    expect(Date.now() - abortedAt).toBeLessThan(2_000);
+    await until(() => closed);
+
+    handle = () => undefined;
+    const silent = new AbortController();
+    setTimeout(() => silent.abort(new Error('the task ran out of time')), 300);
+    const startedAt = Date.now();
+    await expect(client.complete([{ role: 'user', content: 'hi' }], { deadlineMs: 120_000, signal: silent.signal })).rejects.toThrow();
+    expect(Date.now() - startedAt).toBeLessThan(3_000);
+  });
 });
 
-async function drain(pieces: AsyncIterable<string>): Promise<string> {
+async function until(condition: () => boolean, timeoutMs = 2_000): Promise<void> {
+  const startedAt = Date.now();
+  while (!condition()) {
+    if (Date.now() - startedAt > timeoutMs) throw new Error(`not within ${timeoutMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+async function drain(pieces: AsyncIterable<string>, onPiece: () => void = () => undefined): Promise<string> {
   let text = '';
-  for await (const piece of pieces) text += piece;
+  for await (const piece of pieces) {
+    onPiece();
+    text += piece;
+  }
   return text;
 }

@@ -19,3 +19,4 @@ export { OVERDUE_REASON, ResearchTaskRepository } from './task/research-task.rep
 export { ResearchEvents, type FollowedEvent } from './task/research-events';
 export { ResearchTaskFinisher, type FinisherLog } from './task/research-task-finisher';
 export { researchDeadlineMs } from './task/research-deadlines';
+export { queueResearchTask } from './task/research-queueing';

@@ -12,3 +12,4 @@ export type { ChatReply, ChatRequest, LoopbackChatServer } from './loopback-chat
 export { startLoopbackSearxng, type SearxngResult } from './loopback-searxng';
 export { loopHoldDuring, type LoopHold } from './event-loop-hold';
 export { ownResults } from './own-results';
+export { startSeverableProxy, type SeverableProxy } from './severable-proxy';

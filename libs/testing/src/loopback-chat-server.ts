@@ -9,8 +9,12 @@ export interface ChatRequest {
   [option: string]: unknown;
 }
 
-/** What the model says to one request: a whole reply, or a reply streamed in the given pieces (when asked to stream). */
-export type ChatReply = { text: string } | { pieces: string[] };
+/**
+ * What the model says to one request: a whole reply, or a reply streamed in the given pieces (when asked to stream);
+ * or a model that never ends: `endless` streams its piece every `intervalMs` until the client goes away, `silent`
+ * never answers at all.
+ */
+export type ChatReply = { text: string } | { pieces: string[] } | { endless: string; intervalMs: number } | { silent: true };
 
 export interface LoopbackChatServer {
   /** The base URL an OpenAI-compatible client is configured with (`LLM_BASE_URL`): `http://127.0.0.1:<port>/v1`. */
@@ -33,6 +37,13 @@ function chatCompletion(content: string) {
 }
 
 function answer(request: ChatRequest, reply: ChatReply, response: ServerResponse): void {
+  if ('silent' in reply) return;
+  if ('endless' in reply) {
+    response.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
+    const timer = setInterval(() => response.write(chatCompletionChunk({ content: reply.endless })), reply.intervalMs);
+    response.on('close', () => clearInterval(timer));
+    return;
+  }
   const pieces = 'pieces' in reply ? reply.pieces : [reply.text];
   if (!request.stream) {
     response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(chatCompletion(pieces.join(''))));
@@ -66,6 +77,11 @@ export async function startLoopbackChatServer(reply: (request: ChatRequest, rece
   return {
     baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`,
     received,
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        // Requests a silent or endless reply still holds open.
+        server.closeAllConnections();
+      }),
   };
 }

@@ -13,7 +13,11 @@ const logger = new Logger('research');
 /** The research task's owners (libs/research), built on the gateway's Prisma client and Redis connection. */
 export const RESEARCH_PROVIDERS: Provider[] = [
   { provide: RESEARCH_DEADLINES, useFactory: () => loadConfig(researchDeadlineEnv) },
-  { provide: ResearchTaskRepository, inject: [PrismaClient], useFactory: (prisma: PrismaClient) => new ResearchTaskRepository(prisma) },
+  {
+    provide: ResearchTaskRepository,
+    inject: [PrismaClient, GATEWAY_CONFIG],
+    useFactory: (prisma: PrismaClient, config: GatewayAppConfig) => new ResearchTaskRepository(prisma, config.QUEUE_PREFIX),
+  },
   {
     provide: ResearchEvents,
     inject: [REDIS, GATEWAY_CONFIG],

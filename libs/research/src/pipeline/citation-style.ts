@@ -12,8 +12,9 @@ function siteOf(url: string): string {
   }
 }
 
+/** A page's title on one line: a title cannot break out of its citation into a heading or a paragraph of the report. */
 function titleOf(source: ResearchSource): string {
-  return source.title.trim().replace(/[.\s]+$/, '') || siteOf(source.url);
+  return source.title.replace(/\s+/g, ' ').trim().replace(/[.\s]+$/, '') || siteOf(source.url);
 }
 
 /**

@@ -68,6 +68,14 @@ export class SentencePicker {
   }
 }
 
+/**
+ * A page's sentence as a report quotes it: between quotation marks, its own double quotes turned single (a quote
+ * within a quote), so nothing the page says can close the quotation early and go on in the report's own voice.
+ */
+export function quotation(text: string): string {
+  return `“${text.replace(/"/g, "'").replace(/“/g, '‘').replace(/”/g, '’')}”`;
+}
+
 export interface WrittenReport {
   /** The report in the pieces it is streamed in: title, each section, the source list. */
   pieces: string[];
@@ -76,7 +84,8 @@ export interface WrittenReport {
 
 /**
  * The report without a model: a title, one section per part of the plan made of the sentences of the pages that
- * best support it, each followed by its citation, then the source list. Every sentence is quoted as written.
+ * best support it, each in quotation marks and followed by its citation, then the source list. Every sentence is
+ * quoted as written and reads as what its source says, never as the report's own words (a page may say anything).
  */
 export function extractiveReport(request: ResearchRequest, sections: ResearchSection[], pages: SourcePage[]): WrittenReport {
   const format: CitationFormat = request.citationFormat;
@@ -87,7 +96,7 @@ export function extractiveReport(request: ResearchRequest, sections: ResearchSec
       const query = position === 0 ? request.input : `${section.title} ${section.queries.join(' ')}`;
       const sentences = picker.pick(query, SENTENCES_PER_SECTION[request.outputLength], section.queries);
       if (sentences.length === 0) return null;
-      const body = sentences.map((sentence) => `${sentence.text} ${order.cite(format, sentence.page.source)}`).join(' ');
+      const body = sentences.map((sentence) => `${quotation(sentence.text)} ${order.cite(format, sentence.page.source)}`).join(' ');
       return `## ${section.title}\n\n${body}`;
     })
     .filter((section): section is string => section !== null);

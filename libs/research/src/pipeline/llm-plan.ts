@@ -1,5 +1,7 @@
 import type { LlmClient } from '@sift/llm';
 import { z } from 'zod';
+import { modelCallLimits } from './model-call';
+import type { ResearchProgress } from './research-pipeline';
 import { capQueries } from './research-plan';
 import type { ResearchModel, ResearchSection } from './research-plan';
 
@@ -20,7 +22,13 @@ const INSTRUCTIONS: Record<ResearchModel, string> = {
  * The plan written by the model: sections (pro: subtopics) with their search queries, within `maximumQueries`.
  * Null when the model fails or answers something that is not such a plan: the caller then plans without it.
  */
-export async function llmPlan(llm: LlmClient, question: string, model: ResearchModel, maximumQueries: number): Promise<ResearchSection[] | null> {
+export async function llmPlan(
+  llm: LlmClient,
+  question: string,
+  model: ResearchModel,
+  maximumQueries: number,
+  task: Pick<ResearchProgress, 'signal' | 'deadlineAt'>,
+): Promise<ResearchSection[] | null> {
   let reply: string;
   try {
     reply = await llm.complete(
@@ -33,7 +41,7 @@ export async function llmPlan(llm: LlmClient, question: string, model: ResearchM
         },
         { role: 'user', content: question },
       ],
-      { maxTokens: 600, deadlineMs: PLAN_DEADLINE_MS, temperature: 0 },
+      { maxTokens: 600, temperature: 0, ...modelCallLimits(PLAN_DEADLINE_MS, task) },
     );
   } catch {
     return null;

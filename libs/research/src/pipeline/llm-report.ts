@@ -1,9 +1,10 @@
-import type { ChatMessage, LlmClient } from '@sift/llm';
+import { type ChatMessage, type LlmClient, SOURCES_ARE_DATA, sourceBlock } from '@sift/llm';
 import { topChunks } from '@sift/ranking';
 import type { OutputSchemaValidator } from '../output-schema';
 import { CitationOrder, sourceList } from './citation-style';
 import type { CitationFormat } from './citation-style';
-import type { ResearchRequest } from './research-pipeline';
+import { modelCallLimits } from './model-call';
+import type { ResearchProgress, ResearchRequest } from './research-pipeline';
 import type { SourcePage } from './source-page';
 
 // Characters of source excerpts sent to the model, by output_length: room for the best chunks of each page.
@@ -20,7 +21,10 @@ const MODEL_DEADLINE_MS = 120_000;
 const CITATION = /\s?\[(\d+(?:\s*,\s*\d+)*)\]/g;
 const UNFINISHED_CITATION = /\s?\[[\d,\s]*$/;
 
-/** The pages as numbered excerpts (their chunks best matching the question), within the model's context. */
+/**
+ * The pages as numbered excerpts (their chunks best matching the question), within the model's context, each in
+ * its <source> tags: what a page says is data to cite, never instructions (SOURCES_ARE_DATA).
+ */
 export function numberedExcerpts(question: string, pages: SourcePage[], length: ResearchRequest['outputLength']): string {
   let budget = CONTEXT_CHARACTERS[length];
   const blocks: string[] = [];
@@ -28,7 +32,7 @@ export function numberedExcerpts(question: string, pages: SourcePage[], length: 
     if (budget <= 0) return;
     const excerpt = topChunks(page.content, `${question} ${page.queries.join(' ')}`, CHUNKS_PER_PAGE[length]).slice(0, budget);
     budget -= excerpt.length;
-    blocks.push(`[${position + 1}] ${page.source.title} (${page.source.url})\n${excerpt}`);
+    blocks.push(sourceBlock(position + 1, page.source, excerpt));
   });
   return blocks.join('\n\n');
 }
@@ -39,10 +43,10 @@ function reportPrompt(request: ResearchRequest, pages: SourcePage[]): ChatMessag
       role: 'system',
       content:
         'You write research reports in Markdown using only the numbered sources given. Start with a "# " title line, ' +
-        'then "## " sections. Cite every statement inline with its source number in brackets, such as [1] or [2], right after ' +
-        'the sentence it supports. Never invent facts or sources; if the sources disagree, say so; if they do not cover ' +
-        'part of the question, say that briefly. Do not write a source list: it is added for you. ' +
-        LENGTH_INSTRUCTION[request.outputLength],
+        'then "## " sections. Cite every statement inline with its source number (the source’s id) in brackets, such as [1] ' +
+        'or [2], right after the sentence it supports. Never invent facts or sources; if the sources disagree, say so; if they ' +
+        'do not cover part of the question, say that briefly. Do not write a source list: it is added for you. ' +
+        `${SOURCES_ARE_DATA} ${LENGTH_INSTRUCTION[request.outputLength]}`,
     },
     { role: 'user', content: `Research question: ${request.input}\n\nSources:\n\n${numberedExcerpts(request.input, pages, request.outputLength)}` },
   ];
@@ -95,6 +99,7 @@ export async function llmReport(
   request: ResearchRequest,
   pages: SourcePage[],
   onText: (text: string) => Promise<void>,
+  task: Pick<ResearchProgress, 'signal' | 'deadlineAt'>,
 ): Promise<{ content: string; order: CitationOrder }> {
   const rewriter = new CitationRewriter(request.citationFormat, pages);
   let content = '';
@@ -103,7 +108,7 @@ export async function llmReport(
     content += text;
     await onText(text);
   };
-  for await (const piece of llm.stream(reportPrompt(request, pages), { maxTokens: MAXIMUM_TOKENS[request.outputLength], deadlineMs: MODEL_DEADLINE_MS })) {
+  for await (const piece of llm.stream(reportPrompt(request, pages), { maxTokens: MAXIMUM_TOKENS[request.outputLength], ...modelCallLimits(MODEL_DEADLINE_MS, task) })) {
     await write(rewriter.push(piece));
   }
   await write(rewriter.end());
@@ -127,23 +132,29 @@ function jsonObjectOf(reply: string): unknown {
  * The report as an object written by the model: asked for JSON validating against output_schema, given one
  * chance to repair it with the validator's complaints, else an error naming them.
  */
-export async function llmObject(llm: LlmClient, request: ResearchRequest, validator: OutputSchemaValidator, pages: SourcePage[]): Promise<Record<string, unknown>> {
+export async function llmObject(
+  llm: LlmClient,
+  request: ResearchRequest,
+  validator: OutputSchemaValidator,
+  pages: SourcePage[],
+  task: Pick<ResearchProgress, 'signal' | 'deadlineAt'>,
+): Promise<Record<string, unknown>> {
   const messages: ChatMessage[] = [
     {
       role: 'system',
       content:
         'You answer research questions using only the numbered sources given. Reply with one JSON object and nothing else; ' +
-        `it must validate against this JSON Schema:\n${JSON.stringify(validator.schema)}`,
+        `it must validate against this JSON Schema:\n${JSON.stringify(validator.schema)}\n${SOURCES_ARE_DATA}`,
     },
     { role: 'user', content: `Research question: ${request.input}\n\nSources:\n\n${numberedExcerpts(request.input, pages, request.outputLength)}` },
   ];
-  const options = { maxTokens: MAXIMUM_TOKENS[request.outputLength], deadlineMs: MODEL_DEADLINE_MS, temperature: 0 };
-  let reply = await llm.complete(messages, options);
+  const options = { maxTokens: MAXIMUM_TOKENS[request.outputLength], temperature: 0 };
+  let reply = await llm.complete(messages, { ...options, ...modelCallLimits(MODEL_DEADLINE_MS, task) });
   let value = jsonObjectOf(reply);
   let problems = value === undefined ? 'the reply is not a JSON object' : validator.problemsWith(value);
   if (problems === null) return value as Record<string, unknown>;
   messages.push({ role: 'assistant', content: reply }, { role: 'user', content: `That does not validate against the schema: ${problems}. Reply with the corrected JSON object only.` });
-  reply = await llm.complete(messages, options);
+  reply = await llm.complete(messages, { ...options, ...modelCallLimits(MODEL_DEADLINE_MS, task) });
   value = jsonObjectOf(reply);
   problems = value === undefined ? 'the reply is not a JSON object' : validator.problemsWith(value);
   if (problems === null) return value as Record<string, unknown>;

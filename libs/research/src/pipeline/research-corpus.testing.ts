@@ -113,18 +113,19 @@ export interface SearchCall {
 }
 
 /**
- * The pipeline's two ports over the corpus, as the research worker's real ones behave: search ranks pages by shared
- * words and returns the first `fullText` ones with their text (the index holds them) and the rest as snippets; read
- * returns pages by URL. Both record their calls.
+ * The pipeline's two ports over the corpus (corpusPages unless `pages` are given), as the research worker's real ones
+ * behave: search ranks pages by shared words and returns the first `fullText` ones with their text (the index holds
+ * them) and the rest as snippets; read returns pages by URL. Both record their calls.
  */
-export function corpusDependencies(options: { fullText?: string[] } = {}) {
+export function corpusDependencies(options: { fullText?: string[]; pages?: ResearchPage[] } = {}) {
+  const pages = options.pages ?? corpusPages;
   const searches: SearchCall[] = [];
   const reads: string[][] = [];
   const deps: ResearchDependencies = {
     async search(query, { maxResults, includeDomains, excludeDomains }) {
       searches.push({ query, includeDomains, excludeDomains });
       const wanted = new Set(tokenize(query));
-      return corpusPages
+      return pages
         .map((page) => ({ page, score: tokenize(`${page.title} ${page.content}`).filter((token) => wanted.has(token)).length }))
         .filter((entry) => entry.score > 0)
         .sort((left, right) => right.score - left.score)
@@ -136,7 +137,7 @@ export function corpusDependencies(options: { fullText?: string[] } = {}) {
     },
     async read(urls) {
       reads.push(urls);
-      return corpusPages.filter((page) => urls.includes(page.url));
+      return pages.filter((page) => urls.includes(page.url));
     },
   };
   return { deps, searches, reads };

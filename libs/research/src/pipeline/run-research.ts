@@ -84,7 +84,7 @@ async function plan(run: ResearchRun, model: ResearchModel): Promise<ResearchSec
   const maximum = Math.min(MAXIMUM_QUERIES[model], run.budget.searches);
   let sections: ResearchSection[] = [];
   await run.tool('Planning', `Planning the research (${model}): ${run.request.input}`, async () => {
-    const planned = run.deps.llm ? await llmPlan(run.deps.llm, run.request.input, model, maximum) : null;
+    const planned = run.deps.llm ? await llmPlan(run.deps.llm, run.request.input, model, maximum, run.progress) : null;
     sections = planned ?? deterministicPlan(run.request.input, model);
     // A budget below the plan keeps the first queries of the first sections.
     let left = maximum;
@@ -193,7 +193,7 @@ async function synthesize(run: ResearchRun, sections: ResearchSection[], pages: 
   const picker = () => new SentencePicker(sentencePool(pages), pages);
   if (validator) {
     if (deps.llm && pages.length > 0) {
-      const content = await llmObject(deps.llm, request, validator, pages);
+      const content = await llmObject(deps.llm, request, validator, pages, run.progress);
       return { content, order: orderOf(pages), mode: 'llm' };
     }
     return { ...extractiveObject(validator, picker(), request.input), mode: 'extractive' };
@@ -201,14 +201,22 @@ async function synthesize(run: ResearchRun, sections: ResearchSection[], pages: 
   if (deps.llm && pages.length > 0) {
     let streamed = false;
     try {
-      const report = await llmReport(deps.llm, request, pages, (text) => {
-        streamed = true;
-        return run.emit({ type: 'content', content: text });
-      });
+      const report = await llmReport(
+        deps.llm,
+        request,
+        pages,
+        (text) => {
+          streamed = true;
+          return run.emit({ type: 'content', content: text });
+        },
+        run.progress,
+      );
       return { ...report, mode: 'llm' };
     } catch (error) {
       // Half a report already streamed cannot be taken back; before the first word, the sources' own sentences can stand in.
       if (streamed) throw error;
+      // Unless the model was cut off by the task's deadline: the task has failed, nothing stands in.
+      run.checkDeadline('writing the report');
     }
   }
   const report = extractiveReport(request, sections, pages);

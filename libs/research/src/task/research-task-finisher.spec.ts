@@ -1,4 +1,5 @@
 import type { ChargeResult, Reservation } from '@sift/billing';
+import type { ResearchOutcome } from '../pipeline/research-pipeline';
 import type { ResearchEvents } from './research-events';
 import type { ResearchTask } from './research-task';
 import { ResearchTaskFinisher } from './research-task-finisher';
@@ -52,5 +53,39 @@ describe('ResearchTaskFinisher: failing a task', () => {
     const failed = await recordingFinisher(calls, ['r']).failOverdue();
     expect(failed.map((one) => one.requestId)).toEqual(['r']);
     expect(calls).toEqual(['release r', 'release r', 'fail r,s', 'publish r']);
+  });
+});
+
+describe('ResearchTaskFinisher: completing a task again after a failure on the way', () => {
+  const outcome: ResearchOutcome = { content: 'report', sources: [], mode: 'extractive', resolvedModel: 'mini', work: { searches: 3, extractions: 4 } };
+
+  function finisherOver(row: Partial<ResearchTask> | null, calls: string[]) {
+    const tasks = {
+      // The report is stored already (by the call that failed after it), or the task failed meanwhile.
+      complete: async () => (calls.push('store'), false),
+      findForAccount: async () => (row ? { ...task, ...row } : null),
+      recordCredits: async () => (calls.push('record'), true),
+    } as unknown as ResearchTaskRepository;
+    const events = { publish: async () => void calls.push('done') } as unknown as ResearchEvents;
+    const billing = { settle: async () => (calls.push('settle'), { charged: 7, planCredits: 7, paygoCredits: 0, replayed: false }), release: async () => undefined };
+    return new ResearchTaskFinisher(tasks, events, billing, { recordLateCharge: async () => true });
+  }
+
+  it('charges the report it finds stored, once, and says it is stored', async () => {
+    const calls: string[] = [];
+    expect(await finisherOver({ status: 'completed', credits: null }, calls).complete(task, outcome)).toBe(true);
+    expect(calls).toEqual(['store', 'settle', 'record', 'done']);
+  });
+
+  it('charges nothing more for a report stored and charged already', async () => {
+    const calls: string[] = [];
+    expect(await finisherOver({ status: 'completed', credits: 7 }, calls).complete(task, outcome)).toBe(true);
+    expect(calls).toEqual(['store']);
+  });
+
+  it('says not stored when the task failed meanwhile', async () => {
+    const calls: string[] = [];
+    expect(await finisherOver({ status: 'failed' }, calls).complete(task, outcome)).toBe(false);
+    expect(calls).toEqual(['store']);
   });
 });

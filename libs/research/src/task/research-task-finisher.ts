@@ -23,14 +23,20 @@ export class ResearchTaskFinisher {
   ) {}
 
   /**
-   * Stores the report, then charges it, then tells the stream. Stored first: a task the deadline failed meanwhile
-   * is not rewritten and not charged. A crash between the two leaves a completed task without credits, which the
-   * retried job settles (settleCompleted); the ledger's unique (request id, kind) makes any second settle a replay.
+   * Stores the report, then charges it, then tells the stream; false when the task had failed instead. Stored
+   * first: a task the deadline failed meanwhile is not rewritten and not charged. A crash between the two leaves a
+   * completed task without credits, which the retried job settles (settleCompleted); the ledger's unique (request id,
+   * kind) makes any second settle a replay. Called again after it threw (the database went away on the way), it
+   * finishes what the first call left: a report found stored is charged as stored, not stored twice.
    */
   async complete(task: ResearchTask, outcome: ResearchOutcome): Promise<boolean> {
-    const stored = await this.tasks.complete(task.requestId, outcome);
-    if (!stored) return false;
-    await this.settleCompleted({ ...task, status: 'completed', work: outcome.work, mode: outcome.mode });
+    if (await this.tasks.complete(task.requestId, outcome)) {
+      await this.settleCompleted({ ...task, status: 'completed', work: outcome.work, mode: outcome.mode });
+      return true;
+    }
+    const stored = await this.tasks.findForAccount(task.accountId, task.requestId);
+    if (stored?.status !== 'completed') return false;
+    if (stored.credits === null) await this.settleCompleted(stored);
     return true;
   }
 

@@ -69,7 +69,11 @@ function taskOf(row: ResearchTaskRow): ResearchTask {
  * late worker, a retried job, the deadline sweep and a GET racing each other change it at most once.
  */
 export class ResearchTaskRepository {
-  constructor(private readonly prisma: PrismaClient) {}
+  constructor(
+    private readonly prisma: PrismaClient,
+    /** The deployment's QUEUE_PREFIX: each task records it, and only its own prefix's tasks are queued again (findUnfinished). */
+    private readonly queuePrefix: string,
+  ) {}
 
   async create(task: NewResearchTask): Promise<ResearchTask> {
     const row = await this.prisma.researchTask.create({
@@ -84,6 +88,7 @@ export class ResearchTaskRepository {
         ...(task.reservation ? { reservation: task.reservation as object } : {}),
         createdAt: task.createdAt,
         deadlineAt: task.deadlineAt,
+        queuePrefix: this.queuePrefix,
       },
     });
     return taskOf(row);
@@ -153,6 +158,20 @@ export class ResearchTaskRepository {
       where: { ...(only ? { requestId: only.requestId } : {}), status: { in: [...UNFINISHED] }, deadlineAt: { lte: now } },
     });
     return rows.map(taskOf);
+  }
+
+  /**
+   * This prefix's unfinished tasks within their deadline created before `createdBefore`, oldest first, at most
+   * `limit`: those whose job may have been lost with Redis, to be queued again (a job that still exists is not
+   * queued twice). Other prefixes' tasks are their deployments' to queue: their jobs are in queues of their own.
+   */
+  async findUnfinished(createdBefore: Date, limit: number, now = new Date()): Promise<Pick<ResearchTask, 'requestId' | 'accountId' | 'deadlineAt'>[]> {
+    return this.prisma.researchTask.findMany({
+      where: { queuePrefix: this.queuePrefix, status: { in: [...UNFINISHED] }, createdAt: { lte: createdBefore }, deadlineAt: { gt: now } },
+      select: { requestId: true, accountId: true, deadlineAt: true },
+      orderBy: { createdAt: 'asc' },
+      take: limit,
+    });
   }
 
   /**

@@ -1,0 +1,65 @@
+import net from 'node:net';
+
+/**
+ * A loopback TCP proxy in front of a dependency (Postgres, Redis) that a test can sever and restore, so an outage
+ * is simulated without stopping the shared server: `sever()` destroys every open connection and refuses new ones
+ * (as a stopped server does), `restore()` accepts again on the same port.
+ */
+export interface SeverableProxy {
+  /** The proxy's port on 127.0.0.1. */
+  port: number;
+  /** `target` with its host and port replaced by the proxy's (a postgresql:// or redis:// URL). */
+  urlFor(target: string): string;
+  sever(): void;
+  restore(): void;
+  close(): Promise<void>;
+}
+
+export async function startSeverableProxy(targetHost: string, targetPort: number): Promise<SeverableProxy> {
+  const open = new Set<net.Socket>();
+  let severed = false;
+  const server = net.createServer((client) => {
+    if (severed) {
+      client.destroy();
+      return;
+    }
+    const upstream = net.connect(targetPort, targetHost);
+    open.add(client);
+    open.add(upstream);
+    const forget = (): void => {
+      client.destroy();
+      upstream.destroy();
+      open.delete(client);
+      open.delete(upstream);
+    };
+    client.on('error', forget).on('close', forget);
+    upstream.on('error', forget).on('close', forget);
+    client.pipe(upstream);
+    upstream.pipe(client);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const port = (server.address() as net.AddressInfo).port;
+  return {
+    port,
+    urlFor(target) {
+      const url = new URL(target);
+      url.hostname = '127.0.0.1';
+      url.port = String(port);
+      return url.toString();
+    },
+    sever() {
+      severed = true;
+      for (const socket of open) socket.destroy();
+      open.clear();
+    },
+    restore() {
+      severed = false;
+    },
+    close() {
+      severed = true;
+      for (const socket of open) socket.destroy();
+      open.clear();
+      return new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
