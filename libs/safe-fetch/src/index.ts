@@ -7,6 +7,7 @@ export { FetchError, type FetchErrorCode } from './fetch-error';
 export { allContentKinds, type ContentKind } from './content-kind';
 export { OperatorEndpoint, type HostResolver, type OperatorEndpointOptions } from './operator-endpoint';
 export { parsePublicUrl } from './public-url';
+export { isReturnableUrl } from './returnable-url';
 export {
   defaultMaxBytes,
   defaultUserAgent,

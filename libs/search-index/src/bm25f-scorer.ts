@@ -15,7 +15,11 @@ export interface CorpusStatistics {
 
 export const DEFAULT_BM25F: Bm25fParameters = { k1: 1.2, b: 0.5 };
 
-/** Lucene's BM25 idf: never negative, so a term in most documents still counts a little. */
+/**
+ * Lucene's BM25 idf: never negative, so a term in most documents still counts a little. A frequency above the page
+ * count (counted among pages stored after the count was taken) is taken as the count: a term in every page.
+ */
 export function inverseDocumentFrequency(documentFrequency: number, documentCount: number): number {
-  return Math.log(1 + (documentCount - documentFrequency + 0.5) / (documentFrequency + 0.5));
+  const frequency = Math.min(Math.max(documentFrequency, 0), Math.max(documentCount, 0));
+  return Math.log(1 + (documentCount - frequency + 0.5) / (frequency + 0.5));
 }

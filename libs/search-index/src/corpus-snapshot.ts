@@ -11,6 +11,12 @@ export interface CorpusSnapshotOptions {
    * mean link priors (advanced depth's link prior then goes undivided).
    */
   maximumDocumentsForLexemeTable: number;
+  /**
+   * The share of the corpus's pages (or of one language's) that may have changed since the snapshot before a search
+   * waits for new statistics; default MATERIAL_CHANGE_SHARE. Infinity keeps a snapshot for ttlMs whatever changes (tests
+   * that compare scores under one snapshot while other files store pages).
+   */
+  refreshShare?: number;
 }
 
 /**
@@ -23,12 +29,32 @@ const SITE_LENGTH_MINIMUM_DOCUMENTS = 10;
 /** At most this many sites (the largest) carry their own length average into a search's statement. */
 const SITE_LENGTH_MAXIMUM_SITES = 2000;
 
+/**
+ * The share of the corpus's pages that may have changed (stored, removed or indexed again: sift_document_changes) since
+ * the snapshot before a search waits for new statistics instead of ranking with it (the default refreshShare). Statistics a few pages behind the
+ * corpus rank as fresh ones do, and are rebuilt in the background once older than the TTL; a snapshot taken before an
+ * import or a crawl that grew the corpus by a good share would set document frequencies counted among the new pages
+ * against the old page count, and the old corpus's frequencies against the new pages.
+ */
+const MATERIAL_CHANGE_SHARE = 0.1;
+
+/** How long a statistics build may wait for a connection, and run: a scan of the whole corpus (ts_stat). */
+const BUILD_MAXIMUM_WAIT_MS = 60_000;
+const BUILD_TIMEOUT_MS = 600_000;
+
+/** The corpus's change count: how many times a page was stored, removed or indexed again (migration 20261128000000). */
+const CHANGES_SQL = 'SELECT CASE WHEN is_called THEN last_value ELSE 0 END::float8 AS changes FROM sift_document_changes';
+
 /** The key of a lexeme of one text search configuration in CorpusSnapshot.documentFrequencies. */
 export function configLexemeKey(config: string, lexeme: string): string {
   return `${config}\u0000${lexeme}`;
 }
 
 export interface CorpusSnapshot extends CorpusStatistics {
+  /** The corpus's change count (CHANGES_SQL) when the snapshot was taken, in the same transaction as its statistics. */
+  changes: number;
+  /** Which build of its cache made it (1, 2, …): a larger one began later. */
+  generation: number;
   configs: string[];
   /**
    * Documents per text search configuration: a lexeme's idf is taken among the pages of its own configuration
@@ -64,6 +90,15 @@ export interface SiteLinkPriors {
 /** No site's mean (every site's is taken as 1): basic and ultra-fast depth, and corpora above the scanning bound. */
 export const NO_SITE_LINK_PRIORS: SiteLinkPriors = { domains: [], means: [] };
 
+/** The client a snapshot's statements run on: its REPEATABLE READ transaction. */
+type SnapshotTransaction = Parameters<Parameters<PrismaClient['$transaction']>[0]>[0];
+
+/** The sites' link priors with the corpus's change count when their scan began. */
+interface BuiltSiteLinkPriors {
+  priors: SiteLinkPriors;
+  changes: number;
+}
+
 /**
  * A value built again once it is older than ttlMs (0: before every use). The old value is served while the new one is
  * built, so only the first use waits; a failed rebuild keeps the old value and the next use tries again.
@@ -84,6 +119,17 @@ class RebuiltValue<T> {
     return latest.value;
   }
 
+  /**
+   * The current value once `fresh` accepts it, else the value of the rebuild under way, else of a new one: callers
+   * that find the value stale together wait for one rebuild. `fresh` must accept every value whose build began after
+   * the call, so the wait ends.
+   */
+  async currentWhere(fresh: (value: T) => boolean): Promise<T> {
+    let value = await this.current();
+    while (!fresh(value)) value = await this.rebuild();
+    return value;
+  }
+
   private rebuild(): Promise<T> {
     if (this.rebuilding) return this.rebuilding;
     this.rebuilding = this.build()
@@ -102,12 +148,18 @@ class RebuiltValue<T> {
  * Corpus statistics for BM25F: document count, average length, the text search configurations in use and, for
  * corpora small enough to scan, the document frequency of every lexeme (`ts_stat`). Counting one lexeme's
  * documents through the GIN index costs a heap visit per document (about 3 ms per common word on 10,000 pages),
- * which made the idf lookups the largest single cost of a search; the table makes them free. A stale snapshot is
- * served while a fresh one is built in the background, so no search waits for the rebuild after the first.
+ * which made the idf lookups the largest single cost of a search; the table makes them free. The statistics of one
+ * snapshot are read in one transaction, so its page counts and document frequencies describe the same pages.
+ *
+ * A search reads the corpus's change count (one sequence read) and waits for new statistics when the corpus has
+ * changed by a material share since the snapshot (an import or a crawl, in whichever process it ran); otherwise
+ * a stale snapshot is served while a fresh one is built in the background, so no search waits for the rebuild.
  */
 export class CorpusSnapshotCache {
   private readonly snapshots: RebuiltValue<CorpusSnapshot>;
-  private readonly linkPriors: RebuiltValue<SiteLinkPriors>;
+  private readonly linkPriors: RebuiltValue<BuiltSiteLinkPriors>;
+  private builds = 0;
+  private changesRead?: Promise<number>;
 
   constructor(
     private readonly prisma: PrismaClient,
@@ -117,43 +169,101 @@ export class CorpusSnapshotCache {
     this.linkPriors = new RebuiltValue(options.ttlMs, () => this.buildSiteLinkPriors());
   }
 
-  current(): Promise<CorpusSnapshot> {
-    return this.snapshots.current();
+  /** The snapshot to rank with: the cached one, unless the corpus has changed materially since it was taken. */
+  async current(): Promise<CorpusSnapshot> {
+    const [snapshot, changes] = await Promise.all([this.snapshots.current(), this.changes()]);
+    if (!this.isMateriallyBehind(snapshot, snapshot.changes, changes)) return snapshot;
+    return this.snapshots.currentWhere((candidate) => !this.isMateriallyBehind(candidate, candidate.changes, changes));
   }
 
   /**
-   * The sites' mean link priors, which only advanced depth reads: built on the first call, then like the snapshot, so a
-   * process that never searches at advanced depth (the research worker, basic-depth gateways) never scans the link
-   * graph.
+   * Whether a document frequency counted live shows the snapshot a material share of its configuration's pages behind
+   * the corpus: more pages contain the lexeme than the snapshot has pages of that configuration (language), by more
+   * than the refresh share of them. That many pages were stored since, whatever share of the whole corpus they are.
    */
-  siteLinkPriors(): Promise<SiteLinkPriors> {
-    return this.linkPriors.current();
+  isOutgrown(snapshot: CorpusSnapshot, config: string, documentFrequency: number): boolean {
+    const documents = snapshot.documentCounts.get(config) ?? snapshot.documentCount;
+    return documentFrequency - documents > this.refreshShare * documents;
+  }
+
+  /**
+   * A snapshot whose build began after this call: a search found the one it had older than the corpus (a document
+   * frequency counted live well above the snapshot's page count of its language: isOutgrown), whatever the change
+   * count says.
+   */
+  refreshed(): Promise<CorpusSnapshot> {
+    const after = this.builds;
+    return this.snapshots.currentWhere((snapshot) => snapshot.generation > after);
+  }
+
+  /**
+   * The sites' mean link priors, which only advanced depth reads: built on the first call, then like the snapshot
+   * (rebuilt first when the corpus has changed materially since their scan), so a process that never searches at
+   * advanced depth (the research worker, basic-depth gateways) never scans the link graph.
+   */
+  async siteLinkPriors(snapshot: CorpusSnapshot): Promise<SiteLinkPriors> {
+    const built = await this.linkPriors.currentWhere((candidate) => !this.isMateriallyBehind(snapshot, candidate.changes, snapshot.changes));
+    return built.priors;
+  }
+
+  /**
+   * Whether statistics taken at change count `changes` are a material share of the snapshot's pages behind the corpus
+   * at change count `current`. Only behind: statistics taken later than `current` (an import still running) are fresh,
+   * so a wait for statistics taken after a count was read always ends.
+   */
+  private isMateriallyBehind(snapshot: CorpusSnapshot, changes: number, current: number): boolean {
+    return current - changes > this.refreshShare * snapshot.documentCount;
+  }
+
+  private get refreshShare(): number {
+    return this.options.refreshShare ?? MATERIAL_CHANGE_SHARE;
+  }
+
+  /** The corpus's change count now; searches that ask while a read is under way share it. */
+  private changes(): Promise<number> {
+    this.changesRead ??= queryRows<{ changes: number }>(this.prisma, { name: 'sift_corpus_changes', text: CHANGES_SQL, values: [] })
+      .then(([row]) => row.changes)
+      .finally(() => {
+        this.changesRead = undefined;
+      });
+    return this.changesRead;
   }
 
   private async build(): Promise<CorpusSnapshot> {
-    const rows = await this.prisma.$queryRaw<{ config: string; documents: number; words: number }[]>`
-      SELECT sift_search_config(language)::text AS config, count(*)::int AS documents,
-             coalesce(sum(word_count), 0)::float8 AS words
-      FROM documents GROUP BY 1 ORDER BY 1`;
-    const documentCount = rows.reduce((sum, row) => sum + row.documents, 0);
-    const words = rows.reduce((sum, row) => sum + row.words, 0);
-    const documentFrequencies = new Map<string, number>();
-    if (documentCount > 0 && documentCount <= this.options.maximumDocumentsForLexemeTable) {
-      for (const { config } of rows) {
-        const pagesOfConfig = `SELECT search_vector FROM documents WHERE owner_account_id IS NULL AND sift_search_config(language) = '${config.replace(/'/g, "''")}'::regconfig`;
-        const lexemes = await this.prisma.$queryRaw<{ word: string; ndoc: number }[]>`SELECT word, ndoc FROM ts_stat(${pagesOfConfig})`;
-        for (const lexeme of lexemes) documentFrequencies.set(configLexemeKey(config, lexeme.word), lexeme.ndoc);
-      }
-    }
-    const averageWordCount = documentCount > 0 ? words / documentCount : 0;
-    return {
-      documentCount,
-      averageWordCount,
-      configs: rows.map((row) => row.config),
-      documentCounts: new Map(rows.map((row) => [row.config, row.documents])),
-      documentFrequencies,
-      siteAverageWordCounts: await this.siteAverageWordCounts(averageWordCount),
-    };
+    this.builds += 1;
+    const generation = this.builds;
+    // REPEATABLE READ: every statement sees the pages as the first did, however many an import stores meanwhile.
+    return this.prisma.$transaction(
+      async (transaction) => {
+        const [{ changes }] = await transaction.$queryRawUnsafe<{ changes: number }[]>(CHANGES_SQL);
+        const rows = await transaction.$queryRaw<{ config: string; documents: number; words: number }[]>`
+          SELECT sift_search_config(language)::text AS config, count(*)::int AS documents,
+                 coalesce(sum(word_count), 0)::float8 AS words
+          FROM documents GROUP BY 1 ORDER BY 1`;
+        const documentCount = rows.reduce((sum, row) => sum + row.documents, 0);
+        const words = rows.reduce((sum, row) => sum + row.words, 0);
+        const documentFrequencies = new Map<string, number>();
+        if (documentCount > 0 && documentCount <= this.options.maximumDocumentsForLexemeTable) {
+          for (const { config } of rows) {
+            const pagesOfConfig = `SELECT search_vector FROM documents WHERE owner_account_id IS NULL AND sift_search_config(language) = '${config.replace(/'/g, "''")}'::regconfig`;
+            const lexemes = await transaction.$queryRaw<{ word: string; ndoc: number }[]>`SELECT word, ndoc FROM ts_stat(${pagesOfConfig})`;
+            for (const lexeme of lexemes) documentFrequencies.set(configLexemeKey(config, lexeme.word), lexeme.ndoc);
+          }
+        }
+        const averageWordCount = documentCount > 0 ? words / documentCount : 0;
+        return {
+          changes,
+          generation,
+          documentCount,
+          averageWordCount,
+          configs: rows.map((row) => row.config),
+          documentCounts: new Map(rows.map((row) => [row.config, row.documents])),
+          documentFrequencies,
+          siteAverageWordCounts: await this.siteAverageWordCounts(transaction, averageWordCount),
+        };
+      },
+      { isolationLevel: 'RepeatableRead', maxWait: BUILD_MAXIMUM_WAIT_MS, timeout: BUILD_TIMEOUT_MS },
+    );
   }
 
   /**
@@ -162,8 +272,8 @@ export class CorpusSnapshotCache {
    * against an average that long pages elsewhere inflate; a site of long pages keeps the corpus average, because a
    * long page usually covers more topics (manuals, references) and that should keep costing it, as it did before.
    */
-  private async siteAverageWordCounts(corpusAverage: number): Promise<CorpusSnapshot['siteAverageWordCounts']> {
-    const sites = await this.prisma.$queryRaw<{ domain: string; documents: number; words: number }[]>`
+  private async siteAverageWordCounts(transaction: SnapshotTransaction, corpusAverage: number): Promise<CorpusSnapshot['siteAverageWordCounts']> {
+    const sites = await transaction.$queryRaw<{ domain: string; documents: number; words: number }[]>`
       SELECT domain, count(*)::int AS documents, coalesce(sum(word_count), 0)::float8 AS words
       FROM documents WHERE owner_account_id IS NULL
       GROUP BY domain HAVING count(*) >= ${SITE_LENGTH_MINIMUM_DOCUMENTS} AND avg(word_count) < ${corpusAverage}
@@ -179,9 +289,10 @@ export class CorpusSnapshotCache {
    * with a linked page brings its prior (1 without links), and SITE_LINK_PRIOR_DOCUMENTS pages of prior 1 are added.
    * Like the lexeme table, a scan of the whole link graph: above the same bound the ranking goes without it.
    */
-  private async buildSiteLinkPriors(): Promise<SiteLinkPriors> {
-    const { documentCount } = await this.current();
-    if (documentCount === 0 || documentCount > this.options.maximumDocumentsForLexemeTable) return NO_SITE_LINK_PRIORS;
+  private async buildSiteLinkPriors(): Promise<BuiltSiteLinkPriors> {
+    const changes = await this.changes();
+    const { documentCount } = await this.snapshots.current();
+    if (documentCount === 0 || documentCount > this.options.maximumDocumentsForLexemeTable) return { priors: NO_SITE_LINK_PRIORS, changes };
     const sites = await queryRows<{ domain: string; documents: number; priors: number }>(this.prisma, {
       text: `SELECT d.domain, count(*)::int AS documents, sum(${linkPriorSql('coalesce(l.linking, 0)', '$1::float8', '$2::float8')})::float8 AS priors
              FROM documents d
@@ -193,8 +304,11 @@ export class CorpusSnapshotCache {
       values: [LINK_WEIGHT, LINK_HALF, SITE_LINK_MAXIMUM_SITES],
     });
     return {
-      domains: sites.map((site) => site.domain),
-      means: sites.map((site) => (site.priors + SITE_LINK_PRIOR_DOCUMENTS) / (site.documents + SITE_LINK_PRIOR_DOCUMENTS)),
+      priors: {
+        domains: sites.map((site) => site.domain),
+        means: sites.map((site) => (site.priors + SITE_LINK_PRIOR_DOCUMENTS) / (site.documents + SITE_LINK_PRIOR_DOCUMENTS)),
+      },
+      changes,
     };
   }
 }

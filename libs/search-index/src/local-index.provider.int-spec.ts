@@ -304,7 +304,7 @@ describe('LocalIndexProvider (Postgres full-text search + BM25F)', () => {
     // An English quotation filed as German: under the german configuration "can", "it", "do" are ordinary words.
     await importPage(store, { url: `https://${domain('german')}/zitat`, title: `Zitat über ${word}`, text: `Er sagte: "I can do it, can you do it? Yes we can do it." Dann sprach er über ${word}.`, language: 'de' });
     // One snapshot of the corpus's statistics for both searches (pages other test files store would move the scores).
-    const held = new LocalIndexProvider(prisma, { statisticsTtlMs: 600_000 });
+    const held = new LocalIndexProvider(prisma, { statisticsTtlMs: 600_000, statisticsRefreshShare: Infinity });
     const scores = async (text: string) => (await held.search({ query: text, maxResults: 2 })).map((candidate) => [candidate.url, candidate.score.toFixed(6)]);
     // The question ranks as its content word alone: "can", "I", "do", "it", "with" are English stop words.
     expect(await scores(`can I do it with ${word}`)).toEqual(await scores(word));
@@ -417,7 +417,7 @@ describe('LocalIndexProvider (Postgres full-text search + BM25F)', () => {
     const chapter = `https://${domain('copied')}/chapter`;
     await importPage(store, { url: chapter, title: 'Chapter', markdown: `Read [the sheet](${reference}) first.`, text: 'Read the sheet first.', language: 'en' });
     await store.save({ accountId: owner.id }, webPageOf({ finalUrl: chapter, title: 'Chapter', markdown: `Read [the sheet](${reference}), then [the note](${note}).`, text: 'Read the sheet, then the note.', language: 'en' }), 'extract');
-    const held = new LocalIndexProvider(prisma, { statisticsTtlMs: 600_000 });
+    const held = new LocalIndexProvider(prisma, { statisticsTtlMs: 600_000, statisticsRefreshShare: Infinity });
     for (const filter of [{}, { includeDomains: [domain('copied')] }]) {
       const scoresFor = async (viewer: SearchQuery['viewer']) => {
         const results = await held.search({ query: word, maxResults: 10, depth: 'advanced', viewer, ...filter });
@@ -597,7 +597,7 @@ describe('LocalIndexProvider (Postgres full-text search + BM25F)', () => {
       // them it is a word no page has. The scores are compared under one snapshot of the corpus's statistics:
       // other test files store pages meanwhile, and a snapshot taken per search would move the page count and
       // mean length between the two searches.
-      const held = new LocalIndexProvider(prisma, { statisticsTtlMs: 600_000 });
+      const held = new LocalIndexProvider(prisma, { statisticsTtlMs: 600_000, statisticsRefreshShare: Infinity });
       const scores = async (query: string, viewer: SearchQuery['viewer']) =>
         (await held.search({ query, maxResults: 10, viewer, ...filter })).map((candidate) => [candidate.url, candidate.score]);
       const absentWord = `zelquit${suffix}`;

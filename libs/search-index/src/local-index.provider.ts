@@ -23,9 +23,16 @@ import { anyLexemeQuery, tsqueryOperand } from './tsquery-literal';
 export interface LocalIndexOptions {
   /**
    * How long corpus statistics (document count, lengths, languages, lexeme document frequencies) are reused;
-   * they move slowly. Default 60 s; lexemes missing from the snapshot (new pages) are still counted live.
+   * they move slowly. Default 60 s; lexemes missing from the snapshot (new pages) are still counted live, and a search
+   * waits for new statistics when the corpus (or its pages of one language) has changed by a good share since
+   * (an import, a crawl: CorpusSnapshotCache).
    */
   statisticsTtlMs?: number;
+  /**
+   * The share of the corpus (or of its pages of one language) that may change before a search waits for new
+   * statistics (default 0.1); Infinity holds them for statisticsTtlMs whatever is stored meanwhile.
+   */
+  statisticsRefreshShare?: number;
   /** Corpora larger than this skip the lexeme table (a full `ts_stat` scan) and count each lexeme live. */
   lexemeTableMaximumDocuments?: number;
   /**
@@ -514,21 +521,31 @@ export class LocalIndexProvider implements SearchProvider {
     this.corpus = new CorpusSnapshotCache(prisma, {
       ttlMs: options.statisticsTtlMs ?? 60_000,
       maximumDocumentsForLexemeTable: options.lexemeTableMaximumDocuments ?? 200_000,
+      refreshShare: options.statisticsRefreshShare,
     });
   }
 
   async search(query: SearchQuery): Promise<SearchCandidate[]> {
     const maxResults = query.maxResults ?? 10;
     if (maxResults <= 0) return [];
-    const snapshot = await this.corpus.current();
+    let snapshot = await this.corpus.current();
     if (snapshot.documentCount === 0) return [];
-    // Only advanced depth reads the sites' link priors (and builds them on its first search).
-    const corpus: RankingCorpus = { ...snapshot, siteLinkPriors: query.depth === 'advanced' ? await this.corpus.siteLinkPriors() : NO_SITE_LINK_PRIORS };
     const viewer = viewerAccountOf(query.viewer);
     // The query as the document store wrote the pages for the parser (searchableText), once for both readers.
     const text = searchableText(searchTermsOf(query.query));
-    const { rows: lexemeRows, contentWords } = await this.queryLexemes(text, languageCodeOf(query.language) ?? null, corpus, viewer);
+    const queryLanguage = languageCodeOf(query.language) ?? null;
+    let lexemes = await this.queryLexemes(text, queryLanguage, snapshot, viewer);
+    // Many more pages with a word than the snapshot has pages of its language: pages were stored since it was taken (a
+    // crawl of a site in a language the corpus had few pages of, too few pages for the corpus as a whole to have
+    // changed much). Its statistics and the live counts no longer describe the same pages: new ones are taken first.
+    if (lexemes.rows.some((row) => this.corpus.isOutgrown(snapshot, row.config, row.document_frequency))) {
+      snapshot = await this.corpus.refreshed();
+      lexemes = await this.queryLexemes(text, queryLanguage, snapshot, viewer);
+    }
+    const { rows: lexemeRows, contentWords } = lexemes;
     if (lexemeRows.length === 0) return [];
+    // Only advanced depth reads the sites' link priors (and builds them on its first search).
+    const corpus: RankingCorpus = { ...snapshot, siteLinkPriors: query.depth === 'advanced' ? await this.corpus.siteLinkPriors(snapshot) : NO_SITE_LINK_PRIORS };
     const spans = query.depth === 'advanced' ? proximitySpans(text, (word) => contentWords.has(word)) : [];
     const filters = filtersOf(query);
     let terms: QueryTerm[] = lexemeRows.map((row) => ({ ...row, idf: inverseDocumentFrequency(row.document_frequency, documentsOf(corpus, row.config)) }));

@@ -58,6 +58,8 @@ describe('SearxngProvider (loopback SearXNG speaking its JSON API)', () => {
   let baseUrl: string;
   let lastRequest: URL | undefined;
   let status = 200;
+  // Results a test adds after the answer's own.
+  let addedResults: Array<Record<string, unknown>> = [];
 
   beforeAll(async () => {
     server = createServer((request: IncomingMessage, response: ServerResponse) => {
@@ -67,7 +69,7 @@ describe('SearxngProvider (loopback SearXNG speaking its JSON API)', () => {
         return;
       }
       response.writeHead(status, { 'content-type': 'application/json' });
-      response.end(status === 200 ? JSON.stringify(searxngAnswer) : '{"error":"rate limited"}');
+      response.end(status === 200 ? JSON.stringify({ ...searxngAnswer, results: [...searxngAnswer.results, ...addedResults] }) : '{"error":"rate limited"}');
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}/searx`;
@@ -80,6 +82,7 @@ describe('SearxngProvider (loopback SearXNG speaking its JSON API)', () => {
   beforeEach(() => {
     status = 200;
     lastRequest = undefined;
+    addedResults = [];
   });
 
   it('maps topic, time range, language and safe search onto the JSON API and reaches a loopback instance', async () => {
@@ -122,6 +125,27 @@ describe('SearxngProvider (loopback SearXNG speaking its JSON API)', () => {
     expect(onlyNews.map((result) => result.url)).toEqual(['https://www.example-news.com/2026/volcano-erupts']);
     const dated = await provider.search({ query: 'volcano', startDate: '2026-11-01' });
     expect(dated.map((result) => result.url)).toEqual(['https://www.example-news.com/2026/volcano-erupts']);
+  });
+
+  it("drops results and images whose address the egress policy refuses, the SearXNG host's own included, and keeps what it allows", async () => {
+    const result = (url: string, extra: Record<string, unknown> = {}) => ({ url, title: url, content: `About ${url}`, engine: 'intranet', score: 1, ...extra });
+    const loopbackPage = `${baseUrl.replace('/searx', '')}/page`;
+    addedResults = [
+      result('http://169.254.169.254/latest/meta-data/'),
+      result('http://user:pass@127.0.0.1/'),
+      result('http://2130706433/'),
+      result('http://[::1]/'),
+      result('http://localhost/'),
+      result('file:///etc/passwd'),
+      result(loopbackPage),
+      result('https://volcanoes.example/ash', { img_src: 'http://10.0.0.1/ash.jpg' }),
+    ];
+    const closed = await new SearxngProvider({ baseUrl, policy: { allowCidrs: [] } }).search({ query: 'volcano', maxResults: 20 });
+    expect(closed.map((candidate) => candidate.url)).toEqual([...searxngAnswer.results.map((answer) => answer.url), 'https://volcanoes.example/ash']);
+    expect(closed.at(-1)?.images).toEqual([]);
+    // An allowance of the policy (tests' loopback fixtures) applies to what is returned as to what is fetched.
+    const loopback = await new SearxngProvider({ baseUrl, policy: { allowCidrs: ['127.0.0.0/8'] } }).search({ query: 'volcano', maxResults: 20 });
+    expect(loopback.map((candidate) => candidate.url)).toEqual([...searxngAnswer.results.map((answer) => answer.url), 'http://2130706433/', 'http://localhost/', loopbackPage, 'https://volcanoes.example/ash']);
   });
 
   it('fails loudly when SearXNG answers with an error', async () => {

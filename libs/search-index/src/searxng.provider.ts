@@ -1,4 +1,4 @@
-import { OperatorEndpoint, safeFetch } from '@sift/safe-fetch';
+import { isReturnableUrl, OperatorEndpoint, safeFetch } from '@sift/safe-fetch';
 import type { EgressPolicy, OperatorEndpointOptions } from '@sift/safe-fetch';
 import { hostMatchesAny, normalizeDomainEntry } from './domain-match';
 import { languageCodeOf } from './language-code';
@@ -10,7 +10,10 @@ import { isInsideWindow, timeWindowOf } from './time-window';
 export interface SearxngOptions {
   /** SEARXNG_URL, e.g. http://searxng:8080 */
   baseUrl: string;
-  /** Egress policy for everything but the SearXNG host itself (the app's FETCH_ALLOW_CIDRS). */
+  /**
+   * Egress policy for everything but the SearXNG host itself (the app's FETCH_ALLOW_CIDRS): also what decides which of
+   * its results' URLs may be returned.
+   */
   policy: EgressPolicy;
   /** Used when the query carries no deadline. */
   timeoutMs?: number;
@@ -99,15 +102,12 @@ export class SearxngProvider implements SearchProvider {
     const topScore = Math.max(0, ...results.map((result) => result.score ?? 0));
     const candidates: SearchCandidate[] = [];
     results.forEach((result, rank) => {
-      if (!result.url) return;
-      let host: string;
-      try {
-        const parsed = new URL(result.url);
-        if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') return;
-        host = parsed.hostname;
-      } catch {
-        return;
-      }
+      // Engines index what they can reach, and an instance may run engines of an intranet: a URL whose host the
+      // egress policy refuses (an internal address in any notation, localhost, credentials, another scheme) is not
+      // handed to the caller, who would take it for a page on the web. The base policy, not the endpoint's, which
+      // also allows the SearXNG host's own addresses.
+      if (!result.url || !isReturnableUrl(result.url, this.options.policy)) return;
+      const host = new URL(result.url).hostname;
       if (include && !hostMatchesAny(host, include)) return;
       if (exclude && hostMatchesAny(host, exclude)) return;
       const published = publishedDateOf(result);
@@ -121,7 +121,7 @@ export class SearxngProvider implements SearchProvider {
         contentIsSnippet: true,
         score,
         provider: this.name,
-        images: result.img_src ? [{ url: result.img_src }] : [],
+        images: result.img_src && isReturnableUrl(result.img_src, this.options.policy) ? [{ url: result.img_src }] : [],
       };
       if (published) candidate.publishedDate = published.toISOString();
       candidates.push(candidate);
