@@ -18,3 +18,4 @@ export * from './request-scope';
 export * from './structured-logger';
 export * from './upstream-metrics';
 export * from './queue-dashboard';
+export * from './event-loop-watch';

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { type Job, type JobsOptions, Queue, QueueEvents } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { JobDefinition, QueueName } from '@sift/queue-contracts';
+import { beatingConsumers, CONSUMER_HEARTBEAT, consumerNameOf } from './consumer-heartbeat';
 import { JobFailedError } from './job-failed.error';
 import { JobTimeoutError } from './job-timeout.error';
 import { DEFAULT_QUEUE_PREFIX } from './queue-prefix';
@@ -44,6 +45,11 @@ export interface QueueConsumers {
   queue: QueueName;
   /** Worker connections consuming the queue right now (BullMQ's CLIENT LIST view). */
   consumers: number;
+  /**
+   * Those of them whose heartbeat is recent (CONSUMER_HEARTBEAT.silentAfterMs): a consumer whose event loop a job
+   * blocks keeps its connections, so it is counted in `consumers`, but it takes no job and answers none.
+   */
+  responsive: number;
 }
 
 /** Jobs of one queue by state, and how long the oldest waiting one has waited (null when none waits). */
@@ -252,12 +258,21 @@ export class JobQueue {
     };
   }
 
-  /** How many workers consume each queue; a queue with none answers nothing until its deadline. */
+  /**
+   * How many workers consume each queue, and how many of them are responsive; a queue with no responsive consumer
+   * answers nothing until its deadline.
+   */
   async consumers(queues: readonly QueueName[]): Promise<QueueConsumers[]> {
     await this.assertConnected('count consumers');
-    return Promise.all(
-      queues.map(async (queue) => ({ queue, consumers: await this.withinStepTimeout('count consumers', this.queueFor(queue).getWorkersCount()) })),
-    );
+    const [connected, beating] = await Promise.all([
+      Promise.all(queues.map((queue) => this.withinStepTimeout('count consumers', this.queueFor(queue).getWorkers()))),
+      this.withinStepTimeout('count consumers', beatingConsumers(this.options.connection, this.prefix, queues, CONSUMER_HEARTBEAT.silentAfterMs)),
+    ]);
+    return queues.map((queue, index) => {
+      const names = connected[index].map((client) => consumerNameOf(client.rawname));
+      const beatingNow = beating.get(queue) ?? new Set<string>();
+      return { queue, consumers: names.length, responsive: names.filter((name) => name !== undefined && beatingNow.has(name)).length };
+    });
   }
 
   /**

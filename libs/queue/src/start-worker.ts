@@ -1,6 +1,7 @@
 import { type Job, UnrecoverableError, Worker } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { JobDefinition, QueueName } from '@sift/queue-contracts';
+import { newConsumerName, startConsumerHeartbeat } from './consumer-heartbeat';
 import { buildHandlerRegistry } from './handler-registry';
 import { InvalidJobPayloadError } from './invalid-job-payload.error';
 import { JobExpiredError, openEnvelope } from './job-envelope';
@@ -54,6 +55,8 @@ export const MAX_STALLED_COUNT = 1;
 
 export interface RunningWorker {
   readonly queue: QueueName;
+  /** The consumer's name: in its Redis connection name, its heartbeat and each job's processedBy. */
+  readonly name: string;
   readonly metrics: WorkerMetrics;
   /** Stops taking jobs, lets running ones finish, then disconnects. */
   close(): Promise<void>;
@@ -118,9 +121,12 @@ export async function startWorker(options: StartWorkerOptions): Promise<RunningW
     }
   };
 
+  const name = newConsumerName();
+  const prefix = options.prefix ?? DEFAULT_QUEUE_PREFIX;
   const worker = new Worker(options.queue, processJob, {
+    name,
     connection: options.connection,
-    prefix: options.prefix ?? DEFAULT_QUEUE_PREFIX,
+    prefix,
     concurrency: options.concurrency,
     autorun: false,
     lockDuration: options.stallRecovery?.lockDurationMs ?? STALL_RECOVERY.lockDurationMs,
@@ -135,10 +141,17 @@ export async function startWorker(options: StartWorkerOptions): Promise<RunningW
   await worker.waitUntilReady();
   // run() resolves only when the worker closes; errors inside it are reported through the 'error' event.
   void worker.run().catch(options.onError ?? reportToStandardError);
+  // A connected consumer may still be stuck (a job blocking its event loop); the beat tells the two apart.
+  const heartbeat = startConsumerHeartbeat(options.connection, { prefix, queue: options.queue, consumer: name });
 
   return {
     queue: options.queue,
+    name,
     metrics,
-    close: () => worker.close(),
+    close: async () => {
+      // Still beating while running jobs finish: the consumer is busy, not stuck.
+      await worker.close();
+      await heartbeat.stop();
+    },
   };
 }

@@ -1,5 +1,6 @@
 import { access, constants } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
+import type { EventLoopHealth } from './event-loop-watch';
 import type { RedisHealth } from './redis-health';
 
 /** How long a dependency check may take: a probe answers within it even when Postgres hangs. */
@@ -14,13 +15,17 @@ export interface WorkerHealthServerOptions {
   checkRedis: () => Promise<RedisHealth>;
   /** What else the worker cannot work without (Postgres, Chromium), by name. */
   dependencies?: Record<string, DependencyCheck>;
+  /** Whether the process's event loop was blocked recently (EventLoopWatch). */
+  eventLoop?: () => EventLoopHealth;
   metrics: () => Promise<string>;
   metricsContentType: string;
 }
 
 /**
- * Serves GET /health (200 when Redis and every dependency answer, else 503, with each one's state) and GET /metrics
- * (Prometheus text) for orchestrators.
+ * Serves GET /health (readiness: 200 when Redis and every dependency answer and the event loop was not blocked
+ * recently, else 503, with each one's state), GET /live (liveness: 200 whenever the event loop gets to answer; it
+ * asks no dependency, so an outage does not restart every worker, but a loop blocked for good fails it) and
+ * GET /metrics (Prometheus text) for orchestrators.
  */
 export async function startWorkerHealthServer(options: WorkerHealthServerOptions): Promise<{ server: Server; port: number; close: () => Promise<void> }> {
   const server = createServer((request, response) => {
@@ -29,10 +34,14 @@ export async function startWorkerHealthServer(options: WorkerHealthServerOptions
       if (request.method !== 'GET') {
         response.writeHead(405, { allow: 'GET' }).end();
       } else if (path === '/health') {
+        // Read before the checks' awaits: a probe that waited through a block is answered in the loop's first turn after it.
+        const eventLoop = options.eventLoop?.();
         const [redis, dependencies] = await Promise.all([options.checkRedis(), checkDependencies(options.dependencies ?? {})]);
-        const ok = redis.ok && Object.values(dependencies).every((state) => state === 'ok');
+        const ok = redis.ok && Object.values(dependencies).every((state) => state === 'ok') && (eventLoop?.ok ?? true);
         response.writeHead(ok ? 200 : 503, { 'content-type': 'application/json' });
-        response.end(JSON.stringify({ status: ok ? 'ok' : 'error', redis, ...dependencies }));
+        response.end(JSON.stringify({ status: ok ? 'ok' : 'error', redis, ...dependencies, ...(eventLoop ? { eventLoop } : {}) }));
+      } else if (path === '/live') {
+        response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ status: 'ok' }));
       } else if (path === '/metrics') {
         const text = await options.metrics();
         response.writeHead(200, { 'content-type': options.metricsContentType }).end(text);

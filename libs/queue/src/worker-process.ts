@@ -1,5 +1,6 @@
 import type { Registry } from 'prom-client';
 import type { JobDefinition, QueueName } from '@sift/queue-contracts';
+import { EventLoopWatch, type EventLoopWatchOptions } from './event-loop-watch';
 import type { JobHandler } from './job-handler';
 import { createRedisConnection } from './redis-connection';
 import { checkRedis } from './redis-health';
@@ -28,14 +29,21 @@ export interface WorkerProcessOptions {
   dependencies?: Record<string, DependencyCheck>;
   /** Adds the process's own metrics (its browser pool) to the worker's registry. */
   registerMetrics?: (registry: Registry) => void;
+  /** When a pause of the event loop counts as a block, and how long /health reports it (EVENT_LOOP_WATCH). */
+  eventLoopWatch?: Omit<EventLoopWatchOptions, 'onBlocked'>;
 }
 
 /**
  * The whole life of a worker process: consume the queue (refusing to start when its jobs are not covered exactly
- * once), serve health and metrics, and on SIGTERM/SIGINT let running jobs finish before releasing resources.
+ * once), serve health and metrics, report a blocked event loop, and on SIGTERM/SIGINT let running jobs finish
+ * before releasing resources.
  */
 export async function runWorkerProcess(options: WorkerProcessOptions): Promise<void> {
   const log = workerLogger(options.service);
+  const eventLoop = new EventLoopWatch({
+    ...options.eventLoopWatch,
+    onBlocked: (blockedMs) => log('error', 'the event loop was blocked: a job ran synchronously; no other job, lock renewal or probe ran meanwhile', { blockedMs }),
+  }).start();
   const connection = createRedisConnection(options.redisUrl);
   const worker = await startWorker({
     queue: options.queue,
@@ -54,6 +62,7 @@ export async function runWorkerProcess(options: WorkerProcessOptions): Promise<v
     port: options.healthPort,
     checkRedis: () => checkRedis(connection),
     dependencies: options.dependencies,
+    eventLoop: () => eventLoop.health(),
     metrics: () => worker.metrics.text(),
     metricsContentType: worker.metrics.contentType,
   });
@@ -67,6 +76,7 @@ export async function runWorkerProcess(options: WorkerProcessOptions): Promise<v
     log('info', 'shutting down: finishing running jobs', { signal });
     await worker.close();
     log('info', 'running jobs finished; stopped', { signal });
+    eventLoop.stop();
     await Promise.allSettled([health.close(), options.release?.()]);
     await connection.quit();
     process.exit(0);

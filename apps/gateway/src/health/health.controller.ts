@@ -24,14 +24,22 @@ export class HealthController {
 
   @Public()
   @Get('health')
-  @ApiOperation({ operationId: 'health', summary: 'Readiness: 200 when Postgres and Redis answer (status "degraded" when a queue has no worker), 503 otherwise' })
+  @ApiOperation({
+    operationId: 'health',
+    summary: 'Readiness: 200 when Postgres and Redis answer (status "degraded" when a queue has no responsive worker), 503 otherwise',
+    description:
+      'Status "degraded" (still 200) when a queue has no responsive worker: none is connected, or every connected one has stopped beating (a job blocks its event loop). ' +
+      'The gateway itself still serves every request that does not need that queue, and taking it out of rotation would not unblock a worker; the stuck worker reports itself on its own /health (503). ' +
+      'Answers within about a second even when a dependency hangs.',
+  })
   @ApiOkResponse({ type: HealthResponseDto })
   @ApiServiceUnavailableResponse({ type: HealthResponseDto })
   async health(@Res() response: Response): Promise<void> {
-    const [postgres, redis] = await Promise.all([this.postgres(), checkRedis(this.redis, CHECK_TIMEOUT_MS)]);
-    const queues = redis.ok ? await this.queues() : null;
+    // All three at once, each bounded by CHECK_TIMEOUT_MS: the answer comes within about a second whatever hangs.
+    const [postgres, redis, consumers] = await Promise.all([this.postgres(), checkRedis(this.redis, CHECK_TIMEOUT_MS), this.queues()]);
+    const queues = redis.ok ? consumers : null;
     const reachable = postgres === 'ok' && redis.ok;
-    const staffed = queues !== null && Object.values(queues).every((queue) => queue.consumers > 0);
+    const staffed = queues !== null && Object.values(queues).every((queue) => queue.responsive > 0);
     const status: HealthStatus = !reachable ? 'error' : staffed ? 'ok' : 'degraded';
     const body: HealthResponseDto = { status, postgres, redis: redis.ok ? 'ok' : 'unreachable', queues };
     response.status(reachable ? 200 : 503).json(body);
@@ -42,11 +50,17 @@ export class HealthController {
   }
 
   private async queues(): Promise<Record<string, QueueHealthDto> | null> {
+    let timer: NodeJS.Timeout | undefined;
     try {
-      const counts = await this.jobQueue.consumers(Object.values(QueueName));
-      return Object.fromEntries(counts.map(({ queue, consumers }) => [queue, { consumers }]));
+      const counts = await Promise.race([
+        this.jobQueue.consumers(Object.values(QueueName)),
+        new Promise<null>((resolve) => (timer = setTimeout(() => resolve(null), CHECK_TIMEOUT_MS))),
+      ]);
+      return counts === null ? null : Object.fromEntries(counts.map(({ queue, consumers, responsive }) => [queue, { consumers, responsive }]));
     } catch {
       return null;
+    } finally {
+      clearTimeout(timer);
     }
   }
 }

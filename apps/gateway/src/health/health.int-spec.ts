@@ -9,7 +9,7 @@ interface HealthBody {
   status: string;
   postgres: string;
   redis: string;
-  queues: Record<string, { consumers: number }> | null;
+  queues: Record<string, { consumers: number; responsive: number }> | null;
 }
 
 const ProbeJob = defineJob({ name: 'health-probe', queue: QueueName.Extract, payloadSchema: z.object({}), resultSchema: z.object({}) });
@@ -33,12 +33,13 @@ describe('GET /health reports the consumers of each queue', () => {
   it('is "degraded" (still 200) while a queue has no worker, and counts a worker once it consumes', async () => {
     const idle = await callGateway<HealthBody>(gateway.baseUrl, 'GET', '/health');
     expect(idle.status).toBe(200);
-    expect(idle.body).toEqual({ status: 'degraded', postgres: 'ok', redis: 'ok', queues: { extract: { consumers: 0 }, crawl: { consumers: 0 }, research: { consumers: 0 } } });
+    expect(idle.body).toEqual({ status: 'degraded', postgres: 'ok', redis: 'ok', queues: { extract: { consumers: 0, responsive: 0 }, crawl: { consumers: 0, responsive: 0 }, research: { consumers: 0, responsive: 0 } } });
 
     worker = await startWorker({ queue: QueueName.Extract, definitions: [ProbeJob], handlers: [defineJobHandler(ProbeJob, async () => ({}))], concurrency: 1, connection, prefix });
     const staffed = await callGateway<HealthBody>(gateway.baseUrl, 'GET', '/health');
     expect(staffed.body.queues?.extract.consumers).toBeGreaterThanOrEqual(1);
-    expect(staffed.body.queues?.crawl.consumers).toBe(0);
+    expect(staffed.body.queues?.extract.responsive).toBe(1);
+    expect(staffed.body.queues?.crawl).toEqual({ consumers: 0, responsive: 0 });
     expect(staffed.body.status).toBe('degraded');
   });
 });

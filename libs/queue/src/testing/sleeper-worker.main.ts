@@ -6,6 +6,14 @@ import { SleeperJob } from './sleeper-job';
 
 const log = workerLogger('sleeper-worker');
 
+/** Spins for `ms`: nothing else in the process runs meanwhile (timers, sockets, lock renewals). */
+function blockEventLoop(ms: number): void {
+  const until = Date.now() + ms;
+  while (Date.now() < until) {
+    // Spinning is the point: this job stands for a regular expression backtracking or a huge schema compiling.
+  }
+}
+
 runWorkerProcess({
   service: 'sleeper-worker',
   queue: QueueName.Extract,
@@ -13,7 +21,8 @@ runWorkerProcess({
   handlers: [
     defineJobHandler(SleeperJob, async (payload) => {
       log('info', 'job started', { id: payload.id });
-      await new Promise((resolve) => setTimeout(resolve, payload.ms));
+      if (payload.busy) blockEventLoop(payload.ms);
+      else await new Promise((resolve) => setTimeout(resolve, payload.ms));
       log('info', 'job finished', { id: payload.id });
       return { id: payload.id };
     }),
@@ -23,6 +32,7 @@ runWorkerProcess({
   queuePrefix: process.env.QUEUE_PREFIX ?? 'sleeper',
   healthPort: 0,
   stallRecovery: { lockDurationMs: Number(process.env.QUEUE_LOCK_DURATION_MS ?? 10_000), stalledIntervalMs: Number(process.env.QUEUE_STALLED_INTERVAL_MS ?? 5_000) },
+  eventLoopWatch: process.env.EVENT_LOOP_REPORT_FOR_MS ? { reportForMs: Number(process.env.EVENT_LOOP_REPORT_FOR_MS) } : undefined,
 }).catch((error: unknown) => {
   log('error', 'sleeper worker failed to start', { error: String(error) });
   process.exit(1);
