@@ -1,48 +1,17 @@
-import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { createServer } from 'node:net';
 import { resolve } from 'node:path';
 import { BillingService, RESEARCH_CEILINGS, RESEARCH_MINIMUM, researchCreditsBound } from '@sift/billing';
 import { AccountRepository, ApiKeyRepository, createPrismaClient, CreditLedgerRepository, type PrismaClient, ProjectRepository } from '@sift/persistence';
 import { createRedisConnection, JobQueue } from '@sift/queue';
 import { QueueName, ResearchJob } from '@sift/queue-contracts';
 import { ResearchTaskRepository } from '@sift/research';
-import { createTestAccount, createTestKey } from '@sift/testing';
+import { createTestAccount, createTestKey, eventually, type OwnRedisServer, startOwnRedisServer } from '@sift/testing';
 import type { Redis } from 'ioredis';
 
 jest.setTimeout(90_000);
 
 const repositoryRoot = resolve(__dirname, '..', '..', '..');
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((listening) => server.listen(0, '127.0.0.1', listening));
-  const { port } = server.address() as { port: number };
-  await new Promise((closed) => server.close(closed));
-  return port;
-}
-
-/** A Redis of this test's own, without persistence as compose runs it; the shared one is never touched. */
-function startRedis(port: number): void {
-  execFileSync('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--daemonize', 'yes']);
-  for (let attempt = 0; attempt < 50; attempt += 1) {
-    try {
-      if (execFileSync('redis-cli', ['-p', String(port), 'ping']).toString().trim() === 'PONG') return;
-    } catch {
-      // not up yet
-    }
-    execFileSync('sleep', ['0.1']);
-  }
-  throw new Error(`redis-server on ${port} did not start`);
-}
-
-function stopRedis(port: number): void {
-  try {
-    execFileSync('redis-cli', ['-p', String(port), 'shutdown', 'nosave']);
-  } catch {
-    // redis-cli reports the dropped connection of a shutdown as an error
-  }
-}
 
 /** The research worker as `npm start` runs it (apps/research-worker/src/main.ts), once it says it consumes its queue. */
 async function startResearchWorker(env: Record<string, string>): Promise<{ child: ChildProcess; output: () => string }> {
@@ -64,31 +33,20 @@ async function startResearchWorker(env: Record<string, string>): Promise<{ child
   return { child, output: () => output };
 }
 
-async function eventually<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs: number): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`${what} did not happen within ${timeoutMs} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-}
-
 // Issue 35 item 6: compose runs Redis without persistence; after a restart the queued research tasks stayed pending
 // until their deadline, nothing queued them again. Their rows say what is unfinished: the worker's sweep queues them.
 describe('a Redis restart that loses the queued research tasks', () => {
   const queuePrefix = `test-redis-loss-${randomUUID().slice(0, 8)}`;
-  let port: number;
+  let redis: OwnRedisServer;
   let prisma: PrismaClient;
   let connection: Redis;
   let jobQueue: JobQueue;
   let worker: { child: ChildProcess; output: () => string } | undefined;
 
   beforeAll(async () => {
-    port = await freePort();
-    startRedis(port);
+    redis = await startOwnRedisServer();
     prisma = createPrismaClient(process.env.DATABASE_URL ?? '');
-    connection = createRedisConnection(`redis://127.0.0.1:${port}`);
+    connection = createRedisConnection(redis.url);
     jobQueue = new JobQueue({ connection, prefix: queuePrefix });
   });
 
@@ -100,7 +58,7 @@ describe('a Redis restart that loses the queued research tasks', () => {
     }
     await jobQueue.close().catch(() => undefined);
     connection.disconnect();
-    stopRedis(port);
+    redis.stop();
     await prisma.$disconnect();
   });
 
@@ -151,12 +109,12 @@ describe('a Redis restart that loses the queued research tasks', () => {
     // Another deployment's task in the same database: its job was in its own queue, which is its own to refill.
     const elsewhere = await postTask(account.id, key.id, 'What is a frobnicated zorblax?', `${queuePrefix}-elsewhere`);
 
-    stopRedis(port);
-    startRedis(port);
+    redis.stop();
+    redis.start();
     await eventually('the producer reconnecting', async () => (connection.status === 'ready' ? true : undefined), 20_000);
     expect((await jobQueue.depths([QueueName.Research]))[0].waiting).toBe(0);
 
-    worker = await startResearchWorker({ REDIS_URL: `redis://127.0.0.1:${port}`, QUEUE_PREFIX: queuePrefix, RESEARCH_SWEEP_INTERVAL_MS: '500' });
+    worker = await startResearchWorker({ REDIS_URL: redis.url, QUEUE_PREFIX: queuePrefix, RESEARCH_SWEEP_INTERVAL_MS: '500' });
     const rows = await eventually(
       'every task completing',
       async () => {

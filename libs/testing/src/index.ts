@@ -13,3 +13,5 @@ export { startLoopbackSearxng, type SearxngResult } from './loopback-searxng';
 export { loopHoldDuring, type LoopHold } from './event-loop-hold';
 export { ownResults } from './own-results';
 export { startSeverableProxy, type SeverableProxy } from './severable-proxy';
+export { startOwnRedisServer, type OwnRedisServer } from './own-redis-server';
+export { eventually } from './eventually';

@@ -1,45 +1,10 @@
-import { execFileSync } from 'node:child_process';
-import { createServer } from 'node:net';
-import { callGateway, createTestAccount, createTestKey } from '@sift/testing';
+import { callGateway, createTestAccount, createTestKey, type OwnRedisServer, startOwnRedisServer } from '@sift/testing';
 import { startTestGateway, TestGateway, uniqueClientIp } from '../testing/gateway-harness';
 
 jest.setTimeout(60_000);
 
 interface ErrorBody {
   detail: { error: string };
-}
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
-
-/** A Redis of this test's own, stopped and started under load; the shared one is never touched. */
-function startRedis(port: number): void {
-  execFileSync('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--daemonize', 'yes']);
-  for (let attempt = 0; attempt < 50; attempt += 1) {
-    try {
-      if (execFileSync('redis-cli', ['-p', String(port), 'ping']).toString().trim() === 'PONG') return;
-    } catch {
-      // not up yet
-    }
-    execFileSync('sleep', ['0.1']);
-  }
-  throw new Error(`redis-server on ${port} did not start`);
-}
-
-function stopRedis(port: number): void {
-  try {
-    execFileSync('redis-cli', ['-p', String(port), 'shutdown', 'nosave']);
-  } catch {
-    // redis-cli reports the dropped connection of a shutdown as an error
-  }
 }
 
 async function timed<T>(call: () => Promise<T>): Promise<{ answer: T; ms: number }> {
@@ -50,20 +15,19 @@ async function timed<T>(call: () => Promise<T>): Promise<{ answer: T; ms: number
 
 // Issue 16 item 7: with Redis down, every keyed request and /health hung until it came back.
 describe('a Redis outage', () => {
-  let port: number;
+  let redis: OwnRedisServer;
   let gateway: TestGateway;
   let apiKey: string;
 
   beforeAll(async () => {
-    port = await freePort();
-    startRedis(port);
-    gateway = await startTestGateway({ REDIS_URL: `redis://127.0.0.1:${port}`, QUEUE_PREFIX: `test-outage-${port}` });
+    redis = await startOwnRedisServer();
+    gateway = await startTestGateway({ REDIS_URL: redis.url, QUEUE_PREFIX: `test-outage-${redis.port}` });
     const account = await createTestAccount(gateway.prisma, { plan: 'growth' });
     apiKey = (await createTestKey(gateway.prisma, account.id)).apiKey;
   });
 
   afterAll(async () => {
-    stopRedis(port);
+    redis.stop();
     await gateway?.close();
   });
 
@@ -73,7 +37,7 @@ describe('a Redis outage', () => {
     const waitingExtract = timed(() => callGateway(gateway.baseUrl, 'POST', '/extract', { apiKey, body: { urls: ['https://example.com/'], timeout: 3 } }));
     await new Promise((resolve) => setTimeout(resolve, 500));
 
-    stopRedis(port);
+    redis.stop();
     const underLoad = await Promise.all([
       ...Array.from({ length: 4 }, () => timed(() => callGateway<ErrorBody>(gateway.baseUrl, 'GET', '/usage', { apiKey }))),
       ...Array.from({ length: 2 }, () =>
@@ -98,7 +62,7 @@ describe('a Redis outage', () => {
     expect(extract.ms).toBeLessThan(3_000 + 2_500);
     expect([200, 503]).toContain(extract.answer.status);
 
-    startRedis(port);
+    redis.start();
     const startedAt = Date.now();
     let status = 0;
     while (status !== 200 && Date.now() - startedAt < 15_000) {

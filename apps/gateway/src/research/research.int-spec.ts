@@ -2,17 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { ResearchEvent } from '@sift/queue-contracts';
 import { inlineCitation, isGroundedIn, sourceListEntry } from '@sift/research';
 import type { FixtureServer } from '@sift/safe-fetch';
-import {
-  callGateway,
-  createTestAccount,
-  createTestKey,
-  GitDocsSite,
-  type LoopbackChatServer,
-  startGitDocsSite,
-  startLoopbackChatServer,
-  startLoopbackSearxng,
-  type TestKey,
-} from '@sift/testing';
+import { callGateway, createTestAccount, createTestKey, eventually, GitDocsSite, type LoopbackChatServer, startGitDocsSite, startLoopbackChatServer, startLoopbackSearxng, type TestKey } from '@sift/testing';
 import Ajv from 'ajv';
 import { Redis } from 'ioredis';
 import { startTestGateway, TestGateway } from '../testing/gateway-harness';
@@ -56,16 +46,6 @@ function framesOf(text: string): StreamFrame[] {
       const data = lines.find((line) => line.startsWith('data:'))?.slice('data:'.length).trim() ?? '';
       return event ? { event, data } : { data };
     });
-}
-
-async function eventually<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 60_000, intervalMs = 100): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`${what} did not happen within ${timeoutMs} ms`);
-    await new Promise((resolve) => setTimeout(resolve, intervalMs));
-  }
 }
 
 /**

@@ -26,7 +26,7 @@ import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
 import { QueueName } from '@sift/queue-contracts';
 import type { FixtureServer } from '@sift/safe-fetch';
-import { callGateway, createTestAccount, createTestKey, GIT_DOCS_SITE_ROOT, GitDocsSite, startGitDocsSite, type GatewayAnswer, startLoopbackSearxng } from '@sift/testing';
+import { callGateway, createTestAccount, createTestKey, eventually, type GatewayAnswer, GIT_DOCS_SITE_ROOT, GitDocsSite, startGitDocsSite, startLoopbackSearxng } from '@sift/testing';
 import { freeLoopbackPort } from '../testing/app-process';
 import { startTestGateway, TestGateway } from '../testing/gateway-harness';
 import { GatewayProcess, startGatewayProcess } from '../testing/gateway-process';
@@ -97,16 +97,6 @@ interface StartedWorker {
   app: WorkerApp;
   process: WorkerProcess;
   metricsUrl: string;
-}
-
-async function eventually<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs: number): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`${what} did not happen within ${timeoutMs} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 250));
-  }
 }
 
 /** The sum of one Prometheus counter's samples whose labels include `queue="<queue>"`. */

@@ -1,0 +1,13 @@
+/**
+ * Polls `probe` until it gives a value (anything but undefined) and returns it; fails naming `what` once `timeoutMs`
+ * has passed. For states another process reaches in its own time (a worker finishing a task, a connection coming back).
+ */
+export async function eventually<Value>(what: string, probe: () => Promise<Value | undefined>, timeoutMs = 60_000, intervalMs = 200): Promise<Value> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error(`${what} did not happen within ${timeoutMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, intervalMs));
+  }
+}
