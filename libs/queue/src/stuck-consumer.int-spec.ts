@@ -3,6 +3,7 @@ import { get as httpGet } from 'node:http';
 import { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { QueueName } from '@sift/queue-contracts';
+import { readUntil } from '@sift/testing';
 import { JobQueue } from './job-queue';
 import { createRedisConnection } from './redis-connection';
 import { SleeperJob } from './testing/sleeper-job';
@@ -32,16 +33,6 @@ function get(port: number, path: string, timeoutMs?: number): Promise<{ status: 
     request.on('error', reject);
     if (timeoutMs !== undefined) request.setTimeout(timeoutMs, () => request.destroy(new Error(`no answer within ${timeoutMs} ms`)));
   });
-}
-
-async function eventually<Value>(read: () => Promise<Value>, accept: (value: Value) => boolean, timeoutMs: number): Promise<Value> {
-  const startedAt = Date.now();
-  for (;;) {
-    const value = await read();
-    if (accept(value)) return value;
-    if (Date.now() - startedAt > timeoutMs) throw new Error(`not reached within ${timeoutMs} ms; last: ${JSON.stringify(value)}`);
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
 }
 
 // Issue 35 item 14: a research job blocked its worker's event loop for 96 s (a backtracking `pattern`). The worker's
@@ -83,7 +74,7 @@ describe('a worker whose job blocks its event loop', () => {
     const probeDuringFreeze = get(healthPort, '/health');
     await expect(get(healthPort, '/live', 2_000)).rejects.toThrow();
     // Still connected, but silent.
-    expect(await eventually(extractConsumers, (counts) => counts.responsive === 0, FREEZE_MS)).toEqual({ queue: 'extract', consumers: 1, responsive: 0 });
+    expect(await readUntil(extractConsumers, (counts) => counts.responsive === 0, FREEZE_MS)).toEqual({ queue: 'extract', consumers: 1, responsive: 0 });
     expect(worker.output()).not.toMatch(/"job finished".*"freeze"/);
 
     const afterFreeze = await probeDuringFreeze;
@@ -99,7 +90,7 @@ describe('a worker whose job blocks its event loop', () => {
     expect(await get(healthPort, '/health', 5_000)).toMatchObject({ status: 503, body: { eventLoop: { ok: false } } });
 
     // Once the block is older than the report window and the beats are back, everything is ok again.
-    expect(await eventually(() => get(healthPort, '/health', 5_000), (answer) => answer.status === 200, REPORT_FOR_MS + 10_000)).toMatchObject({ body: { status: 'ok', eventLoop: { ok: true } } });
-    expect(await eventually(extractConsumers, (counts) => counts.responsive === 1, 10_000)).toEqual({ queue: 'extract', consumers: 1, responsive: 1 });
+    expect(await readUntil(() => get(healthPort, '/health', 5_000), (answer) => answer.status === 200, REPORT_FOR_MS + 10_000)).toMatchObject({ body: { status: 'ok', eventLoop: { ok: true } } });
+    expect(await readUntil(extractConsumers, (counts) => counts.responsive === 1, 10_000)).toEqual({ queue: 'extract', consumers: 1, responsive: 1 });
   });
 });

@@ -11,3 +11,14 @@ export async function eventually<Value>(what: string, probe: () => Promise<Value
     await new Promise((resolve) => setTimeout(resolve, intervalMs));
   }
 }
+
+/** Reads until `accept` takes what `read` gives and returns it; fails with the last reading once `timeoutMs` has passed. */
+export async function readUntil<Value>(read: () => Promise<Value>, accept: (value: Value) => boolean, timeoutMs: number, intervalMs = 200): Promise<Value> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await read();
+    if (accept(value)) return value;
+    if (Date.now() > deadline) throw new Error(`not reached within ${timeoutMs} ms; last: ${JSON.stringify(value)}`);
+    await new Promise((resolve) => setTimeout(resolve, intervalMs));
+  }
+}

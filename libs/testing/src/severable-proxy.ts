@@ -1,9 +1,10 @@
 import net from 'node:net';
 
 /**
- * A loopback TCP proxy in front of a dependency (Postgres, Redis) that a test can sever and restore, so an outage
- * is simulated without stopping the shared server: `sever()` destroys every open connection and refuses new ones
- * (as a stopped server does), `restore()` accepts again on the same port.
+ * A loopback TCP proxy in front of a dependency (Postgres, Redis) that a test can sever, silence and restore, so an
+ * outage is simulated without stopping the shared server: `sever()` destroys every open connection and refuses new
+ * ones (as a stopped server does); `silence()` destroys every open connection, then accepts new ones and never answers
+ * them (as an unreachable host does: no refusal, no reset, only the kernel's TCP timeout); `restore()` proxies again.
  */
 export interface SeverableProxy {
   /** The proxy's port on 127.0.0.1. */
@@ -11,16 +12,22 @@ export interface SeverableProxy {
   /** `target` with its host and port replaced by the proxy's (a postgresql:// or redis:// URL). */
   urlFor(target: string): string;
   sever(): void;
+  silence(): void;
   restore(): void;
   close(): Promise<void>;
 }
 
 export async function startSeverableProxy(targetHost: string, targetPort: number): Promise<SeverableProxy> {
   const open = new Set<net.Socket>();
-  let severed = false;
+  let state: 'open' | 'severed' | 'silent' = 'open';
   const server = net.createServer((client) => {
-    if (severed) {
+    if (state === 'severed') {
       client.destroy();
+      return;
+    }
+    if (state === 'silent') {
+      open.add(client);
+      client.on('error', () => undefined).on('close', () => open.delete(client));
       return;
     }
     const upstream = net.connect(targetPort, targetHost);
@@ -37,6 +44,10 @@ export async function startSeverableProxy(targetHost: string, targetPort: number
     client.pipe(upstream);
     upstream.pipe(client);
   });
+  const dropAll = (): void => {
+    for (const socket of open) socket.destroy();
+    open.clear();
+  };
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const port = (server.address() as net.AddressInfo).port;
   return {
@@ -48,17 +59,21 @@ export async function startSeverableProxy(targetHost: string, targetPort: number
       return url.toString();
     },
     sever() {
-      severed = true;
-      for (const socket of open) socket.destroy();
-      open.clear();
+      state = 'severed';
+      dropAll();
+    },
+    silence() {
+      state = 'silent';
+      dropAll();
     },
     restore() {
-      severed = false;
+      state = 'open';
+      // Connections accepted while silent were never proxied: their callers must reconnect.
+      dropAll();
     },
     close() {
-      severed = true;
-      for (const socket of open) socket.destroy();
-      open.clear();
+      state = 'severed';
+      dropAll();
       return new Promise<void>((resolve) => server.close(() => resolve()));
     },
   };

@@ -3,7 +3,7 @@ import { Queue } from 'bullmq';
 import { z } from 'zod';
 import { createRedisConnection, defineJobHandler, JobQueue, type RunningWorker, startWorker } from '@sift/queue';
 import { defineJob, QueueName } from '@sift/queue-contracts';
-import { callGateway } from '@sift/testing';
+import { callGateway, readUntil } from '@sift/testing';
 import { startTestGateway, type TestGateway } from '../testing/gateway-harness';
 import { type AppProcess, startAppProcess } from '../testing/app-process';
 
@@ -24,16 +24,6 @@ const SleeperJob = defineJob({
   payloadSchema: z.object({ id: z.string(), ms: z.number().int(), busy: z.boolean().optional() }),
   resultSchema: z.object({ id: z.string() }),
 });
-
-async function eventually<Value>(read: () => Promise<Value>, accept: (value: Value) => boolean, timeoutMs: number): Promise<Value> {
-  const startedAt = Date.now();
-  for (;;) {
-    const value = await read();
-    if (accept(value)) return value;
-    if (Date.now() - startedAt > timeoutMs) throw new Error(`not reached within ${timeoutMs} ms; last: ${JSON.stringify(value)}`);
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-}
 
 // Issue 35 item 14: a job blocked the research worker's event loop for 96 s; its connections stayed open, so the
 // gateway's /health counted it as the queue's consumer and said "ok" while another account's task waited 93 s.
@@ -72,13 +62,13 @@ describe('GET /health while the only worker of a queue is stuck in a job', () =>
   };
 
   it('is "degraded" (200) with the queue\'s consumer connected but not responsive, and "ok" again once the job ends', async () => {
-    const staffed = await eventually(health, (answer) => answer.body.status === 'ok', 10_000);
+    const staffed = await readUntil(health, (answer) => answer.body.status === 'ok', 10_000);
     expect(staffed.body.queues?.extract).toMatchObject({ consumers: 1 });
 
     await jobQueue.enqueue(SleeperJob, { id: 'freeze', ms: FREEZE_MS, busy: true });
-    await eventually(async () => stuckWorker.output(), (output) => /"job started".*"freeze"/.test(output), 10_000);
+    await readUntil(async () => stuckWorker.output(), (output) => /"job started".*"freeze"/.test(output), 10_000);
 
-    const stuck = await eventually(health, (answer) => answer.body.status !== 'ok', FREEZE_MS);
+    const stuck = await readUntil(health, (answer) => answer.body.status !== 'ok', FREEZE_MS);
     expect(stuckWorker.output()).not.toMatch(/"job finished".*"freeze"/);
     expect(stuck.status).toBe(200);
     expect(stuck.body).toEqual({
@@ -90,8 +80,8 @@ describe('GET /health while the only worker of a queue is stuck in a job', () =>
     // Generous for a busy machine; the checks themselves are bounded by one second.
     expect(stuck.elapsedMs).toBeLessThan(3_000);
 
-    await eventually(async () => stuckWorker.output(), (output) => /"job finished".*"freeze"/.test(output), FREEZE_MS + 10_000);
-    const recovered = await eventually(health, (answer) => answer.body.status === 'ok', 10_000);
+    await readUntil(async () => stuckWorker.output(), (output) => /"job finished".*"freeze"/.test(output), FREEZE_MS + 10_000);
+    const recovered = await readUntil(health, (answer) => answer.body.status === 'ok', 10_000);
     expect(recovered.body.queues?.extract).toEqual({ consumers: 1, responsive: 1 });
   });
 });

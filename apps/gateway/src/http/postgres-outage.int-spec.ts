@@ -1,4 +1,3 @@
-import net from 'node:net';
 import { webPageOf } from '@sift/content-extraction';
 import { PageRepository } from '@sift/search-index';
 import { callGateway, createTestAccount, createTestKey, type SeverableProxy, startSeverableProxy } from '@sift/testing';
@@ -26,55 +25,6 @@ async function within<T>(ms: number, call: () => Promise<T>): Promise<T | null> 
   } finally {
     clearTimeout(timer);
   }
-}
-
-/**
- * A loopback proxy in front of Postgres that can go silent, as an unreachable host does: `stall()` drops the open
- * connections, then accepts new ones and never answers them (no refusal, no reset, only the kernel's TCP timeout).
- */
-async function startStallingProxy(targetHost: string, targetPort: number) {
-  const open = new Set<net.Socket>();
-  let stalled = false;
-  const server = net.createServer((client) => {
-    open.add(client);
-    client.on('error', () => undefined).on('close', () => open.delete(client));
-    if (stalled) return;
-    const upstream = net.connect(targetPort, targetHost);
-    open.add(upstream);
-    upstream.on('error', () => client.destroy()).on('close', () => {
-      open.delete(upstream);
-      client.destroy();
-    });
-    client.on('close', () => upstream.destroy());
-    client.pipe(upstream);
-    upstream.pipe(client);
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as net.AddressInfo;
-  const dropAll = () => {
-    for (const socket of open) socket.destroy();
-    open.clear();
-  };
-  return {
-    urlFor(target: string): string {
-      const url = new URL(target);
-      url.hostname = '127.0.0.1';
-      url.port = String(port);
-      return url.toString();
-    },
-    stall() {
-      stalled = true;
-      dropAll();
-    },
-    resume() {
-      stalled = false;
-      dropAll();
-    },
-    close: () => {
-      dropAll();
-      return new Promise<void>((resolve) => server.close(() => resolve()));
-    },
-  };
 }
 
 /**
@@ -138,17 +88,17 @@ describe('a Postgres outage', () => {
   });
 
   describe('when Postgres stops answering (an unreachable host rather than a refused connection)', () => {
-    let silent: Awaited<ReturnType<typeof startStallingProxy>>;
+    let silent: SeverableProxy;
     let quiet: TestGateway;
 
     beforeAll(async () => {
       const database = new URL(process.env.DATABASE_URL as string);
-      silent = await startStallingProxy(database.hostname, Number(database.port || 5432));
+      silent = await startSeverableProxy(database.hostname, Number(database.port || 5432));
       quiet = await startTestGateway({ DATABASE_URL: silent.urlFor(database.toString()) });
     });
 
     afterAll(async () => {
-      silent?.resume();
+      silent?.restore();
       await quiet?.close();
       await silent?.close();
     });
@@ -156,7 +106,7 @@ describe('a Postgres outage', () => {
     it('answers 503 with Retry-After once the connection attempt times out, instead of waiting for the kernel', async () => {
       const quietSearch = () => callGateway<ErrorBody>(quiet.baseUrl, 'POST', '/search', { apiKey: unseenKey, body: { query: `${marker} observatory` } });
       expect((await quietSearch()).status).toBe(200);
-      silent.stall();
+      silent.silence();
       const during = await Promise.all([
         within(15_000, () => timed(quietSearch)),
         within(15_000, () => timed(() => callGateway<ErrorBody>(quiet.baseUrl, 'POST', '/logs', { apiKey: unseenKey, body: {} }))),
@@ -168,7 +118,7 @@ describe('a Postgres outage', () => {
         expect(Number(answer.headers.get('retry-after'))).toBeGreaterThan(0);
         expect(ms).toBeLessThan(12_000);
       }
-      silent.resume();
+      silent.restore();
       const startedAt = Date.now();
       let status = 0;
       while (status !== 200 && Date.now() - startedAt < 20_000) {
