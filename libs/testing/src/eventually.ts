@@ -22,3 +22,10 @@ export async function readUntil<Value>(read: () => Promise<Value>, accept: (valu
     await new Promise((resolve) => setTimeout(resolve, intervalMs));
   }
 }
+
+/** What `call` answered and how long it took, in milliseconds. */
+export async function timed<Value>(call: () => Promise<Value>): Promise<{ answer: Value; ms: number }> {
+  const startedAt = performance.now();
+  const answer = await call();
+  return { answer, ms: performance.now() - startedAt };
+}

@@ -14,4 +14,4 @@ export { loopHoldDuring, type LoopHold } from './event-loop-hold';
 export { ownResults } from './own-results';
 export { startSeverableProxy, type SeverableProxy } from './severable-proxy';
 export { startOwnRedisServer, type OwnRedisServer } from './own-redis-server';
-export { eventually, readUntil } from './eventually';
+export { eventually, readUntil, timed } from './eventually';

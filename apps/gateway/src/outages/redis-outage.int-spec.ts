@@ -1,16 +1,10 @@
-import { callGateway, createTestAccount, createTestKey, type OwnRedisServer, startOwnRedisServer } from '@sift/testing';
+import { callGateway, createTestAccount, createTestKey, type OwnRedisServer, startOwnRedisServer, timed } from '@sift/testing';
 import { startTestGateway, TestGateway, uniqueClientIp } from '../testing/gateway-harness';
 
 jest.setTimeout(60_000);
 
 interface ErrorBody {
   detail: { error: string };
-}
-
-async function timed<T>(call: () => Promise<T>): Promise<{ answer: T; ms: number }> {
-  const startedAt = performance.now();
-  const answer = await call();
-  return { answer, ms: performance.now() - startedAt };
 }
 
 // Issue 16 item 7: with Redis down, every keyed request and /health hung until it came back.

@@ -1,19 +1,12 @@
 import { webPageOf } from '@sift/content-extraction';
 import { PageRepository } from '@sift/search-index';
-import { callGateway, createTestAccount, createTestKey, type SeverableProxy, startSeverableProxy } from '@sift/testing';
+import { callGateway, createTestAccount, createTestKey, type SeverableProxy, startSeverableProxy, timed } from '@sift/testing';
 import { startTestGateway, TestGateway } from '../testing/gateway-harness';
 
 jest.setTimeout(60_000);
 
 interface ErrorBody {
   detail: { error: string };
-}
-
-/** A gateway's answer and how long it took. */
-async function timed<T>(call: () => Promise<T>): Promise<{ answer: T; ms: number }> {
-  const startedAt = performance.now();
-  const answer = await call();
-  return { answer, ms: performance.now() - startedAt };
 }
 
 /** The answer, or null when none came within `ms` (the request is left hanging). */
