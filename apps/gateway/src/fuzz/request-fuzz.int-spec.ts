@@ -10,13 +10,14 @@ import {
   LabeledScoreDto,
   LogsRequestDto,
   MapRequestDto,
+  ResearchRequestDto,
   SearchRequestDto,
   UrlScoreDto,
 } from '@sift/api-contracts';
 import { addTestMember, createTestAccount, createTestKey } from '@sift/testing';
 import fc from 'fast-check';
 import { startTestGateway, TestGateway } from '../testing/gateway-harness';
-import { deeplyNested, FuzzBody, hostileString, NestedDtos, requestBodyArbitrary } from './request-fuzz';
+import { deeplyNested, FuzzBody, hostileString, NestedDtos, requestBodyArbitrary, researchBodyArbitrary } from './request-fuzz';
 
 /**
  * Requests per endpoint. 2000 keeps the suite near a minute on two cores; SIFT_FUZZ_RUNS=20000 is the long run
@@ -45,11 +46,17 @@ interface FuzzTarget {
   caller: 'data' | 'owner' | 'keyOwner' | 'keyDeactivator';
   /** Its part of REQUESTS_PER_ENDPOINT: the four team routes share one endpoint's count; the issue does not name the other key routes. */
   share?: number;
+  /**
+   * The longest one of its requests may take to be answered, for a route whose refusals need no network (a
+   * URL's host may be looked up in DNS first): an input that holds the gateway's event loop shows here.
+   */
+  answerWithinMs?: number;
 }
 
 interface Answer {
   status: number;
   text: string;
+  elapsedMs: number;
 }
 
 const SPEC_ERROR = { detail: { error: expect.any(String) } };
@@ -98,6 +105,8 @@ function problemOf(endpoint: string, answer: Answer): string | undefined {
 }
 
 const uuid = fc.uuid();
+/** A field of a key-management body that names nothing of the account: junk, or ids of keys and requests that are not there. */
+const wrongTypeOrForeignId = fc.oneof(hostileString, uuid, fc.array(fc.oneof(uuid, hostileString), { maxLength: 3 }), fc.constant({ id: null }));
 /** Every UTF-8 byte percent-encoded (a lone surrogate becomes U+FFFD, as a client would send it). */
 const percentEncoded = (text: string) => [...Buffer.from(text, 'utf8')].map((byte) => `%${byte.toString(16).padStart(2, '0')}`).join('');
 const anyPathSegment = fc.oneof(uuid, fc.constantFrom('%00', '%ED%A0%80', '%E0%A4%A', '%', '..', 'a'.repeat(3000), '%F0%9F%98%80'), fc.string({ maxLength: 20 }).map(percentEncoded));
@@ -146,6 +155,17 @@ const TARGETS: FuzzTarget[] = [
   { share: 0.25, name: 'team role', method: 'PATCH', path: anyPathSegment.map((id) => `/team/members/${id}`), body: requestBodyArbitrary(ChangeRoleRequestDto), caller: 'owner' },
   { share: 0.25, name: 'team remove', method: 'DELETE', path: anyPathSegment.map((id) => `/team/members/${id}`), caller: 'owner' },
   { name: 'mcp', method: 'POST', path: fc.constant('/mcp'), body: mcpBody, caller: 'data' },
+  // Every schema is checked before the credit check, so the data key's limit of 0 keeps research off the queue.
+  {
+    share: 0.5,
+    name: 'research',
+    method: 'POST',
+    path: fc.constant('/research'),
+    body: fc.oneof(researchBodyArbitrary, requestBodyArbitrary(ResearchRequestDto)),
+    caller: 'data',
+    // A hostile output_schema held the gateway for 11 s per request; the costliest allowed one compiles in under a second.
+    answerWithinMs: 10_000,
+  },
 ];
 
 describe('request fuzzing: no input makes the gateway answer 5xx, and every 4xx is in the spec shape', () => {
@@ -159,6 +179,7 @@ describe('request fuzzing: no input makes the gateway answer 5xx, and every 4xx 
       RATE_LIMIT_DEV_PER_MINUTE: '10000000',
       RATE_LIMIT_PROD_PER_MINUTE: '10000000',
       RATE_LIMIT_CRAWL_PER_MINUTE: '10000000',
+      RATE_LIMIT_RESEARCH_PER_MINUTE: '10000000',
       RATE_LIMIT_USAGE_PER_10_MINUTES: '10000000',
     });
     const dataAccount = await createTestAccount(gateway.prisma, { plan: 'growth', name: 'fuzz-data' });
@@ -183,8 +204,10 @@ describe('request fuzzing: no input makes the gateway answer 5xx, and every 4xx 
   async function send(target: FuzzTarget, path: string, body: FuzzBody | undefined): Promise<Answer> {
     const headers: Record<string, string> = { Authorization: `Bearer ${keys[target.caller]}`, Accept: 'application/json, text/event-stream' };
     if (body && body.contentType) headers['Content-Type'] = body.contentType;
+    const startedAt = Date.now();
     const response = await fetch(`${gateway.baseUrl}${path}`, { method: target.method, headers, body: body?.text });
-    return { status: response.status, text: await response.text() };
+    const text = await response.text();
+    return { status: response.status, text, elapsedMs: Date.now() - startedAt };
   }
 
   it.each(TARGETS.map((target) => [target.name, target] as const))('%s', async (_name, target) => {
@@ -193,12 +216,57 @@ describe('request fuzzing: no input makes the gateway answer 5xx, and every 4xx 
       fc.asyncProperty(fc.array(request, { minLength: BATCH, maxLength: BATCH }), async (batch) => {
         const answers = await Promise.all(batch.map(([path, body]) => send(target, path, body)));
         answers.forEach((answer, index) => tally.record(target.name, `${target.method} ${batch[index][0]} ${batch[index][1]?.text ?? ''}`, answer));
-        return answers.every((answer) => problemOf(target.name, answer) === undefined);
+        const problems = answers
+          .map((answer) => problemOf(target.name, answer) ?? (target.answerWithinMs !== undefined && answer.elapsedMs > target.answerWithinMs ? `answered after ${answer.elapsedMs} ms` : undefined))
+          .filter((problem) => problem !== undefined);
+        // The problem itself in the failure message: the counterexample alone does not say what was wrong with the answer.
+        if (problems.length > 0) throw new Error(`${problems.join('; ')}\n${tally.violationsOf(target.name).join('\n')}`.slice(0, 4000));
       }),
       { numRuns: Math.ceil((REQUESTS_PER_ENDPOINT * (target.share ?? 1)) / BATCH), endOnFailure: true },
     );
     expect(tally.violationsOf(target.name)).toEqual([]);
     expect(tally.total(target.name)).toBeGreaterThanOrEqual(REQUESTS_PER_ENDPOINT * (target.share ?? 1));
+  }, 600_000);
+
+  it('deactivates no key a deactivate-keys body does not name, whatever its fields hold (null, empty, wrong types)', async () => {
+    const team = await createTestAccount(gateway.prisma, { plan: 'enterprise', name: 'fuzz-bystanders' });
+    const owner = await addTestMember(gateway.prisma, team.id, { role: 'owner' });
+    // The operator's own key and a key of another generation request: no body below names either.
+    const operator = await createTestKey(gateway.prisma, team.id, { memberId: owner.id });
+    const generated = await fetch(`${gateway.baseUrl}/generate-keys`, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${operator.apiKey}`, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ count: 2 }),
+    });
+    expect(generated.status).toBe(200);
+    const bystanders = await gateway.prisma.apiKey.findMany({ where: { accountId: team.id }, select: { id: true } });
+    expect(bystanders).toHaveLength(3);
+    const emptyish = fc.constantFrom<unknown>(null, undefined, '', [], [null], [''], {}, 0, false, 'null', ' ');
+    const field = fc.oneof(emptyish, wrongTypeOrForeignId);
+    const body = fc.record({ request_id: field, api_keys: field, key_ids: field }, { requiredKeys: [] });
+    let caller = await createTestKey(gateway.prisma, team.id, { memberId: owner.id });
+    const statuses = new Map<number, number>();
+    await fc.assert(
+      fc.asyncProperty(body, async (sent) => {
+        // Each body starts from every bystander active, so a failure shrinks to the body that caused it.
+        await gateway.prisma.apiKey.updateMany({ where: { id: { in: bystanders.map(({ id }) => id) } }, data: { status: 'active', deactivatedAt: null } });
+        const response = await fetch(`${gateway.baseUrl}/deactivate-keys`, {
+          method: 'POST',
+          headers: { Authorization: `Bearer ${caller.apiKey}`, 'Content-Type': 'application/json' },
+          body: JSON.stringify(sent),
+        });
+        statuses.set(response.status, (statuses.get(response.status) ?? 0) + 1);
+        const answer = { status: response.status, text: await response.text(), elapsedMs: 0 };
+        expect({ sent, problem: problemOf('deactivate-keys', answer) }).toEqual({ sent, problem: undefined });
+        const stillActive = await gateway.prisma.apiKey.count({ where: { id: { in: bystanders.map(({ id }) => id) }, status: 'active' } });
+        expect({ sent, stillActive }).toEqual({ sent, stillActive: bystanders.length });
+        // A body naming no key retires the calling key itself (as in Tavily): the next body gets a fresh caller.
+        if ((await gateway.prisma.apiKey.count({ where: { id: caller.id, status: 'active' } })) === 0) caller = await createTestKey(gateway.prisma, team.id, { memberId: owner.id });
+      }),
+      // The red team's body first, then each field alone as null, then the generated ones.
+      { numRuns: Math.ceil(REQUESTS_PER_ENDPOINT / 4), examples: [[{ request_id: null }], [{ api_keys: null }], [{ key_ids: null }], [{ request_id: null, api_keys: [] }]] },
+    );
+    expect(statuses.get(500)).toBeUndefined();
   }, 600_000);
 
   it('answers the documented limits with clear 400/422s instead of database errors', async () => {

@@ -139,3 +139,53 @@ export function requestBodyArbitrary(dto: Constructor | undefined, nestedDtos: N
     .map(([body, contentType]) => ({ text: body.text, contentType }));
   return fc.oneof({ arbitrary: fromDto, weight: 6 }, { arbitrary: deep, weight: 1 }, { arbitrary: invalidJson, weight: 1 }, { arbitrary: notAnObject, weight: 1 }, { arbitrary: wrongContentType, weight: 1 });
 }
+
+/** A pattern that backtracks catastrophically on a backtracking engine, or one that is not a regular expression at all. */
+const hostilePattern = fc.constantFrom('^(\\w+\\s?)*$', '^(a+)+$', '(x+x+)+y', '^(a|a)*$', '(?<=a)b', '\\1(a)', '[', '(?', '^\\p{L}+$', '^[a-z]{1,3}$');
+
+/**
+ * JSON Schemas as a caller may send for research's output_schema: small valid ones, and the shapes a hostile one takes
+ * (backtracking patterns, huge enums, properties hidden under $defs, anyOf and allOf, deep nesting, list sizes in the
+ * millions, remote references, keywords of the wrong type).
+ */
+export const hostileOutputSchema: fc.Arbitrary<unknown> = fc.letrec<{ node: unknown }>((tie) => ({
+  node: fc.oneof(
+    { depthSize: 'small', withCrossShrink: true },
+    fc.constantFrom({ type: 'string' }, { type: 'number' }, { type: 'integer', minimum: 0 }, { type: 'boolean' }, { type: 'string', enum: ['a', 'b', 'c'] }),
+    hostilePattern.map((pattern) => ({ type: 'string', pattern })),
+    // Each limit at, just past and far past it: the red team's 60,000-value enum held the gateway for 11 s.
+    fc.constantFrom(5, 100, 101, 1_000, 60_000).map((count) => ({ type: 'string', enum: Array.from({ length: count }, (_, index) => `value-${index}`) })),
+    fc.constantFrom(3, 50, 51, 3_000_000, 2 ** 31, -1, 1e308).map((minItems) => ({ type: 'array', minItems, items: { type: 'string' } })),
+    fc.constantFrom('$defs', 'definitions', 'anyOf', 'allOf', 'oneOf').chain((keyword) =>
+      fc.constantFrom(3, 100, 101, 1_000, 10_000).map((count) => {
+        const properties = Object.fromEntries(Array.from({ length: count }, (_, index) => [`p${index}`, { type: 'string' }]));
+        return keyword === '$defs' || keyword === 'definitions' ? { type: 'object', [keyword]: { big: { type: 'object', properties } } } : { [keyword]: [{ type: 'object', properties }] };
+      }),
+    ),
+    fc.integer({ min: 10, max: 400 }).map((depth) => {
+      let node: unknown = { type: 'string' };
+      for (let level = 0; level < depth; level += 1) node = { type: 'object', properties: { inner: node } };
+      return node;
+    }),
+    fc.constantFrom({ $ref: 'https://example.com/schema.json' }, { $ref: '#/$defs/missing' }, { $ref: '#' }, { type: 'nope' }, { minItems: 'many' }, { pattern: 7 }, { required: 'all' }),
+    fc.dictionary(fc.constantFrom('a', 'b', 'c'), tie('node'), { maxKeys: 3 }).map((properties) => ({ type: 'object', properties })),
+    fc.array(tie('node'), { maxLength: 3 }).map((anyOf) => ({ anyOf })),
+    fc.tuple(tie('node'), fc.option(fc.integer({ min: 0, max: 100 }))).map(([items, maxItems]) => ({ type: 'array', items, ...(maxItems === null ? {} : { maxItems }) })),
+    wrongType,
+  ),
+})).node;
+
+/** POST /research bodies whose output_schema is a hostile or ordinary JSON Schema, at the root or under a property. */
+export const researchBodyArbitrary: fc.Arbitrary<FuzzBody> = fc
+  .tuple(
+    fc.oneof(hostileString, fc.constant('How do heat pumps work?')),
+    fc.constantFrom('mini', 'pro', 'auto'),
+    hostileOutputSchema,
+    // Mostly under a property: a schema without "properties" at its root is refused before anything compiles it.
+    fc.constantFrom(true, true, true, false),
+    fc.constantFrom('answer', 'summary'),
+  )
+  .map(([input, model, schema, underProperty, name]) => {
+    const outputSchema = underProperty ? { properties: { [name]: schema }, required: [name] } : schema;
+    return { text: JSON.stringify({ input, model, output_schema: outputSchema }), contentType: 'application/json' };
+  });
