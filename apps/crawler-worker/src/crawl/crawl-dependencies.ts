@@ -68,6 +68,11 @@ export const DEFAULT_CRAWL_ENGINE_SETTINGS: CrawlEngineSettings = {
 export interface CrawlDependencies {
   /** Throws ForbiddenTargetError when the egress policy would refuse the root URL. */
   assertAllowedTarget(url: string): Promise<void>;
+  /**
+   * Whether a URL the crawl found but did not fetch (map's last level, a sitemap's entries) may be returned: the egress
+   * policy's address rules apply to what Sift returns as to what it fetches (no internal address, no credentials).
+   */
+  isReturnableUrl(url: string): boolean;
   /** Throws when no response was obtained (refused destination, network, timeout, unreadable content). */
   fetchResource(url: string, options: FetchResourceOptions): Promise<FetchedResource>;
   /**

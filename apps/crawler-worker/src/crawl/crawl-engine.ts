@@ -170,8 +170,9 @@ class CrawlRun {
     const rules = await this.robotsFor(entry.url);
     if (!rules.isAllowed(entry.url)) return;
     if (this.request.mode === 'map' && entry.depth >= this.request.maxDepth) {
-      // Map lists the last level without fetching it: its links would not be followed anyway.
-      this.mapUrls.push(entry.url.href);
+      // Map lists the last level without fetching it: its links would not be followed anyway. Unfetched, it is not
+      // checked at connect time, so the policy's address rules are applied to the URL itself.
+      if (this.dependencies.isReturnableUrl(entry.url.href)) this.mapUrls.push(entry.url.href);
       return;
     }
 
@@ -437,7 +438,7 @@ class CrawlRun {
       for (const location of entries.pages) {
         if (this.sitemapUrls.length >= this.request.limit) return;
         const url = toCrawlableUrl(location);
-        if (!url || !this.scope.allows(url)) continue;
+        if (!url || !this.scope.allows(url) || !this.dependencies.isReturnableUrl(url.href)) continue;
         const key = pageKey(url);
         if (listedKeys.has(key)) continue;
         if (!(await this.robotsFor(url)).isAllowed(url)) continue;

@@ -1,5 +1,5 @@
 import type { BrowserPool } from '@sift/browser';
-import { assertPublicDestination, ContentKind, EgressPolicy, FetchError, safeFetch } from '@sift/safe-fetch';
+import { assertPublicDestination, ContentKind, EgressPolicy, FetchError, isReturnableUrl, safeFetch } from '@sift/safe-fetch';
 import { parseContentInline } from '@sift/task-pool';
 import { CrawlDependencies, CrawlEngineSettings, FetchPurpose } from './crawl-dependencies';
 import { ForbiddenTargetError } from './forbidden-target.error';
@@ -45,6 +45,9 @@ export function createDefaultCrawlDependencies(options: DefaultCrawlDependencyOp
         }
         if (!(error instanceof FetchError)) throw error;
       }
+    },
+    isReturnableUrl(url) {
+      return isReturnableUrl(url, policy);
     },
     async fetchResource(url, { deadlineMs, signal, purpose }) {
       const resource = await safeFetch(url, { policy, deadlineMs, signal, accept: ACCEPTED_KINDS[purpose] });

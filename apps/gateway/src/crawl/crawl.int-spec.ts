@@ -161,6 +161,40 @@ describe('POST /crawl and POST /map', () => {
     expect(body.usage).toEqual({ credits: Math.floor(body.results.length / 10) });
   });
 
+  it('lists no internal address a page links to or a sitemap names, though it fetches neither (the policy rules what it returns too)', async () => {
+    const internalLinks = [
+      internal.url,
+      'http://169.254.169.254/latest/meta-data/',
+      'http://[::1]/admin',
+      'http://167772161/',
+      'http://user:secret@127.0.0.1/private',
+      'http://metadata.google.internal/computeMetadata/v1/',
+      'http://router.local/',
+    ];
+    const links = (urls: string[]) => urls.map((url) => `<a href="${url}">${url}</a>`).join(' ');
+    const linking: FixtureServer = await startFixtureServer({
+      '/': (_request, response) => {
+        response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+        response.end(`<!doctype html><title>Links</title><p>A page of links. ${links([...internalLinks, '/public'])}</p>`);
+      },
+      '/sitemap.xml': (_request, response) => {
+        response.writeHead(200, { 'content-type': 'application/xml' });
+        response.end(`<?xml version="1.0"?><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">${[...internalLinks, `${linking.url}/listed`].map((url) => `<url><loc>${url}</loc></url>`).join('')}</urlset>`);
+      },
+    });
+    try {
+      const { status, body } = await callGateway<MapBody>(gateway.baseUrl, 'POST', '/map', {
+        apiKey: await newKey(),
+        body: { url: linking.url, max_depth: 1, allow_external: true, limit: 50 },
+      });
+      expect(status).toBe(200);
+      expect(body.results.sort()).toEqual([`${linking.url}/`, `${linking.url}/listed`, `${linking.url}/public`].sort());
+      expect(internal.requests).toEqual([]);
+    } finally {
+      await linking.close();
+    }
+  });
+
   it('ten parallel maps on a 3-credit key fetch at most what 3 credits pay; the rest are refused 432 before fetching', async () => {
     const key = await newLimitedKey(3);
     const fetchedBefore = pagesFetched();
