@@ -3,7 +3,7 @@ import { looksBinary, type WebPage } from '@sift/content-extraction';
 import type { ExtractUrlFailure, ExtractUrlPayload } from '@sift/queue-contracts';
 import { topChunks } from '@sift/ranking';
 import { type EgressPolicy, type FetchedResource, FetchError, safeFetch } from '@sift/safe-fetch';
-import { pageOwnerOf, type PageRepository } from '@sift/search-index';
+import { pageOwnerOf, type PageRepository, storedCopyAnswers } from '@sift/search-index';
 import { bodyDigestOf, type ContentParsingPool, type HtmlAnalysis, type HtmlDocument, type ProducedPage, sourceFingerprintOf, TaskPoolError } from '@sift/task-pool';
 import { Deadline } from './deadline';
 import { BINARY_CONTENT_REASON, ExtractionFailure, failureReasonOf, parsingFailureReason, timedOutReason } from './extraction-failure';
@@ -59,13 +59,16 @@ export class ExtractionService {
     }
   }
 
-  /** The stored copy, as this request's page: its url is the one asked for, not the stored normalised form. */
+  /**
+   * The stored copy, as this request's page (its url is the one asked for, not the stored normalised form), when it
+   * holds what the request needs (storedCopyAnswers).
+   */
   private async fromCache(payload: ExtractUrlPayload): Promise<WebPage | null> {
     const pages = this.options.pages;
     if (!pages || !payload.maxCacheAgeMs) return null;
     try {
       const stored = await pages.getFresh(pageOwnerOf(payload.accountId), payload.url, payload.maxCacheAgeMs);
-      return stored ? { ...stored.page, url: payload.url } : null;
+      return stored && storedCopyAnswers(stored, payload) ? { ...stored.page, url: payload.url } : null;
     } catch (error) {
       // The cache only saves time; an unreachable store must not fail the extraction.
       this.options.onError?.(error, payload.url);

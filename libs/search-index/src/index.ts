@@ -3,6 +3,7 @@ export type { SearchDepth, SearchQuery, SearchTopic, TimeRange } from './search-
 export type { ImageReference, SearchCandidate } from './search-candidate';
 export type { SearchProvider } from './search-provider';
 export { pageOwnerOf, type DocumentSource, type PageOwner, type StoredPage } from './stored-page';
+export { storedCopyAnswers, type PageNeeds } from './stored-copy';
 export { PageRepository, type PageRepositoryOptions, type SaveOptions } from './page.repository';
 export { LocalIndexProvider, type LocalIndexOptions } from './local-index.provider';
 export { DEFAULT_BM25F, inverseDocumentFrequency, type Bm25fParameters } from './bm25f-scorer';

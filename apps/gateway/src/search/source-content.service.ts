@@ -2,7 +2,7 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import { conventionalFavicon, type WebPage, webPageOf } from '@sift/content-extraction';
 import { JobQueue, JobTimeoutError } from '@sift/queue';
 import { ExtractUrlJob, ExtractUrlResult } from '@sift/queue-contracts';
-import { PageRepository, SearchCandidate } from '@sift/search-index';
+import { type PageNeeds, PageRepository, SearchCandidate, storedCopyAnswers } from '@sift/search-index';
 import { pageViewerOf, type RequestContext } from '../caller/request-context';
 import { GATEWAY_CONFIG, GatewayAppConfig } from '../core/core.module';
 import type { ResolvedSearch } from './search-parameters';
@@ -48,7 +48,7 @@ export class SourceContentService {
       candidates.map(async (candidate) => {
         if (!candidate.contentIsSnippet) return this.fromIndex(candidate);
         if (plan.content === 'index') return this.fromSnippet(candidate);
-        const cached = await this.fresh(context, candidate.url);
+        const cached = await this.fresh(context, search, candidate.url);
         if (cached) {
           outcome.fromCache += 1;
           return this.fromPage(candidate, cached);
@@ -99,9 +99,12 @@ export class SourceContentService {
     };
   }
 
-  private async fresh(context: RequestContext, url: string): Promise<WebPage | null> {
+  /** The stored copy of the page, when it holds what this search needs of it (storedCopyAnswers). */
+  private async fresh(context: RequestContext, search: ResolvedSearch, url: string): Promise<WebPage | null> {
+    const needs: PageNeeds = { extractDepth: 'basic', format: search.rawContentFormat ?? 'text', includeImages: search.includeImages };
     try {
-      return (await this.pages.getFresh(pageViewerOf(context), url, this.config.DOCUMENT_CACHE_SECONDS * 1000))?.page ?? null;
+      const stored = await this.pages.getFresh(pageViewerOf(context), url, this.config.DOCUMENT_CACHE_SECONDS * 1000);
+      return stored && storedCopyAnswers(stored, needs) ? stored.page : null;
     } catch (error) {
       // The cache only saves time: a store error falls back to fetching or the snippet.
       this.logger.warn(`document store lookup of ${url} failed: ${(error as Error).message}`);

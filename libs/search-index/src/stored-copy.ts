@@ -1,0 +1,26 @@
+import type { ContentFormat, ExtractDepth } from '@sift/queue-contracts';
+import type { DocumentSource } from './stored-page';
+
+/** What a request needs of a page, as far as a stored copy can supply it. */
+export interface PageNeeds {
+  extractDepth: ExtractDepth;
+  format: ContentFormat;
+  includeImages: boolean;
+}
+
+/**
+ * Whether a stored copy may answer a request instead of a fetch: it answers only what it holds.
+ * - An advanced extraction asks for the page as a browser renders it, and the store does not record whether a copy
+ *   was rendered (a basic extraction renders only pages that plainly need scripts, the crawler never does): no stored
+ *   copy answers it.
+ * - An operator's import may be bare text with no HTML behind it (and the store does not record whether it had any):
+ *   it answers a basic text request without images, never markdown made from HTML or the page's images.
+ * - A copy the extractor or the crawler made from the site's response holds its markdown and images (both parse
+ *   every page with its images, whatever the request asked): it answers any basic request.
+ * Freshness and who may see a copy are the store's lookup (PageRepository.getFresh), not this rule.
+ */
+export function storedCopyAnswers(copy: { source: DocumentSource }, needs: PageNeeds): boolean {
+  if (needs.extractDepth === 'advanced') return false;
+  if (copy.source === 'import') return needs.format === 'text' && !needs.includeImages;
+  return true;
+}
