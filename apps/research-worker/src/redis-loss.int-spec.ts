@@ -33,8 +33,8 @@ async function startResearchWorker(env: Record<string, string>): Promise<{ child
   return { child, output: () => output };
 }
 
-// Issue 35 item 6: compose runs Redis without persistence; after a restart the queued research tasks stayed pending
-// until their deadline, nothing queued them again. Their rows say what is unfinished: the worker's sweep queues them.
+// Compose runs Redis without persistence, so a restart loses the queued research jobs. The tasks' rows say what is
+// unfinished: the worker's sweep queues them again.
 describe('a Redis restart that loses the queued research tasks', () => {
   const queuePrefix = `test-redis-loss-${randomUUID().slice(0, 8)}`;
   let redis: OwnRedisServer;

@@ -155,8 +155,7 @@ describe('the research task runner', () => {
   }
 
   describe('a Postgres outage as the task ends', () => {
-    // Issue 35 item 5: the finished report was thrown away (the job failed) and the task stayed in progress, its
-    // credits held, until the deadline sweep failed it.
+    // The work is done when Postgres goes away: the report must wait for it, not be thrown away with its credits held.
     it('stores the finished report and charges it once when Postgres is back; the job does not end before', async () => {
       const task = await newTask(5 * 60_000);
       const result = await runnerWith(outageAfter(async () => FINISHED, 4_000)).run(task.payload, task.context);
@@ -187,8 +186,8 @@ describe('the research task runner', () => {
     });
   });
 
-  // Issue 35 item 12: model calls had fixed limits of their own (30 s to plan, 120 s to write): the task failed on
-  // time, but its worker held the slot for up to a minute more and an endless stream kept appending events.
+  // A model that never answers or never stops must not hold the worker's slot past the task's deadline, nor add events
+  // to a stream that has already ended with the task's failure.
   describe('a model that does not end', () => {
     const llmPipeline = () => {
       const llm = new OpenAiCompatibleClient({ baseUrl: model.baseUrl, model: 'test-model', policy: { allowCidrs: [] } });

@@ -35,9 +35,8 @@ function get(port: number, path: string, timeoutMs?: number): Promise<{ status: 
   });
 }
 
-// Issue 35 item 14: a research job blocked its worker's event loop for 96 s (a backtracking `pattern`). The worker's
-// health port went silent and then said ok, and the queue still counted the worker as its consumer, so the gateway's
-// /health said ok while another account's task waited 93 s.
+// A job that holds its worker's event loop (a backtracking `pattern`, say) silences the worker's health port while it
+// runs, and its connections stay open: the worker must stop counting as responsive and say why once it answers again.
 describe('a worker whose job blocks its event loop', () => {
   const prefix = `test-stuck-${randomUUID()}`;
   let connection: Redis;

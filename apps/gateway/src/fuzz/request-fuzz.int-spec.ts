@@ -263,7 +263,7 @@ describe('request fuzzing: no input makes the gateway answer 5xx, and every 4xx 
         // A body naming no key retires the calling key itself (as in Tavily): the next body gets a fresh caller.
         if ((await gateway.prisma.apiKey.count({ where: { id: caller.id, status: 'active' } })) === 0) caller = await createTestKey(gateway.prisma, team.id, { memberId: owner.id });
       }),
-      // The red team's body first, then each field alone as null, then the generated ones.
+      // Each field alone as null first (a null must never read as "keys of no generation request"), then the generated ones.
       { numRuns: Math.ceil(REQUESTS_PER_ENDPOINT / 4), examples: [[{ request_id: null }], [{ api_keys: null }], [{ key_ids: null }], [{ request_id: null, api_keys: [] }]] },
     );
     expect(statuses.get(500)).toBeUndefined();

@@ -25,8 +25,8 @@ const SleeperJob = defineJob({
   resultSchema: z.object({ id: z.string() }),
 });
 
-// Issue 35 item 14: a job blocked the research worker's event loop for 96 s; its connections stayed open, so the
-// gateway's /health counted it as the queue's consumer and said "ok" while another account's task waited 93 s.
+// A job that holds its worker's event loop leaves the worker's connections open: counted only as connected, the
+// worker would make the gateway's /health say "ok" while every other job of its queue waits.
 describe('GET /health while the only worker of a queue is stuck in a job', () => {
   const prefix = `test-stuck-health-${randomUUID()}`;
   const connection = createRedisConnection(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379/5');

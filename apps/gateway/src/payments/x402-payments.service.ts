@@ -197,7 +197,7 @@ export class X402Payments implements OnModuleInit {
 
   /**
    * The account of paid requests' logs, held to a plan that cannot spend: created so, and put back so at start-up
-   * when it was made otherwise (by an earlier version without the ceiling, or by hand with another plan).
+   * when it was made otherwise (without the ceiling, or by hand with another plan).
    */
   private async findOrCreateLogAccount(): Promise<string> {
     let account = await this.accounts.findByName(PAYMENTS_LOG_ACCOUNT);

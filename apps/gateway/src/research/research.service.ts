@@ -3,9 +3,9 @@ import { ResearchRequestDto, ResearchResponseDto } from '@sift/api-contracts';
 import { RESEARCH_CEILINGS, RESEARCH_MINIMUM, researchCreditsBound } from '@sift/billing';
 import type { ResearchDeadlineConfig } from '@sift/config';
 import { JobQueue } from '@sift/queue';
-import { ResearchJob } from '@sift/queue-contracts';
 import {
   compileOutputSchema,
+  queueResearchTask,
   researchDeadlineMs,
   ResearchRequest,
   ResearchTask,
@@ -78,8 +78,7 @@ export class ResearchService {
         deadlineAt: new Date(createdAt.getTime() + deadlineMs),
       });
       try {
-        // The job id is the task's: a second enqueue of the same task adds nothing. Past the deadline no worker starts it.
-        await this.jobQueue.enqueue(ResearchJob, { requestId: task.requestId, accountId: task.accountId }, { jobId: task.requestId, deadlineAt: task.deadlineAt.getTime() });
+        await queueResearchTask(this.jobQueue, task);
       } catch (error) {
         // Not queued (Redis down): the task fails at once rather than waiting for its deadline, its hold released.
         await this.finisher.fail(task, 'The research task could not be queued.');
