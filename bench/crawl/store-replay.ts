@@ -9,7 +9,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { extractHtml, indexedPageOf, type IndexedPage, type WebPage } from '@sift/content-extraction';
 import { createPrismaClient } from '@sift/persistence';
-import { PageRepository } from '@sift/search-index';
+import { PageRepository } from '@sift/pages';
 import { GIT_DOCS_SITE_ROOT } from '@sift/testing';
 import { cpuMs, databaseBackendPids } from '../search-latency/proc-cpu';
 import { recreateBenchDatabase } from './bench-stack';

@@ -10,7 +10,7 @@ import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createPrismaClient } from '@sift/persistence';
 import { isGroundedIn } from '@sift/research';
-import { PageRepository } from '@sift/search-index';
+import { PageRepository } from '@sift/pages';
 import { startGitDocsSite } from '@sift/testing';
 // eslint-disable-next-line @nx/enforce-module-boundaries -- the benchmarks share one stack helper; bench projects are not libraries
 import { cranfieldImportLines, gitDocsImportLines } from '../search-quality/bench-corpora';

@@ -9,7 +9,7 @@ import {
 } from '@sift/persistence';
 import { TeamService } from '@sift/auth';
 import { loadDatabaseUrl } from '@sift/config';
-import { PageRepository } from '@sift/search-index';
+import { PageRepository } from '@sift/pages';
 
 export interface AdminContext {
   accounts: AccountRepository;

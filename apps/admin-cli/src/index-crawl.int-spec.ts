@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { createPrismaClient, type PrismaClient } from '@sift/persistence';
 import { startFixtureServer, type FixtureServer } from '@sift/safe-fetch';
-import { PageRepository } from '@sift/search-index';
+import { PageRepository } from '@sift/pages';
 import { CHILD_PROCESS_TEST_TIMEOUT, REPOSITORY_ROOT, runAdmin } from './testing/run-admin';
 
 const admin = runAdmin;

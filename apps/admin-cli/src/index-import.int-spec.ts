@@ -4,7 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createPrismaClient, type PrismaClient } from '@sift/persistence';
 import { webPageOf } from '@sift/content-extraction';
-import { LocalIndexProvider, PageRepository } from '@sift/search-index';
+import { LocalIndexProvider } from '@sift/search-index';
+import { PageRepository } from '@sift/pages';
 import { ownResults } from '@sift/testing';
 import { CHILD_PROCESS_TEST_TIMEOUT, runAdmin } from './testing/run-admin';
 

@@ -4,7 +4,7 @@ import type { Command } from 'commander';
 import { coreEnv, loadConfig } from '@sift/config';
 import { createRedisConnection, JobFailedError, JobQueue, JobTimeoutError } from '@sift/queue';
 import { CrawlJob, type CrawlPayload, OPERATOR_ACCOUNT_ID } from '@sift/queue-contracts';
-import { importJsonl, type ImportProgress } from '@sift/search-index';
+import { importJsonl, type ImportProgress } from '@sift/pages';
 import { AdminCommandError } from './admin-command-error';
 import { withAdminContext } from './admin-context';
 import { printResult } from './command-output';

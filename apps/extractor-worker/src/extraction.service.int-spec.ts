@@ -4,7 +4,7 @@ import { BrowserPool } from '@sift/browser';
 import { createPrismaClient, type PrismaClient } from '@sift/persistence';
 import { ExtractUrlJob, type ExtractUrlPayload } from '@sift/queue-contracts';
 import { type EgressPolicy, type FixtureServer, startFixtureServer } from '@sift/safe-fetch';
-import { PageRepository } from '@sift/search-index';
+import { PageRepository } from '@sift/pages';
 import { ContentParsingPool } from '@sift/task-pool';
 import { createTestAccount } from '@sift/testing';
 import { type ExtractionOutcome, ExtractionService, type ExtractionServiceOptions } from './extraction.service';

@@ -3,7 +3,7 @@ import { looksBinary, type WebPage } from '@sift/content-extraction';
 import type { ExtractUrlFailure, ExtractUrlPayload } from '@sift/queue-contracts';
 import { topChunks } from '@sift/ranking';
 import { type EgressPolicy, type FetchedResource, FetchError, safeFetch } from '@sift/safe-fetch';
-import { pageOwnerOf, type PageRepository, storedCopyAnswers } from '@sift/search-index';
+import { pageOwnerOf, type PageRepository, storedCopyAnswers } from '@sift/pages';
 import { bodyDigestOf, type ContentParsingPool, type HtmlAnalysis, type HtmlDocument, type ProducedPage, sourceFingerprintOf, TaskPoolError } from '@sift/task-pool';
 import { Deadline } from './deadline';
 import { BINARY_CONTENT_REASON, ExtractionFailure, failureReasonOf, parsingFailureReason, timedOutReason } from './extraction-failure';

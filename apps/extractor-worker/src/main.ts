@@ -4,7 +4,7 @@ import { createPrismaClient, DatabaseProbe } from '@sift/persistence';
 import { DEPENDENCY_CHECK_TIMEOUT_MS, executableCheck, PagesTakenBack, registerBrowserPoolGauge, runWorkerProcess, workerLogger } from '@sift/queue';
 import { QueueName } from '@sift/queue-contracts';
 import { egressPolicyFromConfig } from '@sift/safe-fetch';
-import { PageRepository } from '@sift/search-index';
+import { PageRepository } from '@sift/pages';
 import { ContentParsingPool, parsingLimitsOf } from '@sift/task-pool';
 import { createExtractUrlHandler } from './extract-url.handler';
 import { ExtractionService } from './extraction.service';

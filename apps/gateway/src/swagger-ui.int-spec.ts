@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { webPageOf } from '@sift/content-extraction';
-import { PageRepository } from '@sift/search-index';
+import { PageRepository } from '@sift/pages';
 import { createTestAccount, createTestKey } from '@sift/testing';
 import { HTTP_METHODS, OPENAPI_TAGS } from './openapi';
 import { startTestGateway, TestGateway } from './testing/gateway-harness';

@@ -1,8 +1,8 @@
-import { canonicalUrlKey, normalizeUrl } from './canonical-url';
+import { canonicalUrlKey, normalizeUrl } from '@sift/pages';
 import { hostMatchesDomain, normalizeDomainEntry } from './domain-match';
 import { quotedPhrases } from './query-phrases';
-import { guessLanguage } from './language-guess';
-import { languageCodeOf } from './language-code';
+import { guessLanguage } from '@sift/pages';
+import { languageCodeOf } from '@sift/pages';
 
 describe('URL normalisation', () => {
   it('drops fragments, default ports and tracking parameters and sorts the query', () => {

@@ -4,7 +4,7 @@ import { tokenize } from '@sift/ranking';
 import { createPrismaClient } from '@sift/persistence';
 import type { PrismaClient } from '@sift/persistence';
 import { LocalIndexProvider } from './local-index.provider';
-import { PageRepository } from './page.repository';
+import { PageRepository } from '@sift/pages';
 import type { SearchQuery } from './search-query';
 
 describe('Chinese and Japanese pages in the local index (words cut by Intl.Segmenter)', () => {

@@ -1,5 +1,5 @@
-import { languageCodeOf } from './language-code';
-import { guessLanguage } from './language-guess';
+import { languageCodeOf } from '@sift/pages';
+import { guessLanguage } from '@sift/pages';
 import { quotedPhrases } from './query-phrases';
 
 /**

@@ -3,9 +3,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { applyMigrations, createPrismaClient, ensureDatabaseExists } from '@sift/persistence';
 import type { PrismaClient } from '@sift/persistence';
-import { importJsonl } from './import-jsonl';
+import { importJsonl } from '@sift/pages';
 import { LocalIndexProvider } from './local-index.provider';
-import { PageRepository } from './page.repository';
+import { PageRepository } from '@sift/pages';
 import type { SearchDepth, SearchQuery } from './search-query';
 
 interface ImportLine {

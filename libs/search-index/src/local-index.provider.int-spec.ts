@@ -3,7 +3,7 @@ import { createPrismaClient } from '@sift/persistence';
 import type { PrismaClient } from '@sift/persistence';
 import { webPageOf, type WebPageFields } from '@sift/content-extraction';
 import { createTestAccount, ownResults } from '@sift/testing';
-import { PageRepository } from './page.repository';
+import { PageRepository } from '@sift/pages';
 import { CorpusSnapshotCache } from './corpus-snapshot';
 import { LocalIndexProvider } from './local-index.provider';
 import type { SearchQuery } from './search-query';

@@ -1,4 +1,4 @@
-import { canonicalUrlKey } from './canonical-url';
+import { canonicalUrlKey } from '@sift/pages';
 import type { SearchCandidate } from './search-candidate';
 
 export interface MergeOptions {

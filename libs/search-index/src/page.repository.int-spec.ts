@@ -5,8 +5,8 @@ import type { PrismaClient } from '@sift/persistence';
 import { ContentParsingPool } from '@sift/task-pool';
 import { createTestAccount, loopHoldDuring } from '@sift/testing';
 import { LocalIndexProvider } from './local-index.provider';
-import { PageRepository } from './page.repository';
-import { pageOwnerOf } from './stored-page';
+import { PageRepository } from '@sift/pages';
+import { pageOwnerOf } from '@sift/pages';
 
 describe('PageRepository (Postgres)', () => {
   let prisma: PrismaClient;

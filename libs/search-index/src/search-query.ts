@@ -1,4 +1,4 @@
-import type { PageOwner } from './stored-page';
+import type { PageOwner } from '@sift/pages';
 
 export type SearchDepth = 'basic' | 'advanced' | 'fast' | 'ultra-fast';
 export type SearchTopic = 'general' | 'news' | 'finance';

@@ -1,7 +1,7 @@
 import { isReturnableUrl, OperatorEndpoint, safeFetch } from '@sift/safe-fetch';
 import type { EgressPolicy, OperatorEndpointOptions } from '@sift/safe-fetch';
 import { hostMatchesAny, normalizeDomainEntry } from './domain-match';
-import { languageCodeOf } from './language-code';
+import { languageCodeOf } from '@sift/pages';
 import type { SearchCandidate } from './search-candidate';
 import type { SearchProvider } from './search-provider';
 import type { SearchQuery } from './search-query';

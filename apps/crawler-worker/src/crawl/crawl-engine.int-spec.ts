@@ -3,7 +3,7 @@ import path from 'node:path';
 import { BrowserPool } from '@sift/browser';
 import { createPrismaClient } from '@sift/persistence';
 import { FixtureServer, startFixtureServer } from '@sift/safe-fetch';
-import { PageRepository } from '@sift/search-index';
+import { PageRepository } from '@sift/pages';
 import type { WebPage } from '@sift/content-extraction';
 import { CHUNK_SEPARATOR } from '@sift/ranking';
 import { ContentParsingPool } from '@sift/task-pool';

@@ -1,5 +1,5 @@
 import { createParamDecorator, ExecutionContext } from '@nestjs/common';
-import type { PageOwner } from '@sift/search-index';
+import type { PageOwner } from '@sift/pages';
 import type { Request } from 'express';
 import type { PaidRequest } from '../payments/paid-request';
 

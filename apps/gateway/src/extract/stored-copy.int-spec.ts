@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { FixtureRoutes, FixtureServer, startFixtureServer } from '@sift/safe-fetch';
-import { importJsonl, PageRepository } from '@sift/search-index';
+import { importJsonl, PageRepository } from '@sift/pages';
 import { callGateway, createTestAccount, createTestKey, startLoopbackSearxng } from '@sift/testing';
 import { startTestGateway, TestGateway } from '../testing/gateway-harness';
 import { startWorkerProcess, WorkerProcess } from '../testing/worker-process';

@@ -2,7 +2,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { FixtureServer, startFixtureServer } from '@sift/safe-fetch';
 import { webPageOf } from '@sift/content-extraction';
-import { PageRepository } from '@sift/search-index';
+import { PageRepository } from '@sift/pages';
 import { callGateway, createTestAccount, createTestKey } from '@sift/testing';
 import { randomBytes } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';

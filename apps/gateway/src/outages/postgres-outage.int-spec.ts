@@ -1,5 +1,5 @@
 import { webPageOf } from '@sift/content-extraction';
-import { PageRepository } from '@sift/search-index';
+import { PageRepository } from '@sift/pages';
 import { callGateway, createTestAccount, createTestKey, type SeverableProxy, startSeverableProxy, timed } from '@sift/testing';
 import { startTestGateway, TestGateway } from '../testing/gateway-harness';
 

@@ -2,7 +2,8 @@ import { Logger, Module } from '@nestjs/common';
 import { PrismaClient } from '@sift/persistence';
 import { egressPolicyFromConfig } from '@sift/safe-fetch';
 import { GATEWAY_CONFIG, type GatewayAppConfig } from '../core/core.module';
-import { configuredSearchProviders, LocalIndexProvider, PageRepository, SearchFanOut } from '@sift/search-index';
+import { configuredSearchProviders, LocalIndexProvider, SearchFanOut } from '@sift/search-index';
+import { PageRepository } from '@sift/pages';
 
 const searchLogger = new Logger('search');
 

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { webPageOf } from '@sift/content-extraction';
 import { FixtureServer, startFixtureServer } from '@sift/safe-fetch';
-import { PageRepository } from '@sift/search-index';
+import { PageRepository } from '@sift/pages';
 import { callGateway, createTestAccount, createTestKey } from '@sift/testing';
 import { startTestGateway, TestGateway, uniqueClientIp } from '../testing/gateway-harness';
 import { startWorkerProcess, WorkerProcess } from '../testing/worker-process';

@@ -3,7 +3,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { webPageOf } from '@sift/content-extraction';
 import { AccountRepository, type AccountWithPlan, RequestLogRepository, type RequestLogRecord } from '@sift/persistence';
-import { PageRepository } from '@sift/search-index';
+import { PageRepository } from '@sift/pages';
 import { callGateway, createTestKey } from '@sift/testing';
 import { decodePaymentRequiredHeader, decodePaymentResponseHeader, encodePaymentSignatureHeader } from '@x402/core/http';
 import type { PaymentPayload, PaymentRequired, PaymentRequirements, SettleResponse, SupportedResponse, VerifyResponse } from '@x402/core/types';

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { canonicalUrlKey } from '@sift/search-index';
+import { canonicalUrlKey } from '@sift/pages';
 
 /**
  * A result's id: the RFC 4122 version-5 UUID of the result's canonical URL key, in the namespace of the

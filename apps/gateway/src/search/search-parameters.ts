@@ -5,7 +5,7 @@ import {
   SearchRequestDto,
   SearchTopic,
 } from '@sift/api-contracts';
-import { countryCodeOf, languageCodeOf } from '@sift/search-index';
+import { countryCodeOf, languageCodeOf } from '@sift/pages';
 import { ApiError } from '../http/api-error';
 import { inferParameters, LongTimeRange } from './auto-parameters';
 

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { callGateway, createTestAccount, createTestKey, ownResults } from '@sift/testing';
 import { webPageOf } from '@sift/content-extraction';
-import { PageRepository } from '@sift/search-index';
+import { PageRepository } from '@sift/pages';
 import { startTestGateway, TestGateway, uniqueClientIp } from '../testing/gateway-harness';
 import { RequestLogWriter } from '../request-log/request-log-writer.service';
 

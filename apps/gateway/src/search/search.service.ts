@@ -3,7 +3,8 @@ import { ImageResultDto, SearchRequestDto, SearchResponseDto, SearchResultDto } 
 import { Reservation, searchCredits } from '@sift/billing';
 import { ImageContext, SourceChunk } from '@sift/llm';
 import { CHUNK_SEPARATOR } from '@sift/ranking';
-import { containsQuotedPhrases, languageCodeOf, pageLanguageOf, SearchFanOut, SearchQuery } from '@sift/search-index';
+import { containsQuotedPhrases, pageLanguageOf, SearchFanOut, SearchQuery } from '@sift/search-index';
+import { languageCodeOf } from '@sift/pages';
 import { MeteringService } from '../billing/metering.service';
 import { pageViewerOf, RequestContext, responseTimeSeconds } from '../caller/request-context';
 import { failuresRecordedWith, NO_USAGE, RequestOutcome } from '../request-log/request-outcome';

@@ -1,4 +1,5 @@
-import { canonicalUrlKey, hostMatchesDomain, normalizeDomainEntry } from '@sift/search-index';
+import { hostMatchesDomain, normalizeDomainEntry } from '@sift/search-index';
+import { canonicalUrlKey } from '@sift/pages';
 import type { ResearchHit } from './research-pipeline';
 
 /** One search of the plan and what it found (after exclude_domains). */
