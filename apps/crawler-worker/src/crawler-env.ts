@@ -7,8 +7,10 @@ export const crawlerEnv = coreEnv.merge(fetchEnv).merge(parsingEnv).merge(browse
   CRAWL_CONCURRENCY: z.coerce.number().int().min(1).default(4),
   /** Port of the worker's /health and /metrics endpoints. */
   CRAWLER_PORT: z.coerce.number().int().min(0).default(3102),
-  /** Pages rendered in Chromium at once by advanced crawls, over all crawls of this process. */
+  /** Pages rendered in Chromium at once (advanced crawls, and pages that need their scripts), over all crawls of this process. */
   BROWSER_PAGES: z.coerce.number().int().min(1).default(4),
+  /** Pages one crawl renders at once, at most BROWSER_PAGES: one client-rendered site leaves the browser to the other crawls. */
+  CRAWL_RENDER_PAGES: z.coerce.number().int().min(1).default(2),
   /** Worker threads extracting crawled pages, over all crawls of this process (never on the event loop). */
   CRAWL_EXTRACTION_THREADS: threadCount(),
 });

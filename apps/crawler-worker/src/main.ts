@@ -1,7 +1,7 @@
 import { BrowserPool, browserPoolOptionsOf } from '@sift/browser';
 import { loadConfig } from '@sift/config';
 import { createPrismaClient, DatabaseProbe } from '@sift/persistence';
-import { DEPENDENCY_CHECK_TIMEOUT_MS, executableCheck, PagesTakenBack, registerBrowserPoolGauge, runWorkerProcess, workerLogger } from '@sift/queue';
+import { DEPENDENCY_CHECK_TIMEOUT_MS, executableCheck, PagesAcquired, registerBrowserPoolGauge, runWorkerProcess, workerLogger } from '@sift/queue';
 import { QueueName } from '@sift/queue-contracts';
 import { egressPolicyFromConfig } from '@sift/safe-fetch';
 import { pageOwnerOf, PageRepository } from '@sift/pages';
@@ -15,7 +15,7 @@ async function main(): Promise<void> {
   const config = loadConfig(crawlerEnv);
   const policy = egressPolicyFromConfig(config);
   const prisma = createPrismaClient(config.DATABASE_URL);
-  // One robots.txt cache and one browser pool (launched on the first advanced crawl) for every crawl of this worker.
+  // One robots.txt cache and one browser pool (launched on the first page that needs rendering) for every crawl of this worker.
   const robotsCache = new RobotsCache();
   const browser = new BrowserPool(browserPoolOptionsOf(config, policy));
   // Extraction threads are started (and their modules loaded) before the first job, not by it.
@@ -24,9 +24,9 @@ async function main(): Promise<void> {
     ...parsingLimitsOf(config),
     onThreadError: (error) => log('error', 'an extraction thread failed outside a task', { error: error.message }),
   });
-  // Pages are prepared for the index (segmented, chunked) in the same threads, never on the event loop.
+  // A page's index entry is prepared by the parse that makes it, in the same threads; `prepare` serves the rest.
   const pages = new PageRepository(prisma, { sharedIndex: config.SHARED_INDEX, prepare: (input) => extraction.indexedPage(input) });
-  const takenBack = new PagesTakenBack();
+  const acquired = new PagesAcquired();
   await runWorkerProcess({
     service: 'crawler-worker',
     queue: QueueName.Crawl,
@@ -37,10 +37,11 @@ async function main(): Promise<void> {
         browser,
         extraction,
         // The repository keeps nothing for an account with zero data retention (and so gives nothing back).
-        storePage: async (page, sourceFingerprint) => {
-          await pages.save(pageOwnerOf(payload.accountId), page, 'crawl', sourceFingerprint ? { sourceFingerprint } : {});
-        },
-        storedPage: takenBack.counted(async (url: string, sourceFingerprint: string) => (await pages.refetched(pageOwnerOf(payload.accountId), url, sourceFingerprint, 'crawl'))?.page ?? null),
+        store: pages,
+        owner: pageOwnerOf(payload.accountId),
+        settings: { maxRenderingPages: Math.max(1, Math.min(config.CRAWL_RENDER_PAGES, config.BROWSER_PAGES)) },
+        onAcquired: acquired.count,
+        onError: (error, url) => log('error', 'a crawled page failed unexpectedly', { url, error: error instanceof Error ? error.message : String(error) }),
       }),
     ),
     concurrency: config.CRAWL_CONCURRENCY,
@@ -50,7 +51,7 @@ async function main(): Promise<void> {
     dependencies: { postgres: () => new DatabaseProbe(prisma).answers(DEPENDENCY_CHECK_TIMEOUT_MS), chromium: executableCheck(config.CHROMIUM_PATH) },
     registerMetrics: (registry) => {
       registerBrowserPoolGauge(registry, () => browser.openBrowserCount);
-      takenBack.register(registry);
+      acquired.register(registry);
     },
     healthPort: config.CRAWLER_PORT,
     startedDetails: { extractionThreads: extraction.threads },

@@ -6,14 +6,15 @@ import type { ExtractionOutcome, ExtractionService } from './extraction.service'
 const REPLY_MARGIN_MS = 250;
 
 /**
- * The job's result of an outcome: the page's metadata and the content the caller asked for, and the page's whole text
- * and markdown only when the payload asked for them (wholePage). A page's words cross the queue once: a 10-URL extract
- * serialised, stored in Redis and parsed three copies of each page.
+ * The job's result of an outcome: the page narrowed to its metadata and the content the caller asked for, or, when the
+ * payload asked for the whole page (wholePage), the whole page and no content. A page's words cross the queue once.
  */
 export function jobResultOf(outcome: ExtractionOutcome, wholePage: boolean | undefined): ExtractUrlResult {
   if (!outcome.ok) return outcome;
-  const { text, markdown, ...page } = outcome.page;
-  return { ok: true, page, content: outcome.content, fromCache: outcome.fromCache, ...(wholePage ? { body: { text, markdown } } : {}) };
+  const { fromCache, via } = outcome;
+  if (wholePage) return { ok: true, page: outcome.page, fromCache, via };
+  const { text: _text, markdown: _markdown, ...page } = outcome.page;
+  return { ok: true, page, content: outcome.content, fromCache, via };
 }
 
 /** The only handler of the extract queue: maps the job to the extraction service. */

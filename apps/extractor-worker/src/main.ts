@@ -1,7 +1,7 @@
 import { BrowserPool, browserPoolOptionsOf } from '@sift/browser';
 import { loadConfig } from '@sift/config';
 import { createPrismaClient, DatabaseProbe } from '@sift/persistence';
-import { DEPENDENCY_CHECK_TIMEOUT_MS, executableCheck, PagesTakenBack, registerBrowserPoolGauge, runWorkerProcess, workerLogger } from '@sift/queue';
+import { DEPENDENCY_CHECK_TIMEOUT_MS, executableCheck, PagesAcquired, registerBrowserPoolGauge, runWorkerProcess, workerLogger } from '@sift/queue';
 import { QueueName } from '@sift/queue-contracts';
 import { egressPolicyFromConfig } from '@sift/safe-fetch';
 import { PageRepository } from '@sift/pages';
@@ -23,14 +23,15 @@ async function main(): Promise<void> {
     maxPdfPages: config.PDF_MAX_PAGES,
     onThreadError: (error) => log('error', 'a parsing thread failed outside a task', { error: error.message }),
   });
-  // Pages are prepared for the index (segmented, chunked) in the parsing threads, never on the event loop.
+  // A page's index entry is prepared by the parse that makes it, in the parsing threads; `prepare` serves the rest.
   const pages = new PageRepository(prisma, { sharedIndex: config.SHARED_INDEX, prepare: (input) => parser.indexedPage(input) });
-  const takenBack = new PagesTakenBack();
+  const acquired = new PagesAcquired();
   const extractionService = new ExtractionService({
     policy,
     browser,
     parser,
-    pages: { save: pages.save.bind(pages), getFresh: pages.getFresh.bind(pages), refetched: takenBack.counted(pages.refetched.bind(pages)) },
+    pages,
+    onAcquired: acquired.count,
     onError: (error, url) => log('error', 'extraction failed unexpectedly', { url, error: error instanceof Error ? error.message : String(error) }),
   });
   await runWorkerProcess({
@@ -44,7 +45,7 @@ async function main(): Promise<void> {
     dependencies: { postgres: () => new DatabaseProbe(prisma).answers(DEPENDENCY_CHECK_TIMEOUT_MS), chromium: executableCheck(config.CHROMIUM_PATH) },
     registerMetrics: (registry) => {
       registerBrowserPoolGauge(registry, () => browser.openBrowserCount);
-      takenBack.register(registry);
+      acquired.register(registry);
     },
     healthPort: config.EXTRACTOR_PORT,
     startedDetails: { parseThreads: parser.threads },

@@ -80,7 +80,7 @@ async function readPage(world: ResearchWorld, task: { requestId: string; account
       { timeoutMs: timeoutMs + QUEUE_MARGIN_MS },
     );
     if (!result.ok) return null;
-    return { url, title: result.page.title, content: result.content, favicon: result.page.favicon ?? conventionalFavicon(url) ?? null };
+    return { url, title: result.page.title, content: result.content ?? '', favicon: result.page.favicon ?? conventionalFavicon(url) ?? null };
   } catch (error) {
     // Redis itself is gone: no page can be read, and the task should say so rather than write from nothing.
     if (error instanceof QueueUnavailableError) throw error;

@@ -2,7 +2,7 @@ export type { ExtractedLink, ExtractedLinks, ExtractOptions } from './extract-op
 export type { PageWithLinks } from './html-extractor';
 export { contentHashOf, conventionalFavicon, webPageOf, type WebPage, type WebPageFields, type WebPageImage } from './web-page';
 export { extractHtml, extractPage } from './html-extractor';
-export { extractLinks } from './link-extractor';
+export { extractLinks, extractLinksAndTextSize } from './link-extractor';
 export { defaultPdfLimits, extractPdf, type PdfLimits } from './pdf-extractor';
 export { looksBinary } from './binary-content';
 export { extractPlainText } from './plain-text-extractor';
@@ -12,4 +12,4 @@ export { countryHintsOf } from './country-hints';
 export { markdownHeadings } from './markdown-headings';
 export { markdownLinks } from './markdown-links';
 export { summaryLineOf } from './summary-line';
-export { chunkRowsOf, indexedFieldsOf, indexedPageOf, type ChunkRows, type IndexedPage, type IndexedPageInput } from './indexed-page';
+export { chunkRowsOf, indexedFieldsOf, indexedPageInputOf, indexedPageOf, type ChunkRows, type IndexedPage, type IndexedPageInput } from './indexed-page';

@@ -2,6 +2,7 @@ import { chunkText, searchableText, titleNamesOf, tokenizeSegmented } from '@sif
 import { markdownHeadings } from './markdown-headings';
 import { markdownLinks } from './markdown-links';
 import { summaryLineOf } from './summary-line';
+import type { WebPage } from './web-page';
 
 /** What a page's index entry is made from. */
 export interface IndexedPageInput {
@@ -59,6 +60,14 @@ function spacedForIndex(value: string): string | null {
  * linear in the text, but a lot of it for a large page in those scripts (segmenting ~10 ms per 20,000 characters:
  * seconds for a few megabytes), so the workers run it in their parsing threads, not on their event loop.
  */
+/**
+ * What the index reads of a page, as the store reads it (PageRepository.save): the parse that makes a page can then
+ * prepare its index entry in the same thread, from the same input the store would give.
+ */
+export function indexedPageInputOf(page: Pick<WebPage, 'title' | 'description' | 'markdown' | 'text'>): IndexedPageInput {
+  return { title: page.title.trim(), description: page.description ?? null, markdown: page.markdown || page.text, text: page.text };
+}
+
 export function indexedPageOf(input: IndexedPageInput): IndexedPage {
   const headings = markdownHeadings(input.markdown);
   const description = input.description ?? summaryLineOf(input.text, headings) ?? null;

@@ -52,6 +52,16 @@ export function extractLinks(html: string, baseUrl: string): ExtractedLinks {
   return linksFromMarkup(document, new DocumentTags(document), baseUrl);
 }
 
+/**
+ * The links of a page and the length of the text it shows as served (scripts not run), from one parse: a page with
+ * scripts and next to no text is a script's shell whose links exist only once it is rendered.
+ */
+export function extractLinksAndTextSize(html: string, baseUrl: string): { links: ExtractedLinks; textChars: number } {
+  const document = parseMarkup(stripNonContent(html));
+  const links = linksFromMarkup(document, new DocumentTags(document), baseUrl);
+  return { links, textChars: textOf(document).replace(/\s+/g, ' ').trim().length };
+}
+
 /** The links of an already parsed, not yet modified page (see `extractLinks`). */
 export function linksFromMarkup(document: MarkupDocument, tags: DocumentTags, baseUrl: string): ExtractedLinks {
   const { baseUrl: resolveAgainst, baseHref } = tags.baseUrl(baseUrl);

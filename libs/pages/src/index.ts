@@ -9,3 +9,17 @@ export { canonicalUrlKey, domainOf, normalizeUrl } from './canonical-url';
 export { languageCodeOf, searchConfigNameOf } from './language-code';
 export { guessLanguage } from './language-guess';
 export { countryCodeOf, countryOfHost } from './country-code';
+export {
+  PageAcquisition,
+  type AcquiredPage,
+  type AcquiredVia,
+  type FetchedPage,
+  type PageAcquisitionOptions,
+  type PageFetcher,
+  type PageRenderer,
+  type PageRequest,
+} from './acquisition/page-acquisition';
+export { Deadline } from './acquisition/deadline';
+export { inlineContentParser } from './acquisition/inline-content-parser';
+export { BINARY_CONTENT_REASON, ExtractionFailure, failureReasonOf, parsingFailureReason, timedOutReason } from './acquisition/extraction-failure';
+export { needsBrowser } from './acquisition/needs-browser';

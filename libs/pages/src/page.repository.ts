@@ -27,6 +27,11 @@ export interface SaveOptions {
    * stored page is never reused so.
    */
   sourceFingerprint?: string;
+  /**
+   * The page's index entry, when the parse that made the page prepared it too (indexedPageOf of indexedPageInputOf
+   * of the page): used instead of preparing it again when the page must be indexed.
+   */
+  indexed?: IndexedPage;
 }
 
 type DocumentRow = Awaited<ReturnType<PrismaClient['document']['findUniqueOrThrow']>>;
@@ -264,7 +269,7 @@ export class PageRepository {
       ],
     });
     // The description field is the page's own meta description when it has one, else its summary line.
-    const indexed = refreshed ? null : await this.prepared({ title, description: metaDescription, markdown, text });
+    const indexed = refreshed ? null : (options.indexed ?? (await this.prepared({ title, description: metaDescription, markdown, text })));
     // The page and its chunks in one statement: one round trip and one commit, and never a page without its chunks.
     // Parameters $2 to $5 are the ones the chunk rows read (CHUNK_ROWS_SQL); the body of the page's vector is made
     // from their vectors.

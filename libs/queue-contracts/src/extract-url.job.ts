@@ -25,29 +25,30 @@ export const extractUrlPayloadSchema = z.object({
   /** A stored copy younger than this is served instead of fetching; absent means always fetch. */
   maxCacheAgeMs: z.number().int().min(0).optional(),
   /**
-   * The result also carries the page's whole text and markdown (`body`): a search cuts its own chunks and raw content
-   * from them. Otherwise the result carries only `content`, what the caller asked for, and the page's metadata.
+   * The result carries the whole page (its text and markdown) instead of `content`: a search cuts its own chunks and raw
+   * content from it. Otherwise the result carries only `content`, what the caller asked for, and the page's metadata.
    */
   wholePage: z.boolean().optional(),
 });
 export type ExtractUrlPayload = z.infer<typeof extractUrlPayloadSchema>;
 
 /**
- * A page in an extract job's result: the page without its text and markdown, which `content` (and `body` when the
- * payload asked for the whole page) carries instead, so a page's words cross the queue once, not three times.
+ * A page in an extract job's result: the one page type, narrowed by field selection. Its text and markdown travel only
+ * when the payload asked for the whole page (wholePage); otherwise `content`, what the caller asked for, carries its
+ * words, so a page's words cross the queue once.
  */
-export const extractedPageSchema = webPageSchema.omit({ text: true, markdown: true });
+export const extractedPageSchema = webPageSchema.extend({ text: z.string().optional(), markdown: z.string().optional() });
 export type ExtractedPage = z.infer<typeof extractedPageSchema>;
 
 export const extractUrlSuccessSchema = z.object({
   ok: z.literal(true),
-  /** page.url is the URL as requested. */
+  /** page.url is the URL as requested; with wholePage the page is whole (its text and markdown included). */
   page: extractedPageSchema,
-  /** What the caller asked for: the query's chunks, or the whole content in the requested format. */
-  content: z.string(),
-  /** The page's whole text and markdown, when the payload asked for them (wholePage). */
-  body: z.object({ text: z.string(), markdown: z.string() }).optional(),
+  /** What the caller asked for: the query's chunks, or the whole content in the requested format. Absent with wholePage. */
+  content: z.string().optional(),
   fromCache: z.boolean(),
+  /** How the page pipeline got the page: a stored copy, the stored page of an unchanged response, the response, the browser. */
+  via: z.enum(['store', 'unchanged', 'fetch', 'render']),
 });
 export type ExtractUrlSuccess = z.infer<typeof extractUrlSuccessSchema>;
 

@@ -1,17 +1,17 @@
 import { Registry } from 'prom-client';
-import { PagesTakenBack } from './worker-metrics';
+import { PagesAcquired } from './worker-metrics';
 
-describe('PagesTakenBack', () => {
-  it('counts the pages a lookup gives back, not its misses, on the registry it is registered on', async () => {
+describe('PagesAcquired', () => {
+  it('counts the pages acquired by the way each was got, on the registry it is put on', async () => {
     const registry = new Registry();
-    const takenBack = new PagesTakenBack();
-    takenBack.register(registry);
-    const stored = new Map([['https://example.test/a', { title: 'A' }]]);
-    const lookup = takenBack.counted(async (url: string) => stored.get(url) ?? null);
-
-    expect(await lookup('https://example.test/a')).toEqual({ title: 'A' });
-    expect(await lookup('https://example.test/b')).toBeNull();
-    expect(await lookup('https://example.test/a')).toEqual({ title: 'A' });
-    expect(await registry.metrics()).toMatch(/^sift_pages_taken_back_total 2$/m);
+    const acquired = new PagesAcquired();
+    acquired.register(registry);
+    acquired.count('fetch');
+    acquired.count('fetch');
+    acquired.count('render');
+    const metrics = await registry.metrics();
+    expect(metrics).toMatch(/^sift_pages_acquired_total\{via="fetch"\} 2$/m);
+    expect(metrics).toMatch(/^sift_pages_acquired_total\{via="render"\} 1$/m);
+    expect(metrics).not.toMatch(/via="store"/);
   });
 });

@@ -57,14 +57,15 @@ export function registerBrowserPoolGauge(registry: Registry, openBrowsers: () =>
 }
 
 /**
- * The pages a worker took back from the store for an unchanged response instead of extracting them again
- * (PageRepository.refetched, through `counted`), as `sift_pages_taken_back_total`; `register` puts it on the worker's
- * registry (runWorkerProcess's registerMetrics).
+ * The pages a worker acquired, by the way the page pipeline got each (`via`: the store's copy, the stored page of an
+ * unchanged response, the response as served, the browser), as `sift_pages_acquired_total`; `register` puts it on the
+ * worker's registry (runWorkerProcess's registerMetrics). Renders are the expensive way: a static site never has any.
  */
-export class PagesTakenBack {
+export class PagesAcquired {
   private readonly counter = new Counter({
-    name: 'sift_pages_taken_back_total',
-    help: 'Pages taken back from the store for a response with the same digest instead of being extracted again.',
+    name: 'sift_pages_acquired_total',
+    help: 'Pages acquired by the page pipeline, by how: store (a stored copy answered), unchanged (the stored page of a response with the same digest), fetch (the response as served), render (the browser).',
+    labelNames: ['via'],
     registers: [],
   });
 
@@ -72,12 +73,8 @@ export class PagesTakenBack {
     registry.registerMetric(this.counter);
   }
 
-  /** The lookup, counting each page it gives back. */
-  counted<Args extends unknown[], Page>(lookup: (...args: Args) => Promise<Page | null>): (...args: Args) => Promise<Page | null> {
-    return async (...args) => {
-      const page = await lookup(...args);
-      if (page !== null) this.counter.inc();
-      return page;
-    };
-  }
+  /** The pipeline's onAcquired. */
+  readonly count = (via: string): void => {
+    this.counter.inc({ via });
+  };
 }

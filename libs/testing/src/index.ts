@@ -1,6 +1,7 @@
 export { benchDataDirectory } from './bench-data';
 export { startGitDocsSite, GIT_DOCS_SITE_ROOT } from './git-docs-site';
 export type { GitDocsSite, GitDocsSiteOptions } from './git-docs-site';
+export { PAGE_FOUND, pagesFoundIn, startClientRenderedSite, type ClientRenderedSite, type ClientRenderedSiteOptions, type DocsSitePage, type SiteRendering } from './client-rendered-site';
 export { addTestMember, createTestAccount, createTestKey } from './account-factories';
 export type { TestAccountOptions, TestKey, TestKeyOptions, TestMemberOptions } from './account-factories';
 export { callGateway } from './gateway-http-client';

@@ -1,4 +1,4 @@
-import type { ExtractedLinks, PageWithLinks, WebPage } from '@sift/content-extraction';
+import type { AcquiredPage, PageRequest } from '@sift/pages';
 import type { FetchedResource as SafeFetchedResource } from '@sift/safe-fetch';
 import { RobotsCache } from './robots-cache';
 
@@ -12,31 +12,18 @@ export interface FetchResourceOptions {
 }
 
 /** The part of safe-fetch's answer the crawl engine reads (tests serve one); a final non-3xx status is returned, not thrown. */
-export type FetchedResource = Pick<SafeFetchedResource, 'finalUrl' | 'status' | 'headers' | 'kind' | 'charset' | 'text' | 'body'>;
+export type FetchedResource = Pick<SafeFetchedResource, 'finalUrl' | 'status' | 'headers' | 'kind' | 'mimeType' | 'charset' | 'text' | 'body'>;
 
-export interface PageExtractionOptions {
-  /** The page's URL after redirects. */
-  baseUrl: string;
-  /** The URL the crawl reached the page by (default baseUrl). */
-  url?: string;
-  includeImages: boolean;
-  format: 'markdown' | 'text';
-}
-
-/** A page rendered in a browser for `extract_depth: advanced`. */
+/** A page rendered in a browser: at advanced depth, or because its response is a script's shell. */
 export interface RenderedResource {
   finalUrl: string;
   status: number;
   html: string;
+  title: string;
 }
 
-export interface ExtractionRunOptions {
-  /**
-   * What is left of the crawl's own deadline: extraction stops there (its thread freed for the next crawl) rather
-   * than at the extraction deadline, long after the crawl has answered without the page.
-   */
-  deadlineMs?: number;
-}
+/** What the crawl asks the page pipeline for one page; the owner and the producer are the dependencies' own. */
+export type CrawlPageRequest = Omit<PageRequest, 'owner' | 'source'>;
 
 export interface CrawlEngineSettings {
   /** Pages fetched at the same time over all hosts. */
@@ -52,6 +39,11 @@ export interface CrawlEngineSettings {
   maxRetryAfterMs: number;
   /** Sitemap files (indexes included) read by one map. */
   maxSitemapFiles: number;
+  /**
+   * Pages one crawl renders in the browser at once: below the worker's browser pages (BROWSER_PAGES), so one site of
+   * client-rendered pages cannot take every page of the browser from the worker's other crawls.
+   */
+  maxRenderingPages: number;
 }
 
 export const DEFAULT_CRAWL_ENGINE_SETTINGS: CrawlEngineSettings = {
@@ -62,6 +54,7 @@ export const DEFAULT_CRAWL_ENGINE_SETTINGS: CrawlEngineSettings = {
   maxRetries: 2,
   maxRetryAfterMs: 10_000,
   maxSitemapFiles: 20,
+  maxRenderingPages: 2,
 };
 
 /** Everything the engine does outside itself, injected so tests and benchmarks can wrap or replace it. */
@@ -76,27 +69,14 @@ export interface CrawlDependencies {
   /** Throws when no response was obtained (refused destination, network, timeout, unreadable content). */
   fetchResource(url: string, options: FetchResourceOptions): Promise<FetchedResource>;
   /**
-   * Content and links of a page from one parse (crawl mode); map mode needs only the links. Asynchronous so the
-   * CPU-bound work can run off the crawler's event loop (see ContentParsingPool in @sift/task-pool).
+   * One page through the page pipeline (@sift/pages), stored as this crawl's owner's: fetched with the request's
+   * `fetch` (the engine's, through its politeness per host), parsed once with its links, judged (a block or challenge
+   * page fails), rendered when it needs it with the request's `render`, stored. Throws the page's failure; null when
+   * the request's `admit` dropped it.
    */
-  extractPageWithLinks(html: string, options: PageExtractionOptions, run?: ExtractionRunOptions): Promise<PageWithLinks>;
-  extractLinks(html: string, baseUrl: string, run?: ExtractionRunOptions): Promise<ExtractedLinks>;
-  /**
-   * Renders a page in a browser (JavaScript run, `extract_depth: advanced`); without it advanced crawls fetch like
-   * basic ones. Throws like fetchResource when no page was obtained.
-   */
+  acquire(request: CrawlPageRequest): Promise<AcquiredPage | null>;
+  /** Renders a page in a browser; without it no page is rendered (a client-rendered page then fails as empty). */
   renderPage?(url: string, options: { deadlineMs: number }): Promise<RenderedResource>;
   robotsCache: RobotsCache;
-  /**
-   * Saves a crawled page (url: as reached, finalUrl: after redirects), with the digest of the response it was extracted
-   * from when a later crawl may take it back for the same response (storedPage); failures are the store's concern,
-   * not the crawl's.
-   */
-  storePage?(page: WebPage, sourceFingerprint?: string): Promise<void>;
-  /**
-   * The page a crawl stored for this URL (as reached) from a response with this digest (sourceFingerprintOf), marked
-   * fetched now; null when there is none. With it the crawl reads only the links of an unchanged page.
-   */
-  storedPage?(url: string, sourceFingerprint: string): Promise<WebPage | null>;
   settings?: Partial<CrawlEngineSettings>;
 }

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { BrowserPool } from '@sift/browser';
 import { createPrismaClient } from '@sift/persistence';
 import { FixtureServer, startFixtureServer } from '@sift/safe-fetch';
-import { PageRepository } from '@sift/pages';
+import { inlineContentParser, PageRepository } from '@sift/pages';
 import type { WebPage } from '@sift/content-extraction';
 import { CHUNK_SEPARATOR } from '@sift/ranking';
 import { ContentParsingPool } from '@sift/task-pool';
@@ -202,8 +202,13 @@ describe('runCrawl on the Git documentation site', () => {
     const stored: WebPage[] = [];
     const dependencies = createDefaultCrawlDependencies({
       policy: loopbackPolicy,
-      storePage: async (document) => {
-        stored.push(document);
+      store: {
+        save: async (_owner, document) => {
+          stored.push(document);
+          return null;
+        },
+        getFresh: async () => null,
+        refetched: async () => null,
       },
     });
     const outcome = await runCrawl(crawlRequest(site, { limit: 5 }), dependencies);
@@ -235,18 +240,16 @@ describe('runCrawl on the Git documentation site', () => {
       const owner = { accountId: account.id };
       let pageExtractions = 0;
       let linkReads = 0;
-      const real = createDefaultCrawlDependencies({
-        policy: loopbackPolicy,
-        storePage: async (page, sourceFingerprint) => {
-          await pages.save(owner, page, 'crawl', sourceFingerprint ? { sourceFingerprint } : {});
+      // The parses the pipeline runs: a whole page (with its links), or only the links of a page taken back.
+      const countingParser: typeof inlineContentParser = {
+        ...inlineContentParser,
+        html: (document, deadlineMs) => {
+          if (document.extract) pageExtractions += 1;
+          else if (document.links) linkReads += 1;
+          return inlineContentParser.html(document, deadlineMs);
         },
-        storedPage: async (url, sourceFingerprint) => (await pages.refetched(owner, url, sourceFingerprint, 'crawl'))?.page ?? null,
-      });
-      const counted: CrawlDependencies = {
-        ...real,
-        extractPageWithLinks: (...args) => ((pageExtractions += 1), real.extractPageWithLinks(...args)),
-        extractLinks: (...args) => ((linkReads += 1), real.extractLinks(...args)),
       };
+      const counted = createDefaultCrawlDependencies({ policy: loopbackPolicy, extraction: countingParser, store: pages, owner });
       const request = crawlRequest(site, { limit: 8, includeImages: true, includeFavicon: true });
       const first = await runCrawl(request, counted);
       expect(first.pages).toHaveLength(8);
@@ -331,9 +334,26 @@ describe('runCrawl with extract_depth advanced', () => {
     expect(outcome.pages[0].content).toContain('Text written by a script.');
   });
 
-  it('fetches the HTML as served at basic depth, even with a browser at hand', async () => {
-    const outcome = await runCrawl(request('basic'), createDefaultCrawlDependencies({ policy: loopbackPolicy, browser }));
-    expect(outcome.pages.map((page) => page.page.finalUrl)).toEqual([`${fixture.url}/`]);
-    expect(outcome.pages[0].content).not.toContain('Text written by a script.');
+  it('renders at basic depth only the pages that need it: the script-made seed, not the plain page', async () => {
+    const rendered: string[] = [];
+    const counting = { render: (url: string, options: { deadlineMs: number }) => (rendered.push(url), browser.render(url, options)) };
+    const outcome = await runCrawl(request('basic'), createDefaultCrawlDependencies({ policy: loopbackPolicy, browser: counting }));
+    expect(outcome.pages.map((page) => page.page.finalUrl)).toEqual([`${fixture.url}/`, `${fixture.url}/second`]);
+    expect(outcome.pages[0].content).toContain('Text written by a script.');
+    expect(rendered).toEqual([`${fixture.url}/`]);
+  });
+
+  it('maps the links that exist only once the seed is rendered, rendering nothing else', async () => {
+    const rendered: string[] = [];
+    const counting = { render: (url: string, options: { deadlineMs: number }) => (rendered.push(url), browser.render(url, options)) };
+    const outcome = await runCrawl({ ...request('basic'), mode: 'map', maxDepth: 2 }, createDefaultCrawlDependencies({ policy: loopbackPolicy, browser: counting }));
+    expect(outcome.urls).toEqual([`${fixture.url}/`, `${fixture.url}/second`]);
+    expect(rendered).toEqual([`${fixture.url}/`]);
+  });
+
+  it('fails the script-made page, empty as served, when it has no browser', async () => {
+    const outcome = await runCrawl(request('basic'), createDefaultCrawlDependencies({ policy: loopbackPolicy }));
+    expect(outcome.pages).toEqual([]);
+    expect(outcome.failedPages).toBe(1);
   });
 });

@@ -1,8 +1,9 @@
-import { type ExtractedLink, type ExtractedLinks, looksBinary, type WebPage, webPageOf } from '@sift/content-extraction';
+import { PageSlots } from '@sift/browser';
+import type { ExtractedLink, WebPage } from '@sift/content-extraction';
+import { type AcquiredPage, Deadline, type FetchedPage } from '@sift/pages';
 import type { CrawledPage, CrawlPage } from '@sift/queue-contracts';
-import { bodyDigestOf, type ProducedPage, sourceFingerprintOf } from '@sift/task-pool';
 import { setImmediate as nextTurn } from 'node:timers/promises';
-import { CrawlDependencies, CrawlEngineSettings, DEFAULT_CRAWL_ENGINE_SETTINGS, FetchedResource } from './crawl-dependencies';
+import { CrawlDependencies, CrawlEngineSettings, DEFAULT_CRAWL_ENGINE_SETTINGS, FetchedResource, RenderedResource } from './crawl-dependencies';
 import { CrawlFrontier, FrontierEntry } from './crawl-frontier';
 import { CrawlOutcome } from './crawl-outcome';
 import { CrawlRequest } from './crawl-request';
@@ -61,6 +62,7 @@ class CrawlRun {
   private readonly relevance?: InstructionRelevance;
   private readonly frontier = new CrawlFrontier();
   private readonly hostScheduler: HostScheduler;
+  private readonly renderSlots: PageSlots;
   private readonly controller = new AbortController();
   private readonly deadline: number;
   /** Pages enqueued or visited, by page key: a URL is followed once. */
@@ -87,6 +89,7 @@ class CrawlRun {
   ) {
     this.settings = { ...DEFAULT_CRAWL_ENGINE_SETTINGS, ...dependencies.settings };
     this.hostScheduler = new HostScheduler(this.settings);
+    this.renderSlots = new PageSlots(this.settings.maxRenderingPages);
     this.deadline = Date.now() + request.timeoutMs;
     if (request.instructions && request.instructions.trim() !== '') this.relevance = new InstructionRelevance(request.instructions);
   }
@@ -176,67 +179,37 @@ class CrawlRun {
       return;
     }
 
-    const response = await this.fetchPage(entry.url);
-    if (!response || response.status >= 400) {
-      this.failedPages += 1;
-      return;
-    }
-    const finalUrl = toCrawlableUrl(response.finalUrl) ?? entry.url;
-    const finalKey = pageKey(finalUrl);
-    if (finalKey !== key) {
-      // A redirect: the target is the page, and it may already be known or lie outside the crawl.
-      if (this.visitedKeys.has(finalKey)) return;
-      if (entry.depth > 0 && !this.scope.allows(finalUrl)) return;
-      if (!(await this.robotsFor(finalUrl)).isAllowed(finalUrl)) return;
-      this.visitedKeys.add(finalKey);
-      this.seenKeys.add(finalKey);
-    }
-
-    const isHtml = response.kind === 'html' || response.kind === 'xhtml';
-    if (!isHtml && response.kind !== 'text') {
-      this.failedPages += 1;
-      return;
-    }
-    // Bytes that are not text (served as HTML or text) are refused before any parsing.
-    if (looksBinary(response.body, response.charset)) {
-      this.failedPages += 1;
-      return;
-    }
-    if (this.stopped) return;
-    // Byte-identical pages under two URLs (index.html and the page it copies) are one page. Hashing the bytes as
-    // fetched, not whitespace-normalised text: a tenth of the main thread's cost per page (0.03 against 0.32 ms).
-    const fingerprint = bodyDigestOf(response.body);
-    if (this.contentFingerprints.has(fingerprint)) return;
-    this.contentFingerprints.add(fingerprint);
-
-    let links: ExtractedLinks | undefined;
-    // The page and what the store is told: the response's digest, or that the page is the stored one.
-    let produced: ProducedPage | undefined;
-    const run = { deadlineMs: Math.max(1, this.deadline - Date.now()) };
-    if (isHtml && this.request.mode === 'crawl') {
-      const sourceFingerprint = this.takesStoredPages(response) ? sourceFingerprintOf('crawl', response, fingerprint) : undefined;
-      const reused = sourceFingerprint ? await this.storedPage(entry.url.href, sourceFingerprint) : null;
-      if (reused) {
-        // The page this crawl's owner stored from the same response: only its links are read again.
-        produced = { page: { ...reused, url: entry.url.href, finalUrl: finalUrl.href }, reused: true };
-        links = await this.dependencies.extractLinks(response.text, finalUrl.href, run);
-      } else {
+    // The page's URL after redirects, set when the response is admitted.
+    let finalUrl = entry.url;
+    let acquired: AcquiredPage | null;
+    try {
+      acquired = await this.dependencies.acquire({
+        url: entry.url.href,
         // The whole page, markdown and images whatever the crawl asked: it is stored, and the store serves it to later
-        // extractions as their cache and to searches (the crawl's results show its format, and images when asked).
-        const extracted = await this.dependencies.extractPageWithLinks(response.text, {
-          baseUrl: finalUrl.href,
-          url: entry.url.href,
-          includeImages: true,
-          format: 'markdown',
-        }, run);
-        links = extracted.links;
-        produced = { page: extracted.page, ...(sourceFingerprint ? { sourceFingerprint } : {}) };
-      }
-    } else if (isHtml) {
-      links = await this.dependencies.extractLinks(response.text, finalUrl.href, run);
+        // extractions and to searches (the crawl's results show its format, and images when asked).
+        needs: { extractDepth: this.request.extractDepth, format: 'markdown', includeImages: true },
+        links: this.request.mode === 'crawl',
+        linksOnly: this.request.mode === 'map',
+        deadline: Deadline.after(Math.max(1, this.deadline - Date.now())),
+        fetch: (url) => this.fetchPage(new URL(url)),
+        render: this.dependencies.renderPage ? (url, { deadlineMs }) => this.renderPage(new URL(url), deadlineMs) : null,
+        admit: async (response, bodyDigest) => {
+          const admitted = await this.admit(entry, key, response, bodyDigest);
+          if (admitted) finalUrl = admitted;
+          return admitted !== null;
+        },
+      });
+    } catch (error) {
+      // One unreadable page fails alone (a block or challenge page, an error status, no content); after cancellation
+      // the error is only the abort itself.
+      if (!this.stopped) this.failedPages += 1;
+      if (this.stopped) throw error;
+      return;
     }
     // The crawl may have answered while the page was being extracted; it no longer counts.
-    if (this.stopped) return;
+    if (!acquired || this.stopped) return;
+    const links = acquired.links;
+    const finalKey = pageKey(finalUrl);
     if (links?.canonicalUrl) {
       const canonical = toCrawlableUrl(links.canonicalUrl, finalUrl.href);
       const canonicalKey = canonical ? pageKey(canonical) : finalKey;
@@ -248,33 +221,37 @@ class CrawlRun {
     }
 
     if (this.request.mode === 'map') this.mapUrls.push(finalUrl.href);
-    else this.collectPage(visitOrder, finalUrl, produced ?? { page: webPageOf({ url: entry.url.href, finalUrl: finalUrl.href, text: response.text }) });
+    else if (acquired.page) this.collectPage(visitOrder, finalUrl, { ...acquired.page, url: entry.url.href, finalUrl: finalUrl.href }, acquired.stored);
 
     if (links && !links.robotsNoFollow && entry.depth < this.request.maxDepth) {
       await this.enqueueLinks(links.links, entry.depth + 1);
     }
-    return;
   }
 
   /**
-   * A 200 answer fetched as served (not rendered), when the crawl can store it and ask for it back: the response's
-   * page is what extraction makes of it alone, so the same response later makes the same page.
+   * Whether a fetched page is this crawl's to read, and its URL after redirects: a redirect's target may already be
+   * known or lie outside the crawl, and byte-identical pages under two URLs (index.html and the page it copies) are
+   * one page. An error status is admitted: the pipeline fails it as the block page or status it is.
    */
-  private takesStoredPages(response: FetchedResource): boolean {
-    return response.status === 200 && this.request.extractDepth !== 'advanced' && this.dependencies.storePage !== undefined && this.dependencies.storedPage !== undefined;
-  }
-
-  /** The stored page for the same response, or null (also when the store cannot answer: the page is extracted then). */
-  private async storedPage(url: string, sourceFingerprint: string): Promise<WebPage | null> {
-    try {
-      return (await this.dependencies.storedPage?.(url, sourceFingerprint)) ?? null;
-    } catch {
-      return null;
+  private async admit(entry: FrontierEntry, key: string, response: FetchedPage, bodyDigest: string): Promise<URL | null> {
+    if (response.status >= 400) return entry.url;
+    const finalUrl = toCrawlableUrl(response.finalUrl) ?? entry.url;
+    const finalKey = pageKey(finalUrl);
+    if (finalKey !== key) {
+      if (this.visitedKeys.has(finalKey)) return null;
+      if (entry.depth > 0 && !this.scope.allows(finalUrl)) return null;
+      if (!(await this.robotsFor(finalUrl)).isAllowed(finalUrl)) return null;
+      this.visitedKeys.add(finalKey);
+      this.seenKeys.add(finalKey);
     }
+    if (this.stopped) return null;
+    // The bytes as fetched, not whitespace-normalised text: a tenth of the main thread's cost per page.
+    if (this.contentFingerprints.has(bodyDigest)) return null;
+    this.contentFingerprints.add(bodyDigest);
+    return finalUrl;
   }
 
-  private collectPage(visitOrder: number, url: URL, produced: ProducedPage): void {
-    const { page } = produced;
+  private collectPage(visitOrder: number, url: URL, page: WebPage, stored: Promise<void>): void {
     this.pages.push({
       visitOrder,
       url: url.href,
@@ -284,10 +261,8 @@ class CrawlRun {
       // The job's result carries images only when the crawl asked for them; the stored page keeps them.
       page: crawledPageOf(this.request.includeImages ? page : { ...page, images: [] }),
     });
-    // The document store is a side effect of crawling; its failure must not fail the caller's crawl.
-    if (this.dependencies.storePage && !produced.reused) {
-      this.storing.push(this.dependencies.storePage(page, produced.sourceFingerprint).catch(() => undefined));
-    }
+    // The document store is a side effect of crawling; the pipeline reports its failures, never the crawl.
+    this.storing.push(stored);
   }
 
   /** Follows at most `maxBreadth` new in-scope links of a page that robots.txt allows, best first with instructions. */
@@ -346,19 +321,21 @@ class CrawlRun {
     this.incomingDescriptions.set(key, descriptions);
   }
 
-  /** One page through the host's politeness gate, retried after 429/503 as Retry-After asks and after errors; undefined on failure. */
-  private async fetchPage(url: URL): Promise<FetchedResource | undefined> {
+  /**
+   * One page through the host's politeness gate, retried after errors and after 429/503 as Retry-After asks. Throws
+   * when no response came (the page fails); the last response of a 429/503 is returned for the pipeline to fail.
+   */
+  private async fetchPage(url: URL): Promise<FetchedResource> {
     for (let attempt = 0; ; attempt += 1) {
       const release = await this.hostScheduler.acquire(url.host, this.controller.signal);
       let response: FetchedResource;
       try {
         const deadlineMs = Math.max(1, Math.min(this.settings.pageTimeoutMs, this.deadline - Date.now()));
-        response = await this.fetchOrRender(url, deadlineMs);
+        response = await this.dependencies.fetchResource(url.href, { deadlineMs, signal: this.controller.signal, purpose: 'page' });
       } catch (error) {
-        if (this.stopped) throw error;
         // A timeout or reset is often transient (a busy site, or this worker busy extracting a large page).
-        if (attempt < this.settings.maxRetries && this.deadline - Date.now() > 1000) continue;
-        return undefined;
+        if (!this.stopped && attempt < this.settings.maxRetries && this.deadline - Date.now() > 1000) continue;
+        throw error;
       } finally {
         release();
       }
@@ -369,30 +346,31 @@ class CrawlRun {
     }
   }
 
-  /** Advanced crawls render pages in the browser (scripts run); basic ones fetch the HTML as served. */
-  private async fetchOrRender(url: URL, deadlineMs: number): Promise<FetchedResource> {
+  /**
+   * A page in the browser: within the crawl's render budget (maxRenderingPages at once, so one site of client-rendered
+   * pages leaves the worker's browser to its other crawls) and its host's politeness gate, and stopped waiting for at
+   * the crawl's deadline or cancellation (the browser cannot be cancelled mid-render from here).
+   */
+  private async renderPage(url: URL, deadlineMs: number): Promise<RenderedResource> {
     const renderPage = this.dependencies.renderPage;
-    if (this.request.extractDepth !== 'advanced' || this.request.mode !== 'crawl' || !renderPage) {
-      return this.dependencies.fetchResource(url.href, { deadlineMs, signal: this.controller.signal, purpose: 'page' });
+    if (!renderPage) throw new Error('this crawl has no browser');
+    const releaseRender = await this.renderSlots.acquire();
+    let releaseHost: (() => void) | undefined;
+    try {
+      releaseHost = await this.hostScheduler.acquire(url.host, this.controller.signal);
+      const remainingMs = Math.max(1, Math.min(deadlineMs, this.deadline - Date.now()));
+      const rendering = renderPage.call(this.dependencies, url.href, { deadlineMs: remainingMs });
+      const cancelled = new Promise<never>((_resolve, reject) => {
+        const onAbort = (): void => reject(this.controller.signal.reason);
+        if (this.controller.signal.aborted) onAbort();
+        else this.controller.signal.addEventListener('abort', onAbort, { once: true });
+        void rendering.finally(() => this.controller.signal.removeEventListener('abort', onAbort)).catch(() => undefined);
+      });
+      return await Promise.race([rendering, cancelled]);
+    } finally {
+      releaseHost?.();
+      releaseRender();
     }
-    const rendering = renderPage.call(this.dependencies, url.href, { deadlineMs });
-    // The browser cannot be cancelled mid-render from here; the crawl stops waiting for it instead.
-    const cancelled = new Promise<never>((_resolve, reject) => {
-      const onAbort = (): void => reject(this.controller.signal.reason);
-      if (this.controller.signal.aborted) onAbort();
-      else this.controller.signal.addEventListener('abort', onAbort, { once: true });
-      void rendering.finally(() => this.controller.signal.removeEventListener('abort', onAbort)).catch(() => undefined);
-    });
-    const rendered = await Promise.race([rendering, cancelled]);
-    return {
-      finalUrl: rendered.finalUrl,
-      status: rendered.status,
-      headers: {},
-      kind: 'html',
-      charset: 'utf-8',
-      text: rendered.html,
-      body: Buffer.from(rendered.html),
-    };
   }
 
   private async robotsFor(url: URL): Promise<RobotsRules> {

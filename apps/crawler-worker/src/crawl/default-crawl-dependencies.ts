@@ -1,6 +1,6 @@
 import type { BrowserPool } from '@sift/browser';
+import { inlineContentParser, PageAcquisition, type PageAcquisitionOptions, type PageOwner } from '@sift/pages';
 import { assertPublicDestination, ContentKind, EgressPolicy, FetchError, isReturnableUrl, safeFetch } from '@sift/safe-fetch';
-import { parseContentInline } from '@sift/task-pool';
 import { CrawlDependencies, CrawlEngineSettings, FetchPurpose } from './crawl-dependencies';
 import { ForbiddenTargetError } from './forbidden-target.error';
 import { RobotsCache } from './robots-cache';
@@ -17,23 +17,34 @@ export interface DefaultCrawlDependencyOptions {
   policy: EgressPolicy;
   /** Shared by every crawl of a worker; a new one per call would re-read robots.txt for every job. */
   robotsCache?: RobotsCache;
-  storePage?: CrawlDependencies['storePage'];
-  storedPage?: CrawlDependencies['storedPage'];
-  /** Renders pages of advanced crawls; one pool per worker process, shared by its crawls. */
+  /** Renders the pages that need it; one pool per worker process, shared by its crawls. Absent: nothing is rendered. */
   browser?: Pick<BrowserPool, 'render'>;
   settings?: Partial<CrawlEngineSettings>;
-  /** Extraction off the event loop (one pool per worker process); without it pages are extracted inline. */
-  extraction?: Pick<CrawlDependencies, 'extractPageWithLinks' | 'extractLinks'>;
+  /** Parsing off the event loop (one pool per worker process); without it pages are parsed inline. */
+  extraction?: PageAcquisitionOptions['parser'];
+  /** The page store and whose crawl this is; without a store nothing is stored or taken back. */
+  store?: PageAcquisitionOptions['store'];
+  owner?: PageOwner;
+  onAcquired?: PageAcquisitionOptions['onAcquired'];
+  onError?: PageAcquisitionOptions['onError'];
 }
 
 /**
- * The production wiring: fetches through @sift/safe-fetch, extraction and links from @sift/content-extraction (in the
- * given pool's threads, or inline).
+ * The production wiring: fetches through @sift/safe-fetch, pages through the page pipeline (@sift/pages) parsed in
+ * the given pool's threads (or inline), rendered in the given browser.
  */
 export function createDefaultCrawlDependencies(options: DefaultCrawlDependencyOptions): CrawlDependencies {
   const policy = options.policy;
   const browser = options.browser;
-  const extraction = options.extraction;
+  const owner = options.owner ?? 'operator';
+  // The engine passes its own fetch and render to every page: the pipeline's defaults are never used by a crawl.
+  const acquisition = new PageAcquisition({
+    policy,
+    parser: options.extraction ?? inlineContentParser,
+    ...(options.store ? { store: options.store } : {}),
+    ...(options.onAcquired ? { onAcquired: options.onAcquired } : {}),
+    ...(options.onError ? { onError: options.onError } : {}),
+  });
   return {
     async assertAllowedTarget(url) {
       try {
@@ -56,34 +67,20 @@ export function createDefaultCrawlDependencies(options: DefaultCrawlDependencyOp
         status: resource.status,
         headers: resource.headers,
         kind: resource.kind,
+        mimeType: resource.mimeType,
         charset: resource.charset,
         text: resource.text,
         body: resource.body,
       };
     },
-    extractPageWithLinks: extraction
-      ? (html, extractionOptions, run) => extraction.extractPageWithLinks(html, extractionOptions, run)
-      : async (html, extractionOptions) => {
-          const result = await parseContentInline({ kind: 'page-with-links', html, options: extractionOptions });
-          if (result.kind !== 'page-with-links') throw new Error(`page extraction answered with a ${result.kind} result`);
-          return { page: result.page, links: result.links };
-        },
-    extractLinks: extraction
-      ? (html, baseUrl, run) => extraction.extractLinks(html, baseUrl, run)
-      : async (html, baseUrl) => {
-          const result = await parseContentInline({ kind: 'links', html, baseUrl });
-          if (result.kind !== 'links') throw new Error(`link extraction answered with a ${result.kind} result`);
-          return result.links;
-        },
+    acquire: (request) => acquisition.acquire({ ...request, owner, source: 'crawl' }),
     renderPage: browser
       ? async (url, { deadlineMs }) => {
           const rendered = await browser.render(url, { deadlineMs });
-          return { finalUrl: rendered.finalUrl, status: rendered.status, html: rendered.html };
+          return { finalUrl: rendered.finalUrl, status: rendered.status, html: rendered.html, title: rendered.title };
         }
       : undefined,
     robotsCache: options.robotsCache ?? new RobotsCache(),
-    storePage: options.storePage,
-    storedPage: options.storedPage,
     settings: options.settings,
   };
 }

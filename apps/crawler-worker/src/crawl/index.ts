@@ -11,8 +11,8 @@ export type {
   CrawlEngineSettings,
   FetchedResource,
   FetchPurpose,
+  CrawlPageRequest,
   FetchResourceOptions,
-  PageExtractionOptions,
   RenderedResource,
 } from './crawl-dependencies';
 export { RobotsCache } from './robots-cache';

@@ -53,7 +53,7 @@ export class ExtractService {
     const failedResults = [];
     for (const outcome of outcomes) {
       if (outcome.ok) {
-        results.push(extractResultOf(outcome.page, outcome.content, { includeImages: body.include_images, includeFavicon: body.include_favicon }));
+        results.push(extractResultOf(outcome.page, outcome.content ?? '', { includeImages: body.include_images, includeFavicon: body.include_favicon }));
       } else {
         failedResults.push({ url: outcome.url, error: outcome.error });
       }

@@ -29,9 +29,9 @@ export interface ContentOutcome {
 
 /**
  * The content of each candidate. Local-index candidates carry their stored text. Upstream candidates (SearXNG
- * snippets) get the stored copy when it is fresh, else (basic and advanced) the page is fetched by the
- * extractor worker through the extract queue, which answers with the page (and stores it unless the account keeps
- * nothing): the gateway itself never fetches a page.
+ * snippets) get the stored copy when it is fresh and holds what the search needs (the request's one lookup of the
+ * store), else (basic and advanced) the page is acquired by the extractor worker through the extract queue, which
+ * answers with the whole page (and stores it unless the account keeps nothing): the gateway itself never fetches a page.
  */
 @Injectable()
 export class SourceContentService {
@@ -131,7 +131,7 @@ export class SourceContentService {
           includeImages: true,
           includeFavicon: true,
           chunksPerSource: search.chunksPerSource,
-          maxCacheAgeMs: this.config.DOCUMENT_CACHE_SECONDS * 1000,
+          // No maxCacheAgeMs: this search has just asked the store (fresh), so the worker goes straight to the fetch.
           // The result's chunks and raw content are cut here, from the whole page.
           wholePage: true,
         },
@@ -141,8 +141,10 @@ export class SourceContentService {
       if (!(error instanceof JobTimeoutError)) this.logger.warn(`fetch of ${candidate.url} for search failed: ${(error as Error).message}`);
       return null;
     }
-    if (!result.ok || !result.body) return null;
-    return this.fromPage(candidate, { ...result.page, ...result.body }, result.page.favicon ?? conventionalFavicon(candidate.url));
+    if (!result.ok) return null;
+    const { page } = result;
+    if (page.text === undefined || page.markdown === undefined) return null;
+    return this.fromPage(candidate, { ...page, text: page.text, markdown: page.markdown }, page.favicon ?? conventionalFavicon(candidate.url));
   }
 }
 

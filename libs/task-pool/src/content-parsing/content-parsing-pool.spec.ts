@@ -1,13 +1,12 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import type { ExtractOptions } from '@sift/content-extraction';
 import { GIT_DOCS_SITE_ROOT, loopHoldDuring } from '@sift/testing';
 import { ContentParsingPool } from './content-parsing-pool';
 import { runTask } from './content-parsing.task';
 
 // git-config.html: the largest page of the Git documentation site (about 500 kB), a second or more to extract.
 const largePage = readFileSync(path.join(GIT_DOCS_SITE_ROOT, 'git-config.html'), 'utf8');
-const options: ExtractOptions = { baseUrl: 'https://git-scm.example/docs/git-config.html', includeImages: true, format: 'markdown' };
+const options = { baseUrl: 'https://git-scm.example/docs/git-config.html', includeImages: true, format: 'markdown' };
 jest.setTimeout(60_000);
 
 describe('ContentParsingPool', () => {
@@ -16,16 +15,23 @@ describe('ContentParsingPool', () => {
   beforeAll(async () => (pool = await ContentParsingPool.start({ threads: 2, deadlineMs: 30_000, maxHeapMb: 512, maxQueue: 100 })));
   afterAll(() => pool?.close());
 
-  it('extracts a crawled page in worker threads exactly as inline, leaving the event loop free', async () => {
-    const expected = await runTask({ kind: 'page-with-links', html: largePage, options });
-    if (expected.kind !== 'page-with-links') throw new Error(`inline parse answered ${expected.kind}`);
+  it('parses a crawled page with its links and index entry in worker threads exactly as inline, leaving the event loop free', async () => {
+    const document = { html: largePage, status: 200, baseUrl: options.baseUrl, url: options.baseUrl, includeImages: true, extract: true, links: true, index: true };
+    const expected = await runTask({ kind: 'html', ...document });
+    if (expected.kind !== 'html') throw new Error(`inline parse answered ${expected.kind}`);
     expect(pool.threads).toBe(2);
-    let extracted: unknown;
-    const hold = await loopHoldDuring(async () => (extracted = await pool.extractPageWithLinks(largePage, options)));
-    expect(extracted).toEqual({ page: expected.page, links: expected.links });
+    let analysed: unknown;
+    const hold = await loopHoldDuring(async () => (analysed = await pool.html(document, 30_000)));
+    expect(analysed).toEqual(expected.analysis);
     expect(hold.longestStallMs).toBeLessThan(hold.elapsedMs / 2);
-    expect(expected.page.markdown).toContain('core.editor');
-    await expect(pool.extractLinks(largePage, options.baseUrl)).resolves.toEqual(expected.links);
+    expect(expected.analysis.page?.markdown).toContain('core.editor');
+    expect(expected.analysis.links?.links.length).toBeGreaterThan(10);
+    expect(expected.analysis.indexed?.chunks[0].length).toBeGreaterThan(1);
+    // A map reads only the links, and how much text the page shows without its scripts.
+    const linksOnly = await pool.html({ ...document, extract: false, index: false }, 30_000);
+    expect(linksOnly.page).toBeUndefined();
+    expect(linksOnly.links).toEqual(expected.analysis.links);
+    expect(linksOnly.textChars).toBeGreaterThan(10_000);
   });
 
   it('judges an extractor response (block page, scripts) and extracts it, or only judges it', async () => {
@@ -41,7 +47,8 @@ describe('ContentParsingPool', () => {
   });
 
   it('reads plain text into a page', async () => {
-    const page = await pool.text('Tide tables and mooring fees.', 'https://harbour.example/notes.txt', 'https://harbour.example/notes', 30_000);
+    const { page, indexed } = await pool.text('Tide tables and mooring fees.', 'https://harbour.example/notes.txt', 'https://harbour.example/notes', 30_000);
+    expect(indexed).toBeUndefined();
     expect(page).toMatchObject({ url: 'https://harbour.example/notes', finalUrl: 'https://harbour.example/notes.txt' });
     expect(page.text).toContain('mooring fees');
   });

@@ -1,16 +1,28 @@
 import { resolve } from 'node:path';
-import type { ExtractedLinks, ExtractOptions, IndexedPage, IndexedPageInput, PageWithLinks, WebPage } from '@sift/content-extraction';
+import type { IndexedPage, IndexedPageInput, WebPage } from '@sift/content-extraction';
 import { TaskPool, type TaskRunOptions } from '../task-pool';
 import { type ContentParsingResult, type ContentParsingTask, type HtmlAnalysis, type HtmlDocument } from './content-parsing.task';
 
 // No extension: the .ts source under run-ts and Jest, the compiled .js in dist/.
 const TASK_MODULE = resolve(__dirname, 'content-parsing.task');
-// One parse, links and content: loads everything the HTML path requires lazily.
+// One parse of a page with its links and index entry: loads everything the HTML path requires lazily.
 const WARM_UP: ContentParsingTask = {
-  kind: 'page-with-links',
+  kind: 'html',
   html: '<html><head><title>Warm-up</title></head><body><main><h1>Warm-up</h1><p>A <a href="/next">link</a>.</p></main></body></html>',
-  options: { baseUrl: 'https://warm-up.invalid/', includeImages: true, format: 'markdown' },
+  status: 200,
+  baseUrl: 'https://warm-up.invalid/',
+  url: 'https://warm-up.invalid/',
+  includeImages: true,
+  extract: true,
+  links: true,
+  index: true,
 };
+
+/** A page made by a parse, with its index entry when the parse was asked to prepare it. */
+export interface ParsedPage {
+  page: WebPage;
+  indexed?: IndexedPage;
+}
 
 export interface ContentParsingPoolOptions {
   /** Parsing threads, over all jobs of the process (the worker's validated config: its CPU quota by default). */
@@ -27,8 +39,8 @@ export interface ContentParsingPoolOptions {
 }
 
 /**
- * The one parsing pool of every worker (the extractor's fetched documents, the crawler's pages): fetched documents
- * become WebPages and links in worker threads, so the worker's event loop only schedules and answers. A document
+ * The one parsing pool of every worker, run by the acquisition pipeline (@sift/pages): fetched and rendered documents
+ * become WebPages, links and index entries in worker threads, so the worker's event loop only schedules and answers. A document
  * that would hang or bloat its parser fails alone with a TaskPoolError within its deadline and heap cap; its
  * thread is replaced.
  */
@@ -54,36 +66,30 @@ export class ContentParsingPool {
     return this.pool.busyThreads;
   }
 
-  /** The block-page verdict of an HTML response and, when `extract` is set and it is not blocked, its page. */
+  /**
+   * The block-page verdict of an HTML response and what `document` asks of it besides: its page, its links, its index
+   * entry, all from one parse.
+   */
   async html(document: HtmlDocument, deadlineMs: number): Promise<HtmlAnalysis> {
     const result = await this.pool.run({ kind: 'html', ...document }, { deadlineMs });
     return expectKind(result, 'html').analysis;
   }
 
-  async pdf(data: Uint8Array, url: string, requestedUrl: string, deadlineMs: number): Promise<WebPage> {
-    const result = await this.pool.run({ kind: 'pdf', data, url, requestedUrl, maxPages: this.maxPdfPages }, { deadlineMs });
-    return expectKind(result, 'page').page;
+  /** A PDF's page, and its index entry when it is to be stored. */
+  async pdf(data: Uint8Array, url: string, requestedUrl: string, deadlineMs: number, index = false): Promise<ParsedPage> {
+    const { page, indexed } = expectKind(await this.pool.run({ kind: 'pdf', data, url, requestedUrl, maxPages: this.maxPdfPages, index }, { deadlineMs }), 'page');
+    return indexed ? { page, indexed } : { page };
   }
 
-  async text(text: string, url: string, requestedUrl: string, deadlineMs: number): Promise<WebPage> {
-    const result = await this.pool.run({ kind: 'text', text, url, requestedUrl }, { deadlineMs });
-    return expectKind(result, 'page').page;
+  /** A text response's page, and its index entry when it is to be stored. */
+  async text(text: string, url: string, requestedUrl: string, deadlineMs: number, index = false): Promise<ParsedPage> {
+    const { page, indexed } = expectKind(await this.pool.run({ kind: 'text', text, url, requestedUrl, index }, { deadlineMs }), 'page');
+    return indexed ? { page, indexed } : { page };
   }
 
-  /** Content and links of a crawled page from one parse. */
-  async extractPageWithLinks(html: string, options: ExtractOptions, run: TaskRunOptions = {}): Promise<PageWithLinks> {
-    const { page, links } = expectKind(await this.pool.run({ kind: 'page-with-links', html, options }, run), 'page-with-links');
-    return { page, links };
-  }
-
-  /** A page prepared for the index (PageRepository's `prepare`): its headings, summary line, spaced fields and chunks. */
+  /** A page prepared for the index (PageRepository's `prepare`) when its parse did not prepare it: imports, old callers. */
   async indexedPage(input: IndexedPageInput, run: TaskRunOptions = {}): Promise<IndexedPage> {
     return expectKind(await this.pool.run({ kind: 'index', ...input }, run), 'index').indexed;
-  }
-
-  /** The links of a mapped page. */
-  async extractLinks(html: string, baseUrl: string, run: TaskRunOptions = {}): Promise<ExtractedLinks> {
-    return expectKind(await this.pool.run({ kind: 'links', html, baseUrl }, run), 'links').links;
   }
 
   close(): Promise<void> {

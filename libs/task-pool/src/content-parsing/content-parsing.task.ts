@@ -2,19 +2,18 @@ import {
   detectBlockPage,
   type ExtractedLinks,
   extractHtml,
-  extractLinks,
-  type ExtractOptions,
+  extractLinksAndTextSize,
   extractPage,
   extractPdf,
   extractPlainText,
   type IndexedPage,
   type IndexedPageInput,
+  indexedPageInputOf,
   indexedPageOf,
-  type PageWithLinks,
   type WebPage,
 } from '@sift/content-extraction';
 
-/** An HTML response (fetched or rendered) to judge and, if asked, turn into a WebPage. */
+/** An HTML response (fetched or rendered) to judge and, if asked, turn into a WebPage, its links and its index entry. */
 export interface HtmlDocument {
   html: string;
   status: number;
@@ -23,8 +22,12 @@ export interface HtmlDocument {
   baseUrl: string;
   url: string;
   includeImages: boolean;
-  /** False when only the block-page verdict is needed (an error status). */
+  /** False when no page is needed: an error status (the verdict only), or a map that reads only the links. */
   extract: boolean;
+  /** The page's links too (a crawl follows them); with `extract` false, the links and the size of the text alone. */
+  links?: boolean;
+  /** The page's index entry too, when the page is to be stored (PageRepository.save's `indexed`). */
+  index?: boolean;
 }
 
 /**
@@ -52,34 +55,34 @@ export interface HtmlDocument {
  */
 export const HTML_ANALYSIS_VERSION = 13;
 
-/** Everything the extractor decides from an HTML document, computed off its event loop. */
+/** Everything the acquisition pipeline decides from an HTML document, computed off its event loop. */
 export interface HtmlAnalysis {
   /** Why the response is a block, challenge or captcha page; null for content. */
   blockReason: string | null;
   hasScripts: boolean;
   /** Absent when blocked, not asked for, or when extraction threw (then `extractionError` says why). */
   page?: WebPage;
+  /** When asked for (`links`) and not blocked. */
+  links?: ExtractedLinks;
+  /** The length of the page's text as served, when only its links were read (`extract` false). */
+  textChars?: number;
+  /** The page's index entry, when asked for (`index`) and the page was made. */
+  indexed?: IndexedPage;
   extractionError?: string;
 }
 
 /** One fetched document to parse, as plain data so it crosses a thread boundary unchanged. */
 export type ContentParsingTask =
-  /** The extractor's HTML response: block-page verdict, scripts, page. */
+  /** An HTML response, fetched or rendered: block-page verdict, scripts, and what the caller asked of it. */
   | ({ kind: 'html' } & HtmlDocument)
-  | { kind: 'pdf'; data: Uint8Array; url: string; requestedUrl: string; maxPages: number }
-  | { kind: 'text'; text: string; url: string; requestedUrl: string }
-  /** A crawled page: content and links from one parse. */
-  | { kind: 'page-with-links'; html: string; options: ExtractOptions }
-  /** A mapped page: links only. */
-  | { kind: 'links'; html: string; baseUrl: string }
-  /** A page to store: what the index reads of it (segmenting and chunking a large page is seconds of work). */
+  | { kind: 'pdf'; data: Uint8Array; url: string; requestedUrl: string; maxPages: number; index?: boolean }
+  | { kind: 'text'; text: string; url: string; requestedUrl: string; index?: boolean }
+  /** A page to store whose index entry was not made with it (imports, tests). */
   | ({ kind: 'index' } & IndexedPageInput);
 
 export type ContentParsingResult =
   | { kind: 'html'; analysis: HtmlAnalysis }
-  | { kind: 'page'; page: WebPage }
-  | ({ kind: 'page-with-links' } & PageWithLinks)
-  | { kind: 'links'; links: ExtractedLinks }
+  | { kind: 'page'; page: WebPage; indexed?: IndexedPage }
   | { kind: 'index'; indexed: IndexedPage };
 
 /**
@@ -92,15 +95,9 @@ export async function runTask(task: ContentParsingTask): Promise<ContentParsingR
     case 'html':
       return { kind: 'html', analysis: analyseHtml(task) };
     case 'pdf':
-      return { kind: 'page', page: plainPage(await extractPdf(task.data, task.url, task.requestedUrl, { maxPages: task.maxPages })) };
+      return pageResult(plainPage(await extractPdf(task.data, task.url, task.requestedUrl, { maxPages: task.maxPages })), task.index);
     case 'text':
-      return { kind: 'page', page: plainPage(extractPlainText(task.text, task.url, task.requestedUrl)) };
-    case 'page-with-links': {
-      const { page, links } = extractPage(task.html, task.options);
-      return { kind: 'page-with-links', page: plainPage(page), links: plainLinks(links) };
-    }
-    case 'links':
-      return { kind: 'links', links: plainLinks(extractLinks(task.html, task.baseUrl)) };
+      return pageResult(plainPage(extractPlainText(task.text, task.url, task.requestedUrl)), task.index);
     case 'index': {
       const { kind: _kind, ...input } = task;
       return { kind: 'index', indexed: indexedPageOf(input) };
@@ -108,12 +105,31 @@ export async function runTask(task: ContentParsingTask): Promise<ContentParsingR
   }
 }
 
+function pageResult(page: WebPage, index: boolean | undefined): ContentParsingResult {
+  return index ? { kind: 'page', page, indexed: indexedPageOf(indexedPageInputOf(page)) } : { kind: 'page', page };
+}
+
 function analyseHtml(document: HtmlDocument): HtmlAnalysis {
   const blockReason = detectBlockPage({ status: document.status, html: document.html, title: document.title ?? titleOf(document.html) });
   const hasScripts = /<script\b/i.test(document.html);
-  if (blockReason || !document.extract) return { blockReason, hasScripts };
+  if (blockReason) return { blockReason, hasScripts };
+  if (!document.extract) {
+    if (!document.links) return { blockReason, hasScripts };
+    const { links, textChars } = extractLinksAndTextSize(document.html, document.baseUrl);
+    return { blockReason, hasScripts, links: plainLinks(links), textChars };
+  }
   try {
-    return { blockReason, hasScripts, page: plainPage(extractHtml(document.html, { baseUrl: document.baseUrl, url: document.url, includeImages: document.includeImages })) };
+    const options = { baseUrl: document.baseUrl, url: document.url, includeImages: document.includeImages };
+    // Links are read from the same parse as the page, before boilerplate removal rewrites the tree.
+    const made = document.links ? extractPage(document.html, options) : { page: extractHtml(document.html, options), links: undefined };
+    const page = plainPage(made.page);
+    return {
+      blockReason,
+      hasScripts,
+      page,
+      ...(made.links ? { links: plainLinks(made.links) } : {}),
+      ...(document.index ? { indexed: indexedPageOf(indexedPageInputOf(page)) } : {}),
+    };
   } catch (error) {
     return { blockReason, hasScripts, extractionError: error instanceof Error ? error.message : String(error) };
   }

@@ -1,10 +1,9 @@
 import { createHash } from 'node:crypto';
-import type { WebPage } from '@sift/content-extraction';
 import { HTML_ANALYSIS_VERSION } from './content-parsing.task';
 
 /**
- * Who made a stored page of an HTML response: the extractor (an 'html' task) or the crawler (a 'page-with-links'
- * task). Each takes back only the pages it made itself.
+ * Who stored a page of an HTML response: the extractor or the crawler (both through the page pipeline's one 'html'
+ * parse). Each takes back only the pages it stored itself.
  */
 export type PageProducer = 'extract' | 'crawl';
 
@@ -29,12 +28,3 @@ export function sourceFingerprintOf(
     .update(`${producer}\n${HTML_ANALYSIS_VERSION}\n${response.status}\n${response.finalUrl}\n${response.charset}\n${bodyDigest}`)
     .digest('hex');
 }
-
-/**
- * A page as a fetch of it produced it, and what the store is told about it (the extractor's and the crawler's one
- * shape): either the stored page, taken back for a response with the same digest (already marked fetched: nothing to
- * store), or a page made now, with the response's digest when it is what extraction made of that response alone (a 200
- * answer, no browser), so a later fetch of the same response may take it back.
- */
-export type ProducedPage = { page: WebPage; reused: true } | { page: WebPage; reused?: false; sourceFingerprint?: string };
-

@@ -1,0 +1,336 @@
+import { type BrowserPool, PageMemoryExceededError, type RenderedPage } from '@sift/browser';
+import { type ExtractedLinks, type IndexedPage, looksBinary, type WebPage } from '@sift/content-extraction';
+import { type ContentKind, type EgressPolicy, type FetchedResource, FetchError, safeFetch } from '@sift/safe-fetch';
+import { bodyDigestOf, type ContentParsingPool, type HtmlAnalysis, type HtmlDocument, sourceFingerprintOf, TaskPoolError } from '@sift/task-pool';
+import type { PageRepository } from '../page.repository';
+import { storedCopyAnswers, type PageNeeds } from '../stored-copy';
+import type { PageOwner } from '../stored-page';
+import type { Deadline } from './deadline';
+import { BINARY_CONTENT_REASON, ExtractionFailure, parsingFailureReason, timedOutReason } from './extraction-failure';
+import { needsBrowser } from './needs-browser';
+
+/**
+ * How the pipeline got a page, cheapest first: the store's copy (it holds what was asked), the stored page of an
+ * unchanged response (not parsed again), the response as served, or the page as a browser renders it.
+ */
+export type AcquiredVia = 'store' | 'unchanged' | 'fetch' | 'render';
+
+/** The part of a safe-fetch answer the pipeline reads; a final status is returned, not thrown. */
+export type FetchedPage = Pick<FetchedResource, 'finalUrl' | 'status' | 'kind' | 'mimeType' | 'charset' | 'text' | 'body'>;
+
+export type PageFetcher = (url: string, options: { deadlineMs: number }) => Promise<FetchedPage>;
+export type PageRenderer = (url: string, options: { deadlineMs: number }) => Promise<Pick<RenderedPage, 'finalUrl' | 'status' | 'html' | 'title'>>;
+
+/** What a caller asks of one page: the pipeline decides the cheapest way to get it. */
+export interface PageRequest {
+  /** The URL as asked for: the page's `url`. */
+  url: string;
+  /** On whose behalf: what the store may show (getFresh) and keep (save). */
+  owner: PageOwner;
+  /** What the caller reads of the page; decides what a stored copy may answer and whether to render. */
+  needs: PageNeeds;
+  /** The page's links too (a crawl follows them). */
+  links?: boolean;
+  /** Only the links, no page (a map): nothing is stored, and a page is rendered only when its links need it. */
+  linksOnly?: boolean;
+  /** A stored copy younger than this may answer; absent: the store is not asked (the caller just asked it). */
+  maxCacheAgeMs?: number;
+  deadline: Deadline;
+  /** The producer the page is stored as; a response's stored page is taken back only by the producer that made it. */
+  source: 'extract' | 'crawl';
+  /** Default: safe-fetch under the pipeline's policy. A crawl passes its own (politeness per host, retries). */
+  fetch?: PageFetcher;
+  /** Default: the pipeline's browser. A crawl passes its own (its render budget); null never renders. */
+  render?: PageRenderer | null;
+  /**
+   * Read before the response is parsed: false drops the page and the pipeline answers null (a crawl's redirect to a
+   * page it has, a body identical to one it has).
+   */
+  admit?: (response: FetchedPage, bodyDigest: string) => boolean | Promise<boolean>;
+}
+
+/** One page as the pipeline got it, and how. */
+export interface AcquiredPage {
+  via: AcquiredVia;
+  /** Absent only for a linksOnly request. */
+  page?: WebPage;
+  /** When asked for (`links` or `linksOnly`) and the page is HTML. */
+  links?: ExtractedLinks;
+  /** Settles when the page is stored (or not: the store's failures are reported to onError, never thrown). */
+  stored: Promise<void>;
+}
+
+export interface PageAcquisitionOptions {
+  policy: EgressPolicy;
+  /** Absent: pages are never rendered (a JavaScript shell fails as having no content). */
+  browser?: Pick<BrowserPool, 'render'>;
+  /** Every fetched or rendered document is parsed here, off the event loop, within a deadline and a heap cap. */
+  parser: Pick<ContentParsingPool, 'html' | 'pdf' | 'text'>;
+  /** Absent when the process runs without a database: nothing is looked up or stored. */
+  store?: Pick<PageRepository, 'save' | 'getFresh' | 'refetched'>;
+  maxBytes?: number;
+  /** Unexpected errors (a store outage, an extractor bug): logged by the caller, never the request's failure reason. */
+  onError?: (error: unknown, url: string) => void;
+  /** Each page acquired, by the way it was got (the workers' sift_pages_acquired_total). */
+  onAcquired?: (via: AcquiredVia) => void;
+}
+
+// Statuses after which nothing else (not even the browser) can produce the page.
+const GONE_STATUSES = new Set([404, 410]);
+const ACCEPTED_KINDS: ContentKind[] = ['html', 'xhtml', 'pdf', 'text', 'json'];
+const NOTHING_TO_STORE: Promise<void> = Promise.resolve();
+
+interface MadePage {
+  via: 'fetch' | 'render';
+  page: WebPage;
+  links?: ExtractedLinks;
+  indexed?: IndexedPage;
+  /** The response's digest, when the page is what extraction made of a 200 response alone (no browser). */
+  sourceFingerprint?: string;
+}
+
+/**
+ * The one way a page is acquired, for every caller (the extractor, the crawler's crawl and map, the search's and
+ * research's fetches through the extractor): what a stored copy may answer (storedCopyAnswers) → safe fetch → route by
+ * content kind (HTML, PDF, text; binary refused) → one parse per response that also yields the links and the index
+ * entry → block, challenge and consent-wall verdict → the browser when the page needs it (a JavaScript shell, too
+ * little text, advanced depth) → store (which keeps nothing for an account with zero data retention). Per-URL
+ * problems throw ExtractionFailure or FetchError, whose message is the caller's failure reason (failureReasonOf).
+ */
+export class PageAcquisition {
+  constructor(private readonly options: PageAcquisitionOptions) {}
+
+  async acquire(request: PageRequest): Promise<AcquiredPage | null> {
+    const cached = await this.fromStore(request);
+    if (cached) return this.acquired({ via: 'store', page: cached, stored: NOTHING_TO_STORE });
+    const fetched = await (request.fetch ?? this.safeFetch)(request.url, { deadlineMs: request.deadline.remainingMs() });
+    // Megabytes of noise served as text would only keep a parser busy; refused before any parsing.
+    if (fetched.kind !== 'pdf' && looksBinary(fetched.body, fetched.charset)) throw new ExtractionFailure(BINARY_CONTENT_REASON);
+    const bodyDigest = bodyDigestOf(fetched.body);
+    if (request.admit && !(await request.admit(fetched, bodyDigest))) return null;
+    switch (fetched.kind) {
+      case 'html':
+      case 'xhtml':
+        return this.acquired(await this.htmlPage(request, fetched, bodyDigest));
+      case 'pdf':
+        if (request.linksOnly) return this.acquired({ via: 'fetch', stored: NOTHING_TO_STORE });
+        assertSuccessfulStatus(fetched.status);
+        return this.acquired(this.stored(request, { via: 'fetch', ...(await this.parsed(request, () => this.options.parser.pdf(fetched.body, fetched.finalUrl, request.url, request.deadline.remainingMs(), this.indexes(request)))) }));
+      case 'text':
+      case 'json':
+        if (request.linksOnly) return this.acquired({ via: 'fetch', stored: NOTHING_TO_STORE });
+        assertSuccessfulStatus(fetched.status);
+        return this.acquired(this.stored(request, { via: 'fetch', ...(await this.parsed(request, () => this.options.parser.text(fetched.text, fetched.finalUrl, request.url, request.deadline.remainingMs(), this.indexes(request)))) }));
+      default:
+        throw new ExtractionFailure(`Unsupported content type: ${fetched.mimeType || fetched.kind}`);
+    }
+  }
+
+  private readonly safeFetch: PageFetcher = (url, { deadlineMs }) =>
+    safeFetch(url, { policy: this.options.policy, deadlineMs, maxBytes: this.options.maxBytes, accept: ACCEPTED_KINDS });
+
+  private acquired(page: AcquiredPage): AcquiredPage {
+    this.options.onAcquired?.(page.via);
+    return page;
+  }
+
+  /**
+   * The stored copy, as this request's page (its url is the one asked for, not the stored normalised form), when it
+   * holds what the request needs (storedCopyAnswers).
+   */
+  private async fromStore(request: PageRequest): Promise<WebPage | null> {
+    const store = this.options.store;
+    if (!store || !request.maxCacheAgeMs || request.linksOnly || request.links) return null;
+    try {
+      const stored = await store.getFresh(request.owner, request.url, request.maxCacheAgeMs);
+      return stored && storedCopyAnswers(stored, request.needs) ? { ...stored.page, url: request.url } : null;
+    } catch (error) {
+      // The store only saves time; an unreachable store must not fail the page.
+      this.options.onError?.(error, request.url);
+      return null;
+    }
+  }
+
+  /** Whether a page made now will be stored, so its parse prepares the index entry too. */
+  private indexes(request: PageRequest): boolean {
+    return this.options.store !== undefined && request.owner !== 'keyless' && !request.linksOnly;
+  }
+
+  private async htmlPage(request: PageRequest, fetched: FetchedPage, bodyDigest: string): Promise<AcquiredPage> {
+    if (GONE_STATUSES.has(fetched.status)) throw new ExtractionFailure(`HTTP ${fetched.status}`);
+    if (request.linksOnly) return this.htmlLinks(request, fetched);
+    if (request.needs.extractDepth === 'advanced') return this.stored(request, await this.advancedPage(request, fetched));
+    // Only a 200 answer's page is taken back or recorded for it: it is the one basic depth keeps without a browser.
+    const sourceFingerprint = fetched.status === 200 && this.indexes(request) ? sourceFingerprintOf(request.source, fetched, bodyDigest) : undefined;
+    const unchanged = sourceFingerprint ? await this.refetched(request, sourceFingerprint) : null;
+    if (unchanged) {
+      // The page is the stored one; a crawl still needs the links, which the store does not keep.
+      const links = request.links ? (await this.analysed(request, fetched, { extract: false, links: true })).links : undefined;
+      return { via: 'unchanged', page: unchanged, ...(links ? { links } : {}), stored: NOTHING_TO_STORE };
+    }
+    const analysis = await this.analysed(request, fetched, { extract: fetched.status < 400, links: request.links, index: this.indexes(request) });
+    assertNotBlocked(fetched.status, analysis);
+    const page = this.staticPage(analysis, request);
+    if (page && !needsBrowser(analysis.hasScripts, page.text)) {
+      return this.stored(request, { via: 'fetch', page, ...madeOf(analysis), ...(sourceFingerprint ? { sourceFingerprint } : {}) });
+    }
+    // Basic depth renders only pages that plainly need JavaScript; a failed render keeps whatever the HTTP response
+    // had (not recorded for reuse: the next request tries the browser again).
+    try {
+      return this.stored(request, await this.renderedPage(request));
+    } catch (error) {
+      if (request.deadline.expired || !page || page.text.trim() === '' || isEgressRefusal(error)) throw error;
+      return this.stored(request, { via: 'fetch', page, ...madeOf(analysis) });
+    }
+  }
+
+  /** A map's page: its links, from the browser only when the response is a script's shell. */
+  private async htmlLinks(request: PageRequest, fetched: FetchedPage): Promise<AcquiredPage> {
+    const analysis = await this.analysed(request, fetched, { extract: false, links: true });
+    assertNotBlocked(fetched.status, analysis);
+    const render = this.rendererFor(request);
+    if (!render || !needsBrowser(analysis.hasScripts, analysis.textChars ?? 0)) return { via: 'fetch', ...(analysis.links ? { links: analysis.links } : {}), stored: NOTHING_TO_STORE };
+    try {
+      const rendered = await this.rendered(request, render, { extract: false, links: true });
+      return { via: 'render', ...(rendered.links ? { links: rendered.links } : {}), stored: NOTHING_TO_STORE };
+    } catch (error) {
+      if (request.deadline.expired || isEgressRefusal(error)) throw error;
+      return { via: 'fetch', ...(analysis.links ? { links: analysis.links } : {}), stored: NOTHING_TO_STORE };
+    }
+  }
+
+  /**
+   * Advanced depth renders every HTML page; when the browser cannot, the HTTP response is the fallback (a 4xx/5xx
+   * answer only blocks when the browser could not do better).
+   */
+  private async advancedPage(request: PageRequest, fetched: FetchedPage): Promise<MadePage> {
+    try {
+      if (this.rendererFor(request)) return await this.renderedPage(request);
+    } catch (error) {
+      // A page that ran out of memory in the browser, or that navigated where egress is refused, is hostile: its
+      // HTTP response is no fallback.
+      if (request.deadline.expired || error instanceof ExtractionFailure || error instanceof PageMemoryExceededError || isEgressRefusal(error)) throw error;
+    }
+    {
+      const analysis = await this.analysed(request, fetched, { extract: fetched.status < 400, links: request.links, index: this.indexes(request) });
+      assertNotBlocked(fetched.status, analysis);
+      return { via: 'fetch', page: pageOf(analysis), ...madeOf(analysis) };
+    }
+  }
+
+  /** The page as served over HTTP; null when it cannot be read without running its scripts. */
+  private staticPage(analysis: HtmlAnalysis, request: PageRequest): WebPage | null {
+    if (analysis.page || !analysis.hasScripts) return pageOf(analysis);
+    // An empty script-only shell can trip the static extractor; the browser render is the second chance.
+    this.options.onError?.(new Error(analysis.extractionError), request.url);
+    return null;
+  }
+
+  private rendererFor(request: PageRequest): PageRenderer | null {
+    if (request.render !== undefined) return request.render;
+    const browser = this.options.browser;
+    return browser ? (url, options) => browser.render(url, options) : null;
+  }
+
+  private async renderedPage(request: PageRequest): Promise<MadePage> {
+    const render = this.rendererFor(request);
+    if (!render) throw new ExtractionFailure('No content could be extracted from the page');
+    const analysis = await this.rendered(request, render, { extract: true, links: request.links, index: this.indexes(request) });
+    return { via: 'render', page: pageOf(analysis), ...madeOf(analysis) };
+  }
+
+  /** The page as the browser renders it, judged and parsed as asked; a block or error status fails it. */
+  private async rendered(request: PageRequest, render: PageRenderer, asked: Pick<HtmlDocument, 'extract' | 'links' | 'index'>): Promise<HtmlAnalysis> {
+    if (request.deadline.expired) throw new ExtractionFailure(timedOutReason(request.deadline.budgetMs));
+    const page = await render(request.url, { deadlineMs: request.deadline.remainingMs() });
+    if (GONE_STATUSES.has(page.status)) throw new ExtractionFailure(`HTTP ${page.status}`);
+    const analysis = await this.parsed(request, () =>
+      this.options.parser.html(
+        { html: page.html, status: page.status, title: page.title, baseUrl: page.finalUrl, url: request.url, includeImages: true, ...asked, extract: asked.extract && page.status < 400 },
+        request.deadline.remainingMs(),
+      ),
+    );
+    assertNotBlocked(page.status, analysis);
+    return analysis;
+  }
+
+  /**
+   * The verdict and what was asked of an HTML response, from a parsing thread. The page is the whole extraction, its
+   * images included whatever this request asked: it is stored, and the store serves it to later requests and to
+   * searches, whose options may differ (the responses show images only when asked).
+   */
+  private analysed(request: PageRequest, fetched: FetchedPage, asked: Pick<HtmlDocument, 'extract' | 'links' | 'index'>): Promise<HtmlAnalysis> {
+    return this.parsed(request, () =>
+      this.options.parser.html({ html: fetched.text, status: fetched.status, baseUrl: fetched.finalUrl, url: request.url, includeImages: true, ...asked }, request.deadline.remainingMs()),
+    );
+  }
+
+  /** Runs one parse; a parse stopped by its deadline, its heap cap or a full queue fails the URL with the reason. */
+  private async parsed<Parsed>(request: PageRequest, parse: () => Promise<Parsed>): Promise<Parsed> {
+    const deadline = request.deadline;
+    if (deadline.expired) throw new ExtractionFailure(timedOutReason(deadline.budgetMs));
+    try {
+      return await parse();
+    } catch (error) {
+      if (!(error instanceof TaskPoolError)) throw error;
+      throw new ExtractionFailure(deadline.expired ? timedOutReason(deadline.budgetMs) : parsingFailureReason(error), { cause: error });
+    }
+  }
+
+  /**
+   * The page this owner stored from a response with the same digest, when there is one: the same bytes make the same
+   * page, so they are not parsed again (PageRepository.refetched marks it fetched now).
+   */
+  private async refetched(request: PageRequest, sourceFingerprint: string): Promise<WebPage | null> {
+    try {
+      const stored = await this.options.store?.refetched(request.owner, request.url, sourceFingerprint, request.source);
+      return stored ? { ...stored.page, url: request.url } : null;
+    } catch (error) {
+      // Like the cache, this only saves time; an unreachable store must not fail the page.
+      this.options.onError?.(error, request.url);
+      return null;
+    }
+  }
+
+  /** Starts storing a page made now; the caller decides whether to wait for it. */
+  private stored(request: PageRequest, made: MadePage & { page: WebPage }): AcquiredPage {
+    const { via, page, links, indexed, sourceFingerprint } = made;
+    const store = this.options.store;
+    const stored = store && !request.linksOnly
+      ? store
+          .save(request.owner, page, request.source, { ...(sourceFingerprint ? { sourceFingerprint } : {}), ...(indexed ? { indexed } : {}) })
+          .then(() => undefined)
+          // The caller asked for the page, not for it to be stored; a store outage must not lose it.
+          .catch((error: unknown) => this.options.onError?.(error, request.url))
+      : NOTHING_TO_STORE;
+    return { via, page, ...(links ? { links } : {}), stored };
+  }
+}
+
+function madeOf(analysis: HtmlAnalysis): Pick<MadePage, 'links' | 'indexed'> {
+  return { ...(analysis.links ? { links: analysis.links } : {}), ...(analysis.indexed ? { indexed: analysis.indexed } : {}) };
+}
+
+/**
+ * The render reached a destination the egress policy refuses (a redirect, meta refresh or script navigating to an
+ * internal name): the page is hostile, and it fails as a blocked URL instead of falling back to the HTTP response.
+ */
+function isEgressRefusal(error: unknown): boolean {
+  return error instanceof FetchError && error.code === 'blocked_address';
+}
+
+function assertSuccessfulStatus(status: number): void {
+  if (status >= 400) throw new ExtractionFailure(`HTTP ${status}`);
+}
+
+/** An error status fails as the block it shows or as the status; a success status fails only when it is a block page. */
+function assertNotBlocked(status: number, analysis: HtmlAnalysis): void {
+  if (analysis.blockReason) throw new ExtractionFailure(`Blocked by the site (${analysis.blockReason})`);
+  if (status >= 400) throw new ExtractionFailure(`HTTP ${status}`);
+}
+
+/** The extracted page; an extractor that threw is an internal error, as it was on the main thread. */
+function pageOf(analysis: HtmlAnalysis): WebPage {
+  if (!analysis.page) throw new Error(analysis.extractionError ?? 'the HTML document was not extracted');
+  return analysis.page;
+}
