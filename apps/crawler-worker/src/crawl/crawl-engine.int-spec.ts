@@ -357,3 +357,50 @@ describe('runCrawl with extract_depth advanced', () => {
     expect(outcome.failedPages).toBe(1);
   });
 });
+
+describe('runCrawl of a site whose every page needs its scripts', () => {
+  const PAGES = 8;
+  let fixture: FixtureServer;
+  const shell = (title: string) => `<!doctype html><html><head><title>${title}</title></head><body><div id="root"></div><script src="/app.js"></script></body></html>`;
+
+  beforeAll(async () => {
+    const routes: Parameters<typeof startFixtureServer>[0] = {
+      '/robots.txt': (_request, response) => response.writeHead(200, { 'content-type': 'text/plain' }).end('User-agent: *\nAllow: /\n'),
+      '/': (_request, response) => response.writeHead(200, { 'content-type': 'text/html' }).end(shell('Home')),
+    };
+    for (let page = 1; page <= PAGES; page += 1) {
+      routes[`/p${page}`] = (_request, response) => response.writeHead(200, { 'content-type': 'text/html' }).end(shell(`Page ${page}`));
+    }
+    fixture = await startFixtureServer(routes);
+  });
+
+  afterAll(async () => {
+    await fixture?.close();
+  });
+
+  it('renders within its own budget: never more pages at once than maxRenderingPages, however many need it', async () => {
+    let rendering = 0;
+    let mostAtOnce = 0;
+    // A browser stand-in that takes its time, as Chromium does, and writes what the page's script would.
+    const browser = {
+      render: async (url: string) => {
+        rendering += 1;
+        mostAtOnce = Math.max(mostAtOnce, rendering);
+        await new Promise((resolve) => setTimeout(resolve, 150));
+        rendering -= 1;
+        const path = new URL(url).pathname;
+        const links = path === '/' ? Array.from({ length: PAGES }, (_, index) => `<a href="/p${index + 1}">Page ${index + 1}</a>`).join(' ') : '';
+        const html = `<html><head><title>${path}</title></head><body><main><h1>${path}</h1><p>${`Rendered text of ${path}. `.repeat(20)}</p>${links}</main></body></html>`;
+        return { requestedUrl: url, finalUrl: url, status: 200, html, title: path, elapsedMs: 150 };
+      },
+    };
+    const request: CrawlRequest = {
+      url: `${fixture.url}/`, chunksPerSource: 3, maxDepth: 1, maxBreadth: 20, limit: 20, allowExternal: false, includeImages: false,
+      extractDepth: 'basic', format: 'markdown', includeFavicon: false, timeoutMs: 30_000, mode: 'crawl',
+    };
+    const outcome = await runCrawl(request, createDefaultCrawlDependencies({ policy: loopbackPolicy, browser, settings: { maxRenderingPages: 2 } }));
+    expect(outcome.pages).toHaveLength(PAGES + 1);
+    expect(outcome.pages.every((page) => page.content.includes('Rendered text of'))).toBe(true);
+    expect(mostAtOnce).toBe(2);
+  });
+});
