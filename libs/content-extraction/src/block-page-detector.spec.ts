@@ -27,4 +27,14 @@ describe('detectBlockPage', () => {
     const longArticle = article.replace('</article>', `<p>${'More text. '.repeat(200)}</p><div class="g-recaptcha"></div></article>`);
     expect(detectBlockPage({ status: 200, html: longArticle })).toBeNull();
   });
+
+  it('judges a long page by its visible text wherever it is, not by the part it read first', () => {
+    // Tens of kilobytes of script before a short captcha text: the script is no text, so it is still a captcha wall.
+    const script = `<script>var data = "${'x'.repeat(60_000)}";</script>`;
+    const wall = `<html><head><title>Check</title>${script}</head><body><p>Please verify you are human.</p></body></html>`;
+    expect(detectBlockPage({ status: 200, html: wall })).toBe('captcha wall');
+    // A long article whose captcha widget comes after the first piece read is content.
+    const article = `<html><head><title>Article</title></head><body><article>${'<p>Plain words of an article. </p>'.repeat(3000)}<div class="g-recaptcha"></div></article></body></html>`;
+    expect(detectBlockPage({ status: 200, html: article })).toBeNull();
+  });
 });

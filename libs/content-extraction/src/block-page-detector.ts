@@ -26,12 +26,35 @@ const CHALLENGE_MARKERS: [RegExp, string][] = [
 
 const SHORT_PAGE_TEXT_CHARS = 1500;
 
+const NON_CONTENT_BLOCKS = /<(script|style|noscript|template)\b[^>]*>[\s\S]*?<\/\1\s*>/gi;
+const NON_CONTENT_START = /<(script|style|noscript|template)\b/i;
+/** The first piece of a page read for its visible text; each further piece is four times the one before. */
+const FIRST_PIECE_CHARS = 32_768;
+
 function visibleTextLength(html: string): number {
   return html
-    .replace(/<(script|style|noscript|template)\b[^>]*>[\s\S]*?<\/\1\s*>/gi, ' ')
+    .replace(NON_CONTENT_BLOCKS, ' ')
     .replace(/<[^>]+>/g, ' ')
     .replace(/\s+/g, ' ')
     .trim().length;
+}
+
+/**
+ * Whether a page shows more than `limit` characters of visible text, reading of a long page only as much as it takes
+ * to tell: every page judged (each crawled page as well as each extracted one) is a long content page far more often
+ * than a challenge. A beginning of the page cut where a script, style or similar block is left open, and before a tag
+ * cut in half, shows no more text than the whole page does, so its count deciding "more" is the whole page's answer.
+ */
+function showsMoreTextThan(html: string, limit: number): boolean {
+  for (let size = FIRST_PIECE_CHARS; ; size *= 4) {
+    if (size >= html.length) return visibleTextLength(html) > limit;
+    let piece = html.slice(0, size).replace(NON_CONTENT_BLOCKS, ' ');
+    const open = piece.search(NON_CONTENT_START);
+    if (open !== -1) piece = piece.slice(0, open);
+    const lastTag = piece.lastIndexOf('<');
+    if (lastTag > piece.lastIndexOf('>')) piece = piece.slice(0, lastTag);
+    if (visibleTextLength(piece) > limit) return true;
+  }
 }
 
 /** Why a response is a block, challenge or captcha page rather than content, or null when it is real content. */
@@ -40,7 +63,7 @@ export function detectBlockPage(input: { status: number; html: string; title?: s
   if (refusal) return refusal;
   const title = (input.title ?? /<title[^>]*>([\s\S]*?)<\/title>/i.exec(input.html)?.[1] ?? '').replace(/\s+/g, ' ').trim();
   for (const [pattern, reason] of CHALLENGE_TITLES) if (pattern.test(title)) return reason;
-  if (visibleTextLength(input.html) > SHORT_PAGE_TEXT_CHARS) return null;
+  if (showsMoreTextThan(input.html, SHORT_PAGE_TEXT_CHARS)) return null;
   for (const [pattern, reason] of CHALLENGE_MARKERS) if (pattern.test(input.html)) return reason;
   return null;
 }
