@@ -46,16 +46,15 @@ describe('ExtractUrlJob', () => {
     expect(ExtractUrlJob.payloadSchema.safeParse({ ...validPayload, ...override }).success).toBe(false);
   });
 
-  it('parses both result shapes and rejects a success without content', () => {
-    const success = { ok: true, page, content: '# A', fromCache: false };
-    const whole = { ...success, body: { text: 'A', markdown: '# A' } };
+  it('parses both result shapes: the page narrowed with the content asked for, or the whole page; how it was got is required', () => {
+    const narrowed = { ok: true, page, content: '# A', fromCache: false, via: 'fetch' };
+    const whole = { ok: true, page: { ...page, text: 'A', markdown: '# A' }, fromCache: false, via: 'render' };
     const failure = { ok: false, url: 'https://a.test/', error: 'HTTP 404' };
-    expect(ExtractUrlJob.resultSchema.parse(success)).toEqual(success);
+    expect(ExtractUrlJob.resultSchema.parse(narrowed)).toEqual(narrowed);
     expect(ExtractUrlJob.resultSchema.parse(whole)).toEqual(whole);
-    // The page's words travel in content (and body), not in the page a second time.
-    expect(ExtractUrlJob.resultSchema.parse({ ...success, page: { ...page, text: 'A', markdown: '# A' } })).toEqual(success);
     expect(ExtractUrlJob.resultSchema.parse(failure)).toEqual(failure);
-    expect(ExtractUrlJob.resultSchema.safeParse({ ok: true, page, fromCache: false }).success).toBe(false);
-    expect(ExtractUrlJob.resultSchema.safeParse({ ok: true, page: { ...page, isUnsafe: undefined }, content: '# A', fromCache: false }).success).toBe(false);
+    expect(ExtractUrlJob.resultSchema.safeParse({ ...narrowed, via: undefined }).success).toBe(false);
+    expect(ExtractUrlJob.resultSchema.safeParse({ ...narrowed, via: 'guess' }).success).toBe(false);
+    expect(ExtractUrlJob.resultSchema.safeParse({ ...narrowed, page: { ...page, isUnsafe: undefined } }).success).toBe(false);
   });
 });
