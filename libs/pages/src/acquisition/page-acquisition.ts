@@ -165,7 +165,7 @@ export class PageAcquisition {
     const unchanged = sourceFingerprint ? await this.refetched(request, sourceFingerprint) : null;
     if (unchanged) {
       // The page is the stored one; a crawl still needs the links, which the store does not keep.
-      const links = request.links ? (await this.analysed(request, fetched, { extract: false, links: true })).links : undefined;
+      const links = request.links ? (await this.analysed(request, fetched, { extract: false, links: true, judged: true })).links : undefined;
       return { via: 'unchanged', page: unchanged, ...(links ? { links } : {}), stored: NOTHING_TO_STORE };
     }
     const analysis = await this.analysed(request, fetched, { extract: fetched.status < 400, links: request.links, index: this.indexes(request) });
@@ -186,7 +186,7 @@ export class PageAcquisition {
 
   /** A map's page: its links, from the browser only when the response is a script's shell. */
   private async htmlLinks(request: PageRequest, fetched: FetchedPage): Promise<AcquiredPage> {
-    const analysis = await this.analysed(request, fetched, { extract: false, links: true });
+    const analysis = await this.analysed(request, fetched, { extract: false, links: true, textSize: true });
     assertNotBlocked(fetched.status, analysis);
     const render = this.rendererFor(request);
     if (!render || !needsBrowser(analysis.hasScripts, analysis.textChars ?? 0)) return { via: 'fetch', ...(analysis.links ? { links: analysis.links } : {}), stored: NOTHING_TO_STORE };
@@ -240,7 +240,7 @@ export class PageAcquisition {
   }
 
   /** The page as the browser renders it, judged and parsed as asked; a block or error status fails it. */
-  private async rendered(request: PageRequest, render: PageRenderer, asked: Pick<HtmlDocument, 'extract' | 'links' | 'index'>): Promise<HtmlAnalysis> {
+  private async rendered(request: PageRequest, render: PageRenderer, asked: Pick<HtmlDocument, 'extract' | 'links' | 'index' | 'textSize' | 'judged'>): Promise<HtmlAnalysis> {
     if (request.deadline.expired) throw new ExtractionFailure(timedOutReason(request.deadline.budgetMs));
     const page = await render(request.url, { deadlineMs: request.deadline.remainingMs() });
     if (GONE_STATUSES.has(page.status)) throw new ExtractionFailure(`HTTP ${page.status}`);
@@ -259,7 +259,7 @@ export class PageAcquisition {
    * images included whatever this request asked: it is stored, and the store serves it to later requests and to
    * searches, whose options may differ (the responses show images only when asked).
    */
-  private analysed(request: PageRequest, fetched: FetchedPage, asked: Pick<HtmlDocument, 'extract' | 'links' | 'index'>): Promise<HtmlAnalysis> {
+  private analysed(request: PageRequest, fetched: FetchedPage, asked: Pick<HtmlDocument, 'extract' | 'links' | 'index' | 'textSize' | 'judged'>): Promise<HtmlAnalysis> {
     return this.parsed(request, () =>
       this.options.parser.html({ html: fetched.text, status: fetched.status, baseUrl: fetched.finalUrl, url: request.url, includeImages: true, ...asked }, request.deadline.remainingMs()),
     );

@@ -28,10 +28,13 @@ describe('ContentParsingPool', () => {
     expect(expected.analysis.links?.links.length).toBeGreaterThan(10);
     expect(expected.analysis.indexed?.chunks[0].length).toBeGreaterThan(1);
     // A map reads only the links, and how much text the page shows without its scripts.
-    const linksOnly = await pool.html({ ...document, extract: false, index: false }, 30_000);
+    const linksOnly = await pool.html({ ...document, extract: false, index: false, textSize: true }, 30_000);
     expect(linksOnly.page).toBeUndefined();
     expect(linksOnly.links).toEqual(expected.analysis.links);
     expect(linksOnly.textChars).toBeGreaterThan(10_000);
+    // An unchanged page's links in a re-crawl: the links alone, and no verdict taken again.
+    const linksAlone = await pool.html({ ...document, extract: false, index: false, judged: true }, 30_000);
+    expect(linksAlone).toEqual({ blockReason: null, hasScripts: false, links: expected.analysis.links });
   });
 
   it('judges an extractor response (block page, scripts) and extracts it, or only judges it', async () => {

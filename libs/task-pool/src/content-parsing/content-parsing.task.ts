@@ -2,6 +2,7 @@ import {
   detectBlockPage,
   type ExtractedLinks,
   extractHtml,
+  extractLinks,
   extractLinksAndTextSize,
   extractPage,
   extractPdf,
@@ -24,8 +25,15 @@ export interface HtmlDocument {
   includeImages: boolean;
   /** False when no page is needed: an error status (the verdict only), or a map that reads only the links. */
   extract: boolean;
-  /** The page's links too (a crawl follows them); with `extract` false, the links and the size of the text alone. */
+  /** The page's links too (a crawl follows them); with `extract` false, the links alone. */
   links?: boolean;
+  /** With `extract` false: the length of the text as served too (a map tells a script's shell by it). */
+  textSize?: boolean;
+  /**
+   * The response is known to be content, not a block page: its bytes are those a stored page was made from (an
+   * unchanged response), and a blocked response is never stored. The verdict is not taken again.
+   */
+  judged?: boolean;
   /** The page's index entry too, when the page is to be stored (PageRepository.save's `indexed`). */
   index?: boolean;
 }
@@ -64,7 +72,7 @@ export interface HtmlAnalysis {
   page?: WebPage;
   /** When asked for (`links`) and not blocked. */
   links?: ExtractedLinks;
-  /** The length of the page's text as served, when only its links were read (`extract` false). */
+  /** The length of the page's text as served, when only its links were read and it was asked for (`textSize`). */
   textChars?: number;
   /** The page's index entry, when asked for (`index`) and the page was made. */
   indexed?: IndexedPage;
@@ -110,11 +118,12 @@ function pageResult(page: WebPage, index: boolean | undefined): ContentParsingRe
 }
 
 function analyseHtml(document: HtmlDocument): HtmlAnalysis {
-  const blockReason = detectBlockPage({ status: document.status, html: document.html, title: document.title ?? titleOf(document.html) });
+  const blockReason = document.judged ? null : detectBlockPage({ status: document.status, html: document.html, title: document.title ?? titleOf(document.html) });
   const hasScripts = /<script\b/i.test(document.html);
   if (blockReason) return { blockReason, hasScripts };
   if (!document.extract) {
     if (!document.links) return { blockReason, hasScripts };
+    if (!document.textSize) return { blockReason, hasScripts, links: plainLinks(extractLinks(document.html, document.baseUrl)) };
     const { links, textChars } = extractLinksAndTextSize(document.html, document.baseUrl);
     return { blockReason, hasScripts, links: plainLinks(links), textChars };
   }
