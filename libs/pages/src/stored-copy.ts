@@ -11,7 +11,7 @@ export interface PageNeeds {
 /**
  * Whether a stored copy may answer a request instead of a fetch: it answers only what it holds.
  * - An advanced extraction asks for the page as a browser renders it, and the store does not record whether a copy
- *   was rendered (a basic extraction renders only pages that plainly need scripts, the crawler never does): no stored
+ *   was rendered (basic depth, in an extraction or a crawl, renders only pages that plainly need their scripts): no stored
  *   copy answers it.
  * - An operator's import may be bare text with no HTML behind it (and the store does not record whether it had any):
  *   it answers a basic text request without images, never markdown made from HTML or the page's images.

@@ -202,8 +202,8 @@ class CrawlRun {
     } catch (error) {
       // One unreadable page fails alone (a block or challenge page, an error status, no content); after cancellation
       // the error is only the abort itself.
-      if (!this.stopped) this.failedPages += 1;
       if (this.stopped) throw error;
+      this.failedPages += 1;
       return;
     }
     // The crawl may have answered while the page was being extracted; it no longer counts.

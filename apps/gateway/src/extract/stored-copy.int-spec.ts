@@ -22,7 +22,7 @@ const served = `<!doctype html><html lang="en"><head><title>Harbour report</titl
 <script>document.getElementById('late').innerHTML = '<p>Written by the script in the browser: the crane schedule.</p>';</script>
 </body></html>`;
 
-// Issue #36: a stored copy answers only what it holds. The operator imports the site's URLs as bare text
+// A stored copy answers only what it holds. The operator imports the site's URLs as bare text
 // (`admin index import`'s importJsonl); an extraction that needs images, markdown from HTML or a rendering fetches
 // the page (and renders it), and only a basic text extraction without images is answered by the import.
 describe('POST /extract of a URL the operator imported as text', () => {

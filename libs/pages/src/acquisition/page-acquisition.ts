@@ -329,7 +329,7 @@ function assertNotBlocked(status: number, analysis: HtmlAnalysis): void {
   if (status >= 400) throw new ExtractionFailure(`HTTP ${status}`);
 }
 
-/** The extracted page; an extractor that threw is an internal error, as it was on the main thread. */
+/** The extracted page; an extractor that threw is an internal error (a bug to log), not the page's failure reason. */
 function pageOf(analysis: HtmlAnalysis): WebPage {
   if (!analysis.page) throw new Error(analysis.extractionError ?? 'the HTML document was not extracted');
   return analysis.page;

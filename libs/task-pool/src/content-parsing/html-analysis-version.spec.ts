@@ -11,9 +11,9 @@ import { HTML_ANALYSIS_VERSION, runTask } from './content-parsing.task';
  * the recorded version then fails until it is raised here too.
  */
 /**
- * The version and the digest of what it makes of the site; both change together. The digest was recorded again, the
- * version kept, when the crawler's parse ('page-with-links') became this one: its pages and links are byte for byte the
- * ones both parses made before (compared over every page of the site).
+ * The version and the digest of what it makes of the site. The version names the pages and links made (what a stored
+ * page stands for); the digest also covers the analysis's shape, so a change of shape alone records a new digest under
+ * the same version.
  */
 const RECORDED = { version: 13, digest: '4b7f5a21b0f47555207643e78568bb2ea93ecc76695b54d781e038e30c2cce1b' };
 
