@@ -5,8 +5,12 @@ const integer = (fallback: number, minimum = 0) => z.coerce.number().int().min(m
 
 /** The settings of the extractor worker: core, fetch, parsing and browser fragments plus its own. */
 export const extractorEnv = coreEnv.merge(fetchEnv).merge(parsingEnv).merge(browserEnv).extend({
-  /** Jobs of queue "extract" this process runs at once. */
-  EXTRACT_CONCURRENCY: integer(8, 1),
+  /**
+   * Jobs of queue "extract" this process runs at once. Mostly waiting on the network (parsing has its own threads,
+   * rendering BROWSER_PAGES): enough that a 10-URL extract or a search's hedged fetches all start at once, so an
+   * answer waits for its slowest page, not for a slot behind someone else's.
+   */
+  EXTRACT_CONCURRENCY: integer(32, 1),
   /** Port of the worker's /health and /metrics endpoints. */
   EXTRACTOR_PORT: integer(3101),
   /** Pages rendered in Chromium at once. */

@@ -150,6 +150,14 @@ export const llmEnv = z.object({
 export const searchEnv = z.object({
   /** SearXNG base URL for open-web search (JSON API enabled); empty = local index only. */
   SEARXNG_URL: z.string().default(''),
+  /**
+   * Latency budgets of POST /search, in ms from the request's arrival (docs/search-latency.md): basic and advanced stop
+   * waiting for pages then and show a loading page by its snippet; from the hedge time on, basic takes the first
+   * pages to arrive. A caller's `timeout` overrides them.
+   */
+  SEARCH_BUDGET_BASIC_MS: z.coerce.number().int().min(100).default(1_100),
+  SEARCH_HEDGE_BASIC_MS: z.coerce.number().int().min(0).default(700),
+  SEARCH_BUDGET_ADVANCED_MS: z.coerce.number().int().min(100).default(2_600),
 });
 
 /**

@@ -1,6 +1,6 @@
 import { PrismaPg } from '@prisma/adapter-pg';
-import { Pool } from 'pg';
-import type { QueryConfig } from 'pg';
+import { Client, Pool } from 'pg';
+import type { ClientConfig, QueryConfig } from 'pg';
 import { PrismaClient } from './generated/prisma/client';
 
 export { PrismaClient };
@@ -10,19 +10,33 @@ const poolsByClient = new WeakMap<PrismaClient, Pool>();
 
 export interface CreatePrismaClientOptions {
   /**
-   * Wait at most FAIL_FAST_CONNECTION_MS for a connection (a new one, or a pooled one to come free) instead of
-   * without limit, so that a caller answers "unavailable" while Postgres cannot be reached rather than hang: an
+   * Wait at most FAIL_FAST_CONNECTION_MS for a new connection and POOL_WAIT_MS for a pooled one to come free, instead
+   * of without limit, so that a caller answers "unavailable" while Postgres cannot be reached rather than hang: an
    * unreachable host leaves a connection attempt waiting for the kernel's TCP timeout, minutes.
    */
   failFast?: boolean;
 }
 
-/** Far above a connection on a working network and a pool's usual wait, far below a request's patience. */
+/** Far above a connection on a working network, far below a request's patience. */
 export const FAIL_FAST_CONNECTION_MS = 3_000;
+/**
+ * How long a query may wait for a busy pool's connection. Longer than the connect bound: under a burst on a loaded
+ * machine every connection can be busy for seconds while Postgres is healthy, and answering those queued requests 503
+ * ("database unavailable") would report an outage that is not one. node-pg's pool has one setting for both waits
+ * (connectionTimeoutMillis), so the connect bound is set on the clients it creates.
+ */
+const POOL_WAIT_MS = 10_000;
+
+/** A pg client whose connection attempt gives up after FAIL_FAST_CONNECTION_MS, whatever its pool waits. */
+class FailFastClient extends Client {
+  constructor(config?: ClientConfig) {
+    super({ ...config, connectionTimeoutMillis: FAIL_FAST_CONNECTION_MS });
+  }
+}
 
 /** One Prisma client per process, on the pg driver adapter (Prisma 7 has no built-in engine here). */
 export function createPrismaClient(databaseUrl: string, poolSize = 10, options: CreatePrismaClientOptions = {}): PrismaClient {
-  const pool = new Pool({ connectionString: databaseUrl, max: poolSize, ...(options.failFast ? { connectionTimeoutMillis: FAIL_FAST_CONNECTION_MS } : {}) });
+  const pool = new Pool({ connectionString: databaseUrl, max: poolSize, ...(options.failFast ? { Client: FailFastClient, connectionTimeoutMillis: POOL_WAIT_MS } : {}) });
   const client = new PrismaClient({ adapter: new PrismaPg(pool) });
   // The client owns the pool: $disconnect ends it, also when only queryRows used it (Prisma never connected).
   const disconnect = client.$disconnect.bind(client);

@@ -147,7 +147,10 @@ export class JobQueue {
   async enqueueAllAndWait<Payload, Result>(
     definition: JobDefinition<Payload, Result>,
     payloads: readonly Payload[],
-    options: Pick<EnqueueAndWaitOptions, 'timeoutMs' | 'priority'>,
+    options: Pick<EnqueueAndWaitOptions, 'timeoutMs' | 'priority'> & {
+      /** Called as each payload's job settles (by its index), for callers that time each one. */
+      onSettled?: (index: number) => void;
+    },
   ): Promise<PromiseSettledResult<Result>[]> {
     const deadlineAt = Date.now() + options.timeoutMs;
     type Entry = { payload: Payload; jobId: string } | { invalid: unknown };
@@ -176,12 +179,16 @@ export class JobQueue {
       }
       const jobsById = new Map(jobs.map((job) => [job.id, job as Job<Payload, Result>]));
       return await Promise.allSettled(
-        entries.map(async (entry) => {
-          if ('invalid' in entry) throw entry.invalid;
-          const job = jobsById.get(entry.jobId);
-          const finished = waiting.get(entry.jobId);
-          if (!job || !finished) throw new JobFailedError(definition.name, entry.jobId, 'the job was not enqueued');
-          return this.resultOf(definition, job, finished, deadlineAt, options.timeoutMs);
+        entries.map(async (entry, index) => {
+          try {
+            if ('invalid' in entry) throw entry.invalid;
+            const job = jobsById.get(entry.jobId);
+            const finished = waiting.get(entry.jobId);
+            if (!job || !finished) throw new JobFailedError(definition.name, entry.jobId, 'the job was not enqueued');
+            return await this.resultOf(definition, job, finished, deadlineAt, options.timeoutMs);
+          } finally {
+            options.onSettled?.(index);
+          }
         }),
       );
     } finally {
@@ -285,6 +292,9 @@ export class JobQueue {
   }
 
   async close(): Promise<void> {
+    // Callers still waiting (a search's fetches left to finish in the background) stop now, not at their deadline.
+    for (const waiter of this.waiters.values()) waiter.reject(new Error('the job queue was closed'));
+    this.waiters.clear();
     const events = await Promise.all(this.queueEvents.values());
     await Promise.all([...events.map((queueEvents) => queueEvents.close()), ...[...this.queues.values()].map((queue) => queue.close())]);
     this.queueEvents.clear();

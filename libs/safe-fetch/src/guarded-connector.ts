@@ -3,7 +3,13 @@ import { Agent, buildConnector } from 'undici';
 import { assertConnectedAddressAllowed, bareHostname, resolveAllowedAddress } from './destination-guard';
 import type { EgressPolicy } from './egress-policy';
 
-const connectTimeoutMs = 10_000;
+/**
+ * The connection-time bound (TCP and TLS handshakes): a host that takes longer is down or overloaded, and waiting for
+ * it would spend the caller's whole deadline, and a worker slot, on a page that is unlikely to come. Exported for the
+ * error message.
+ */
+export const CONNECT_TIMEOUT_MS = 3_000;
+const connectTimeoutMs = CONNECT_TIMEOUT_MS;
 
 /**
  * An undici connector that decides where to connect itself: it resolves the name, checks every address

@@ -1,5 +1,5 @@
 import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { createServer as createTcpServer, type AddressInfo } from 'node:net';
 import { brotliCompressSync, constants, deflateRawSync, gzipSync } from 'node:zlib';
 import iconv from 'iconv-lite';
 import { assertPublicDestination, FetchError, safeFetch, startFixtureServer, type EgressPolicy, type FetchErrorCode, type FixtureServer } from './index';
@@ -163,6 +163,21 @@ describe('safeFetch against loopback fixture servers', () => {
     const error = await expectFailure(`${site.url}/slow`, 'timeout', { deadlineMs: 300 });
     expect(Date.now() - startedAt).toBeLessThan(2000);
     expect(error.message).toMatch(/300 ms/);
+  });
+
+  it('bounds the connection time: a host that accepts TCP but never completes TLS fails after 3 s, not at the deadline', async () => {
+    const silent = createTcpServer((socket) => socket.on('error', () => undefined));
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.2', resolve));
+    try {
+      const startedAt = Date.now();
+      const error = await expectFailure(`https://127.0.0.2:${(silent.address() as AddressInfo).port}/`, 'network', { deadlineMs: 20_000 });
+      const tookMs = Date.now() - startedAt;
+      expect(error.message).toMatch(/not established within 3 s/);
+      expect(tookMs).toBeGreaterThanOrEqual(2_900);
+      expect(tookMs).toBeLessThan(10_000);
+    } finally {
+      silent.close();
+    }
   });
 
   it('honours the caller abort signal', async () => {

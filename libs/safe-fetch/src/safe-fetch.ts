@@ -7,6 +7,7 @@ import { readDecodedBody } from './body-reader';
 import type { EgressPolicy } from './egress-policy';
 import { FetchError } from './fetch-error';
 import { guardedAgentFor } from './guarded-agent-registry';
+import { CONNECT_TIMEOUT_MS } from './guarded-connector';
 import { gunzipXml, isGzipMimeType, startsWithGzipMagic } from './gzipped-xml';
 import { parsePublicUrl } from './public-url';
 
@@ -210,6 +211,7 @@ const socketErrorDescriptions: Record<string, string> = {
   EHOSTUNREACH: 'the host is unreachable',
   ENETUNREACH: 'the network is unreachable',
   EPIPE: 'the connection was closed',
+  UND_ERR_CONNECT_TIMEOUT: `the connection was not established within ${CONNECT_TIMEOUT_MS / 1000} s`,
 };
 
 /**

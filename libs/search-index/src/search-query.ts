@@ -9,6 +9,11 @@ export interface SearchQuery {
   query: string;
   /** How many candidates the provider should return; default 10. */
   maxResults?: number;
+  /**
+   * How many candidates upstream providers (SearXNG) return, when more than maxResults: extra pages a search fetches
+   * so that the first to answer can stand in for slow ones. The local index keeps maxResults.
+   */
+  upstreamMaxResults?: number;
   depth?: SearchDepth;
   topic?: SearchTopic;
   timeRange?: TimeRange;

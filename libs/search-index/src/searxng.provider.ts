@@ -126,6 +126,6 @@ export class SearxngProvider implements SearchProvider {
       if (published) candidate.publishedDate = published.toISOString();
       candidates.push(candidate);
     });
-    return candidates.slice(0, query.maxResults ?? 10);
+    return candidates.slice(0, query.upstreamMaxResults ?? query.maxResults ?? 10);
   }
 }

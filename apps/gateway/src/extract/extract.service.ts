@@ -48,7 +48,7 @@ export class ExtractService {
     meter: BillingMeterName,
     reservation: Reservation | null,
   ): Promise<RequestOutcome<ExtractResponseDto>> {
-    const outcomes = await this.extractEach(context, body, urls, deadlineMs);
+    const { outcomes, elapsedMs } = await this.extractEach(context, body, urls, deadlineMs);
     const results = [];
     const failedResults = [];
     for (const outcome of outcomes) {
@@ -67,11 +67,29 @@ export class ExtractService {
       request_id: context.requestId,
       ...(body.include_usage ? { usage: { credits: charged } } : {}),
     };
-    return { response, usage: { depth: body.extract_depth, credits: charged, detail: null } };
+    // Each URL's time and outcome: the answer goes at the slowest URL's time, and this shows which one that was.
+    const detail = {
+      urls: outcomes.map((outcome, index) => ({
+        url: urls[index],
+        ms: elapsedMs[index],
+        ...(outcome.ok ? { outcome: 'ok', via: outcome.via } : { outcome: 'failed', error: outcome.error }),
+      })),
+    };
+    return { response, usage: { depth: body.extract_depth, credits: charged, detail } };
   }
 
-  /** One job per URL, enqueued together in one Redis round trip; each URL's outcome in the order of `urls`. */
-  private async extractEach(context: RequestContext, body: ExtractRequestDto, urls: string[], deadlineMs: number): Promise<ExtractUrlResult[]> {
+  /**
+   * One job per URL, enqueued together in one Redis round trip; each URL's outcome and time in the order of `urls`.
+   * The answer waits for the slowest URL only: every job starts at once (EXTRACT_CONCURRENCY is sized for that).
+   */
+  private async extractEach(
+    context: RequestContext,
+    body: ExtractRequestDto,
+    urls: string[],
+    deadlineMs: number,
+  ): Promise<{ outcomes: ExtractUrlResult[]; elapsedMs: number[] }> {
+    const startedAt = Date.now();
+    const elapsedMs = urls.map(() => deadlineMs);
     const accountId = context.caller && !context.caller.keyless ? context.caller.accountId : 'keyless';
     const payloads = urls.map((url) => ({
       requestId: context.requestId,
@@ -88,13 +106,18 @@ export class ExtractService {
     }));
     let settled: PromiseSettledResult<ExtractUrlResult>[];
     try {
-      settled = await this.jobQueue.enqueueAllAndWait(ExtractUrlJob, payloads, { timeoutMs: deadlineMs });
+      settled = await this.jobQueue.enqueueAllAndWait(ExtractUrlJob, payloads, {
+        timeoutMs: deadlineMs,
+        onSettled: (index) => {
+          elapsedMs[index] = Date.now() - startedAt;
+        },
+      });
     } catch (error) {
       // Redis is down: the whole request answers 503 (and releases its reservation) rather than "all URLs failed".
       if (error instanceof QueueUnavailableError) throw error;
       settled = urls.map(() => ({ status: 'rejected', reason: error }));
     }
-    return settled.map((outcome, index) => {
+    const outcomes = settled.map((outcome, index): ExtractUrlResult => {
       if (outcome.status === 'fulfilled') return outcome.value;
       const url = urls[index];
       const error: unknown = outcome.reason;
@@ -102,5 +125,6 @@ export class ExtractService {
       this.logger.error(`extract of ${url} failed: ${error instanceof Error ? error.message : String(error)}`);
       return { ok: false, url, error: 'Internal error while extracting this URL.' };
     });
+    return { outcomes, elapsedMs };
   }
 }

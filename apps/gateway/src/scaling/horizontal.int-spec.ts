@@ -272,6 +272,12 @@ describe('horizontal scaling rehearsal: two gateways, two workers of each kind, 
     const connection = new Redis(process.env.REDIS_URL ?? '', { maxRetriesPerRequest: null });
     const queues = Object.values(QueueName).map((name) => new Queue(name, { connection, prefix }));
     try {
+      // A search's page fetches may go on after its answer (into the store): every job must end, but not by then.
+      for (let waited = 0; waited < 60; waited += 1) {
+        const counts = await Promise.all(queues.map((queue) => queue.getJobCounts('active', 'wait', 'delayed', 'prioritized', 'waiting-children')));
+        if (counts.every((count) => Object.values(count).every((value) => value === 0))) break;
+        await new Promise((done) => setTimeout(done, 500));
+      }
       for (const queue of queues) {
         const [completed, failed, unfinished] = await Promise.all([
           queue.getJobs(['completed']),

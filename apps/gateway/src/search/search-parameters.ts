@@ -35,6 +35,8 @@ export interface ResolvedSearch {
   safeSearch: boolean;
   includeFavicon: boolean;
   includeUsage: boolean;
+  /** The caller's timeout in ms: how long the search may wait for page content. Absent: the depth's budget. */
+  timeoutMs?: number;
   /** The echo of what auto_parameters chose; only when it was on. */
   autoParameters?: SearchAutoParametersDto;
 }
@@ -102,6 +104,7 @@ export function resolveSearch(body: SearchRequestDto, explicitFields: ReadonlySe
     safeSearch: body.safe_search,
     includeFavicon: body.include_favicon,
     includeUsage: body.include_usage,
+    timeoutMs: body.timeout === undefined ? undefined : Math.round(body.timeout * 1000),
     autoParameters,
   };
 }

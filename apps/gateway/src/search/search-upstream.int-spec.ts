@@ -87,6 +87,9 @@ describe('POST /search with SearXNG, page fetching and an OpenAI-compatible mode
       QUEUE_PREFIX: worker.queuePrefix,
       FETCH_ALLOW_CIDRS: '127.0.0.1/32',
       SEARXNG_URL: searxng.url,
+      // This suite is about what fetched pages give, not about latency (search-budget.int-spec.ts is).
+      SEARCH_BUDGET_BASIC_MS: '20000',
+      SEARCH_BUDGET_ADVANCED_MS: '20000',
       LLM_BASE_URL: `${model.url}/v1`,
       LLM_MODEL: 'loopback-model',
     });

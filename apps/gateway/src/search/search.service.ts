@@ -1,4 +1,5 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
+import type { SearchDepth } from '@sift/api-contracts';
 import { ImageResultDto, SearchRequestDto, SearchResponseDto, SearchResultDto } from '@sift/api-contracts';
 import { Reservation, searchCredits } from '@sift/billing';
 import { ImageContext, SourceChunk } from '@sift/llm';
@@ -6,11 +7,12 @@ import { CHUNK_SEPARATOR } from '@sift/ranking';
 import { containsQuotedPhrases, pageLanguageOf, SearchFanOut, SearchQuery } from '@sift/search-index';
 import { languageCodeOf } from '@sift/pages';
 import { MeteringService } from '../billing/metering.service';
+import { GATEWAY_CONFIG, GatewayAppConfig } from '../core/core.module';
 import { pageViewerOf, RequestContext, responseTimeSeconds } from '../caller/request-context';
 import { failuresRecordedWith, NO_USAGE, RequestOutcome } from '../request-log/request-outcome';
 import { chunkSources, ChunkedSource } from './result-chunks';
 import { searchResultId } from './result-id';
-import { SEARCH_DEPTH_PROFILES } from './search-depth-profile';
+import { type SearchDepthProfile, searchDepthProfiles } from './search-depth-profile';
 import { SearchAnswerService } from './search-answer.service';
 import { resolveSearch, ResolvedSearch } from './search-parameters';
 import { searchResultOf } from '../pages/page-responses';
@@ -37,12 +39,17 @@ const RETRIEVAL_WEIGHT = 0.6;
  */
 @Injectable()
 export class SearchService {
+  private readonly profiles: Readonly<Record<SearchDepth, SearchDepthProfile>>;
+
   constructor(
     private readonly metering: MeteringService,
     private readonly providers: SearchFanOut,
     private readonly content: SourceContentService,
     private readonly answers: SearchAnswerService,
-  ) {}
+    @Inject(GATEWAY_CONFIG) config: GatewayAppConfig,
+  ) {
+    this.profiles = searchDepthProfiles(config);
+  }
 
   async search(context: RequestContext, body: SearchRequestDto, explicitFields: ReadonlySet<string>): Promise<RequestOutcome<SearchResponseDto>> {
     const search = resolveSearch(body, explicitFields);
@@ -61,16 +68,27 @@ export class SearchService {
     credits: number,
     reservation: Reservation | null,
   ): Promise<RequestOutcome<SearchResponseDto>> {
-    const profile = SEARCH_DEPTH_PROFILES[search.depth];
-    const startedAt = Date.now();
+    const profile = this.profiles[search.depth];
+    const startedAt = Date.now() - elapsedMs(context);
 
     const wanted = Math.max(search.maxResults, search.answerDepth ? ANSWER_SOURCES[search.answerDepth] : 0);
-    const fanOut = await this.providers.search(this.providerQuery(context, search, Math.min(MAXIMUM_CANDIDATES, wanted * profile.candidateFactor), profile.providerDeadlineMs));
+    const candidates = Math.min(MAXIMUM_CANDIDATES, wanted * profile.candidateFactor);
+    const fanOut = await this.providers.search(this.providerQuery(context, search, candidates, Math.min(MAXIMUM_CANDIDATES, candidates * profile.fetchFactor), profile.providerDeadlineMs));
+    // A caller's timeout is how long they will wait for content: the budget is theirs, and the best pages win.
+    const budgetMs = search.timeoutMs ?? profile.answerBudgetMs;
+    const contentStartedAt = Date.now();
     const loaded = await this.content.load(context, search, fanOut.candidates, {
       content: profile.content,
-      fetchDeadline: startedAt + profile.contentDeadlineMs,
+      wanted,
+      // Depths that never fetch have only their store lookups to wait for.
+      answerBy: profile.content === 'fetch' ? startedAt + budgetMs : Number.POSITIVE_INFINITY,
+      hedgeFrom: search.timeoutMs === undefined && profile.hedgeAfterMs !== undefined ? startedAt + profile.hedgeAfterMs : undefined,
+      waitForAll: profile.crossSourceRanking,
+      fetchDeadline: startedAt + Math.max(profile.backgroundDeadlineMs, budgetMs),
     });
-    const kept = loaded.sources.filter((source) => this.passesContentFilters(search, source));
+    const filtered = loaded.sources.filter((source) => this.passesContentFilters(search, source));
+    const kept = profile.crossSourceRanking ? filtered : preferPages(filtered, wanted);
+    const loading = kept.filter((source) => source.loading).slice(0, search.maxResults);
     const chunked = chunkSources(kept, {
       query: search.query,
       chunksPerSource: search.depth === 'ultra-fast' ? 1 : search.chunksPerSource,
@@ -103,6 +121,8 @@ export class SearchService {
       fetched: loaded.fetched,
       from_cache: loaded.fromCache,
       fetch_failures: loaded.fetchFailures,
+      still_loading: loaded.stillLoading,
+      content_wait: { ended: loaded.waitEnded, budget_ms: budgetMs, waited_ms: Date.now() - contentStartedAt },
       results: results.length,
     };
     const charged = await this.metering.settle(context, reservation, [{ kind: 'search', credits }]);
@@ -115,15 +135,17 @@ export class SearchService {
       request_id: context.requestId,
       ...(search.autoParameters ? { auto_parameters: search.autoParameters } : {}),
       ...(search.includeUsage ? { usage: { credits: charged } } : {}),
+      ...(loading.length > 0 ? { warnings: [stillLoadingWarning(loading, search.depth, budgetMs)] } : {}),
     };
     return { response, usage: { depth: search.depth, credits: charged, detail } };
   }
 
-  private providerQuery(context: RequestContext, search: ResolvedSearch, maxResults: number, deadlineMs: number): SearchQuery {
+  private providerQuery(context: RequestContext, search: ResolvedSearch, maxResults: number, upstreamMaxResults: number, deadlineMs: number): SearchQuery {
     return {
       query: search.query,
       viewer: pageViewerOf(context),
       maxResults,
+      upstreamMaxResults,
       depth: search.depth,
       topic: search.topic,
       timeRange: search.timeRange,
@@ -200,4 +222,29 @@ export class SearchService {
   private answerChunks(entries: ChunkedSource[]): SourceChunk[] {
     return entries.flatMap(({ source, chunks }) => chunks.map((chunk) => ({ url: source.candidate.url, title: source.page.title, content: chunk })));
   }
+}
+
+/**
+ * The `wanted` sources a shallow ranking shows, in their rank order, taken first among those with content: a page
+ * still loading or whose fetch failed is shown by its snippet only when too few other candidates have their page.
+ */
+function preferPages(sources: readonly SourceContent[], wanted: number): SourceContent[] {
+  const withPage = sources.filter((source) => !source.loading && !source.fetchFailed);
+  if (withPage.length >= wanted) return withPage.slice(0, wanted);
+  const chosen = new Set([...withPage, ...sources.filter((source) => source.loading || source.fetchFailed).slice(0, wanted - withPage.length)]);
+  return sources.filter((source) => chosen.has(source));
+}
+
+function stillLoadingWarning(loading: readonly SourceContent[], depth: string, budgetMs: number): string {
+  const urls = loading.map((source) => source.candidate.url).join(', ');
+  return (
+    `${loading.length === 1 ? '1 result shows' : `${loading.length} results show`} the search engine's snippet instead of page content: ` +
+    `the page did not answer within ${depth} depth's ${budgetMs / 1000} s budget (${urls}). It is still being fetched and will be ` +
+    'served from the store by the next request; set timeout to wait longer.'
+  );
+}
+
+/** Whole milliseconds since the request arrived: budgets count from there, not from when the search began. */
+function elapsedMs(context: RequestContext): number {
+  return Number((process.hrtime.bigint() - context.startedAt) / 1_000_000n);
 }

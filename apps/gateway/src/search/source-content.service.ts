@@ -16,15 +16,39 @@ const MINIMUM_FETCH_MS = 500;
 
 export interface ContentPlan {
   content: 'index' | 'cache' | 'fetch';
-  /** Epoch milliseconds by which fetches must have answered. */
+  /** Sources the answer needs with their page: the results shown, or the sources of the answer. */
+  wanted: number;
+  /** Epoch milliseconds: the latency budget. The answer stops waiting for pages then. */
+  answerBy: number;
+  /**
+   * Epoch milliseconds from which the first `wanted` candidates to have their page win over better-ranked ones still
+   * loading. Absent: only the budget (or every page arriving) ends the wait.
+   */
+  hedgeFrom?: number;
+  /** Every candidate's content is ranked (advanced): the best-ranked pages arriving is not enough to answer. */
+  waitForAll: boolean;
+  /** Epoch milliseconds by which a fetch must have answered, in the background once the answer has gone. */
   fetchDeadline: number;
 }
+
+/** What ended the wait for pages: all arrived, the best-ranked did, the first `wanted` did, or the budget ran out. */
+export type ContentWaitEnd = 'complete' | 'best' | 'first' | 'budget';
 
 export interface ContentOutcome {
   sources: SourceContent[];
   fetched: number;
   fromCache: number;
   fetchFailures: number;
+  /** Pages still loading when the answer went: their fetches go on and store them for the next request. */
+  stillLoading: number;
+  waitEnded: ContentWaitEnd;
+}
+
+/** One candidate while its content is being looked for: the index's text, a stored or fetched page, only the snippet, a failed fetch, or not yet known. */
+interface CandidateState {
+  candidate: SearchCandidate;
+  source?: SourceContent;
+  kind?: 'index' | 'cached' | 'page' | 'snippet' | 'failed';
 }
 
 /**
@@ -32,6 +56,10 @@ export interface ContentOutcome {
  * snippets) get the stored copy when it is fresh and holds what the search needs (the request's one lookup of the
  * store), else (basic and advanced) the page is acquired by the extractor worker through the extract queue, which
  * answers with the whole page (and stores it unless the account keeps nothing): the gateway itself never fetches a page.
+ *
+ * The wait for fetched pages is bounded by the depth's latency budget, not by the slowest page: it ends as soon as
+ * the best-ranked candidates have their page, or (from hedgeFrom on) as soon as enough candidates have theirs, or when
+ * the budget is spent. A page still loading then is shown by its snippet, and its fetch goes on to the store.
  */
 @Injectable()
 export class SourceContentService {
@@ -44,27 +72,80 @@ export class SourceContentService {
   ) {}
 
   async load(context: RequestContext, search: ResolvedSearch, candidates: SearchCandidate[], plan: ContentPlan): Promise<ContentOutcome> {
-    const outcome: ContentOutcome = { sources: [], fetched: 0, fromCache: 0, fetchFailures: 0 };
-    outcome.sources = await Promise.all(
-      candidates.map(async (candidate) => {
-        if (!candidate.contentIsSnippet) return this.fromIndex(candidate);
-        if (plan.content === 'index') return this.fromSnippet(candidate);
-        const cached = await this.fresh(context, search, candidate.url);
-        if (cached) {
-          outcome.fromCache += 1;
-          return this.fromPage(candidate, cached);
-        }
-        if (plan.content === 'cache') return this.fromSnippet(candidate);
-        const fetched = await this.fetch(context, search, candidate, plan.fetchDeadline);
-        if (!fetched) {
-          outcome.fetchFailures += 1;
-          return this.fromSnippet(candidate);
-        }
-        outcome.fetched += 1;
-        return fetched;
-      }),
-    );
+    const states: CandidateState[] = candidates.map((candidate) => ({ candidate }));
+    const waitEnded = await new Promise<ContentWaitEnd>((resolve) => {
+      const timers: NodeJS.Timeout[] = [];
+      let ended = false;
+      const check = (): void => {
+        if (ended) return;
+        const end = this.waitEnd(states, plan, Date.now());
+        if (!end) return;
+        ended = true;
+        for (const timer of timers) clearTimeout(timer);
+        resolve(end);
+      };
+      for (const at of [plan.hedgeFrom, plan.answerBy]) {
+        if (at !== undefined && Number.isFinite(at)) timers.push(setTimeout(check, Math.max(0, at - Date.now())));
+      }
+      for (const state of states) {
+        void this.contentOf(context, search, state.candidate, plan)
+          .catch((error: unknown) => {
+            this.logger.warn(`content of ${state.candidate.url} failed: ${(error as Error).message}`);
+            return { kind: 'failed' as const, source: { ...this.fromSnippet(state.candidate), fetchFailed: true } };
+          })
+          .then((settled) => {
+            Object.assign(state, settled);
+            check();
+          });
+      }
+      check();
+    });
+
+    const outcome: ContentOutcome = { sources: [], fetched: 0, fromCache: 0, fetchFailures: 0, stillLoading: 0, waitEnded };
+    outcome.sources = states.map((state) => {
+      if (state.kind === 'page') outcome.fetched += 1;
+      else if (state.kind === 'cached') outcome.fromCache += 1;
+      else if (state.kind === 'failed') outcome.fetchFailures += 1;
+      if (state.source) return state.source;
+      outcome.stillLoading += 1;
+      return { ...this.fromSnippet(state.candidate), loading: true };
+    });
     return outcome;
+  }
+
+  /** Whether the wait for pages ends now, and why; undefined while it goes on. */
+  private waitEnd(states: readonly CandidateState[], plan: ContentPlan, now: number): ContentWaitEnd | undefined {
+    if (states.every((state) => state.kind !== undefined)) return 'complete';
+    if (!plan.waitForAll && this.bestHavePages(states, plan.wanted)) return 'best';
+    const withPage = states.filter((state) => state.kind === 'index' || state.kind === 'cached' || state.kind === 'page').length;
+    if (plan.hedgeFrom !== undefined && now >= plan.hedgeFrom && withPage >= plan.wanted) return 'first';
+    if (now >= plan.answerBy) return 'budget';
+    return undefined;
+  }
+
+  /**
+   * True when waiting longer cannot change the answer: in rank order, skipping candidates whose page failed (a
+   * later candidate takes their place), the first `wanted` all have their content.
+   */
+  private bestHavePages(states: readonly CandidateState[], wanted: number): boolean {
+    let ready = 0;
+    for (const state of states) {
+      if (ready >= wanted) return true;
+      if (state.kind === undefined) return false;
+      if (state.kind !== 'failed') ready += 1;
+    }
+    return true;
+  }
+
+  private async contentOf(context: RequestContext, search: ResolvedSearch, candidate: SearchCandidate, plan: ContentPlan): Promise<Required<Omit<CandidateState, 'candidate'>>> {
+    if (!candidate.contentIsSnippet) return { kind: 'index', source: this.fromIndex(candidate) };
+    if (plan.content === 'index') return { kind: 'snippet', source: this.fromSnippet(candidate) };
+    const cached = await this.fresh(context, search, candidate.url);
+    if (cached) return { kind: 'cached', source: this.fromPage(candidate, cached) };
+    if (plan.content === 'cache') return { kind: 'snippet', source: this.fromSnippet(candidate) };
+    const fetched = await this.fetch(context, search, candidate, plan.fetchDeadline);
+    if (!fetched) return { kind: 'failed', source: { ...this.fromSnippet(candidate), fetchFailed: true } };
+    return { kind: 'page', source: fetched };
   }
 
   private fromIndex(candidate: SearchCandidate): SourceContent {
@@ -114,7 +195,7 @@ export class SourceContentService {
   }
 
   private async fetch(context: RequestContext, search: ResolvedSearch, candidate: SearchCandidate, deadline: number): Promise<SourceContent | null> {
-    const remaining = deadline - Date.now();
+    const remaining = Math.floor(deadline - Date.now());
     if (remaining < MINIMUM_FETCH_MS + QUEUE_MARGIN_MS) return null;
     const caller = context.caller;
     let result: ExtractUrlResult;

@@ -18,4 +18,8 @@ export interface SourceContent {
   chunks?: string[];
   /** The local index applied every content filter (safe search, exact match, language) in its own query. */
   filteredAtSource: boolean;
+  /** Its page was still loading when the latency budget ran out: the snippet stands in, the fetch goes on into the store. */
+  loading?: boolean;
+  /** Its page could not be fetched: the snippet stands in. */
+  fetchFailed?: boolean;
 }

@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
-import { ArrayMaxSize, IsArray, IsBoolean, IsIn, IsInt, IsNotEmpty, IsString, Max, Min } from 'class-validator';
+import { ArrayMaxSize, IsArray, IsBoolean, IsIn, IsInt, IsNotEmpty, IsNumber, IsString, Max, Min } from 'class-validator';
 import { IsCalendarDate } from '../common/calendar-date.validator';
 import { IsOptionalNotNull, NullAsOmitted } from '../common/is-optional-not-null.decorator';
 import { NullAsDefault } from '../common/null-as-default.transform';
@@ -176,6 +176,21 @@ export class SearchRequestDto {
   @NullAsDefault(false)
   @IsBoolean()
   include_usage: boolean = false;
+
+  @ApiPropertyOptional({
+    description:
+      "Seconds the search may wait for page content (basic and advanced). When absent, the depth's latency budget " +
+      '(basic 1.1 s, advanced 2.6 s): a page still loading then is shown by its search-engine snippet, with a warning, ' +
+      'and is fetched into the store for the next request.',
+    minimum: SEARCH_LIMITS.timeout.min,
+    maximum: SEARCH_LIMITS.timeout.max,
+    example: 5,
+  })
+  @IsOptionalNotNull()
+  @IsNumber({ allowNaN: false, allowInfinity: false })
+  @Min(SEARCH_LIMITS.timeout.min)
+  @Max(SEARCH_LIMITS.timeout.max)
+  timeout?: number;
 }
 
 /**

@@ -33,4 +33,10 @@ export class SearchResponseDto {
 
   @ApiPropertyOptional({ type: UsageCreditsDto, description: 'Only when include_usage is true.' })
   usage?: UsageCreditsDto;
+
+  @ApiPropertyOptional({
+    type: [String],
+    description: 'Only when something about the answer needs saying, e.g. results shown by their snippet because their page did not answer within the latency budget.',
+  })
+  warnings?: string[];
 }

@@ -33,6 +33,8 @@ export const SEARCH_LIMITS = {
   chunksPerSource: { min: 1, max: 5, default: 3 },
   includeDomains: 300,
   excludeDomains: 150,
+  // Seconds, as extract's timeout: the longest a search may wait for page content.
+  timeout: { min: 1, max: 60 },
 } as const;
 
 const LONG_TIME_RANGES: Readonly<Record<TimeRange, 'day' | 'week' | 'month' | 'year'>> = {
