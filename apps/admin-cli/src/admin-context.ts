@@ -10,6 +10,7 @@ import {
 import { TeamService } from '@sift/auth';
 import { loadDatabaseUrl } from '@sift/config';
 import { PageRepository } from '@sift/pages';
+import { ChunkVectorStore } from '@sift/search-index';
 
 export interface AdminContext {
   accounts: AccountRepository;
@@ -17,6 +18,7 @@ export interface AdminContext {
   members: MemberRepository;
   team: TeamService;
   pages: PageRepository;
+  vectors: ChunkVectorStore;
 }
 
 /**
@@ -37,6 +39,7 @@ export async function withAdminContext<T>(work: (context: AdminContext) => Promi
       members,
       team: new TeamService(members),
       pages: new PageRepository(prisma),
+      vectors: new ChunkVectorStore(prisma),
     });
   } finally {
     await prisma.$disconnect();

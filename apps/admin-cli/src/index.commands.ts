@@ -1,7 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import type { Command } from 'commander';
-import { coreEnv, loadConfig } from '@sift/config';
+import { coreEnv, fetchEnv, loadConfig, modelsEnv } from '@sift/config';
+import { configuredModels } from '@sift/models';
+import { egressPolicyFromConfig } from '@sift/safe-fetch';
+import { ChunkEmbedder } from '@sift/search-index';
 import { createRedisConnection, JobFailedError, JobQueue, JobTimeoutError } from '@sift/queue';
 import { CrawlJob, type CrawlPayload, OPERATOR_ACCOUNT_ID } from '@sift/queue-contracts';
 import { importJsonl, type ImportProgress } from '@sift/pages';
@@ -36,7 +39,7 @@ function positiveInteger(name: string, maximum: number): (value: string) => numb
 }
 
 export function registerIndexCommands(program: Command): void {
-  const index = program.command('index').description('Fill the local search index: import documents, crawl sites, re-chunk and re-segment old documents');
+  const index = program.command('index').description('Fill the local search index: import documents, crawl sites, re-chunk, re-segment and embed old documents');
 
   index
     .command('import')
@@ -50,6 +53,13 @@ export function registerIndexCommands(program: Command): void {
     .description('Cut the documents stored before search chunks existed into chunks (safe to run again)')
     .option('--json', 'print the result as JSON on the last line')
     .action((options: { json?: boolean }) => rechunkDocuments(options));
+
+  index
+    .command('embed')
+    .description('Give every stored chunk a vector of EMBEDDINGS_MODEL (pages stored before the model was configured, or under another model); safe to run again')
+    .option('--batch-size <n>', 'chunks per call to the model', positiveInteger('--batch-size', 2048), 32)
+    .option('--json', 'print the result as JSON on the last line')
+    .action((options: { batchSize: number; json?: boolean }) => embedChunks(options));
 
   index
     .command('resegment')
@@ -121,6 +131,29 @@ async function resegmentDocuments(options: { json?: boolean }): Promise<void> {
     const indexed = await context.pages.resegment({ onBatch: (read, done) => report(() => `${read} documents read, ${done} indexed again`) });
     const seconds = (Date.now() - startedAt) / 1000;
     printResult(options.json, [`indexed ${indexed} documents again (${seconds.toFixed(1)} s)`], { indexed, seconds });
+  });
+}
+
+async function embedChunks(options: { batchSize: number; json?: boolean }): Promise<void> {
+  const config = loadConfig(coreEnv.merge(fetchEnv).merge(modelsEnv));
+  const { embeddings } = configuredModels(config, { policy: egressPolicyFromConfig(config) });
+  if (!embeddings) throw new AdminCommandError('EMBEDDINGS_BASE_URL is not set: there is no model to embed with (docs/models.md).');
+  await withAdminContext(async (context) => {
+    const startedAt = Date.now();
+    const report = progressReporter();
+    const embedder = new ChunkEmbedder(context.vectors, embeddings, { batchSize: options.batchSize });
+    const pass = await embedder.embedPending(({ embedded, pending }) => report(() => `${embedded} of ${pending} chunks embedded`));
+    if (pass.failure) {
+      throw new AdminCommandError(`the embeddings server failed after ${pass.embedded} chunks (${pass.failure.reason}: ${pass.failure.message}); run the command again to go on`);
+    }
+    const hnsw = pass.dimension !== null && (await context.vectors.hasPgvector());
+    if (hnsw && pass.dimension !== null) await context.vectors.ensureHnswIndex(pass.dimension);
+    const seconds = (Date.now() - startedAt) / 1000;
+    printResult(
+      options.json,
+      [`embedded ${pass.embedded} chunks with ${embeddings.model} (${pass.dimension} dimensions, ${hnsw ? 'pgvector HNSW index' : 'scanned in memory'}; ${seconds.toFixed(1)} s)`],
+      { model: embeddings.model, dimension: pass.dimension, embedded: pass.embedded, pending: pass.pending, index: hnsw ? 'hnsw' : 'memory', seconds },
+    );
   });
 }
 

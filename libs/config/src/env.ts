@@ -147,6 +147,31 @@ export const llmEnv = z.object({
   LLM_MODEL: z.string().default('gpt-4o-mini'),
 });
 
+/**
+ * The operator's embedding and reranking models (docs/models.md), beside the chat model: OpenAI's `/embeddings` and the
+ * `/rerank` of text-embeddings-inference or Cohere/Jina. Unset, search ranks by words alone, as without them.
+ */
+export const modelsEnv = z.object({
+  /** OpenAI-compatible embeddings base URL (e.g. http://tei:8080/v1, http://localhost:11434/v1); empty = no dense retrieval. */
+  EMBEDDINGS_BASE_URL: z.string().default(''),
+  /** Embedding model name sent with each call and recorded with each stored vector; a new name re-embeds the index. */
+  EMBEDDINGS_MODEL: z.string().default(''),
+  /** API key for the embeddings endpoint, if it needs one. */
+  EMBEDDINGS_API_KEY: z.string().default(''),
+  /** Longest a search waits for its query's vector, in ms, before ranking by words alone. */
+  EMBEDDINGS_TIMEOUT_MS: z.coerce.number().int().min(1).default(1_000),
+  /** Reranking base URL (e.g. http://tei-rerank:8080, https://api.jina.ai/v1); empty = no reranking at advanced depth. */
+  RERANK_BASE_URL: z.string().default(''),
+  /** Reranking model name (sent in the Cohere/Jina format; text-embeddings-inference serves one model). */
+  RERANK_MODEL: z.string().default(''),
+  /** API key for the reranking endpoint, if it needs one. */
+  RERANK_API_KEY: z.string().default(''),
+  /** Wire format of RERANK_BASE_URL: tei (POST /rerank {query, texts}), cohere (Cohere/Jina/vLLM), or auto (guessed from the URL). */
+  RERANK_API: z.enum(['auto', 'tei', 'cohere']).default('auto'),
+  /** Longest a search waits for the reranker, in ms, before keeping its own order. */
+  RERANK_TIMEOUT_MS: z.coerce.number().int().min(1).default(2_000),
+});
+
 export const searchEnv = z.object({
   /** SearXNG base URL for open-web search (JSON API enabled); empty = local index only. */
   SEARXNG_URL: z.string().default(''),
@@ -190,6 +215,7 @@ export type ParsingConfig = z.infer<typeof parsingEnv>;
 export type BrowserConfig = z.infer<typeof browserEnv>;
 export type LlmConfig = z.infer<typeof llmEnv>;
 export type SearchConfig = z.infer<typeof searchEnv>;
+export type ModelsConfig = z.infer<typeof modelsEnv>;
 export type X402Config = z.infer<typeof x402Env>;
 export type ResearchDeadlineConfig = z.infer<typeof researchDeadlineEnv>;
 

@@ -10,3 +10,7 @@ export { mergeResults, type MergeOptions } from './merge-results';
 export { configuredSearchProviders, SearchFanOut, type FanOutResult, type ProviderOutcome } from './search-fan-out';
 export { containsQuotedPhrases, pageLanguageOf } from './content-filters';
 export { hostMatchesDomain, normalizeDomainEntry } from './domain-match';
+export { ChunkVectorStore, type ChunkNeighbour, type ChunkVector, type LoadedVectors, type PendingChunk } from './chunk-vector.store';
+export { ChunkEmbedder, type ChunkEmbedderOptions, type EmbeddingPass, type EmbeddingProgress } from './chunk-embedder';
+export { ChunkEmbeddingLoop, type ChunkEmbeddingLoopOptions } from './chunk-embedding-loop';
+export { DenseChunkIndex, type DenseChunkIndexOptions, type DocumentNeighbour } from './dense-chunk-index';

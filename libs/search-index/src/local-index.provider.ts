@@ -19,6 +19,7 @@ import type { SearchQuery } from './search-query';
 import { viewerAccountOf } from '@sift/pages';
 import { timeWindowOf } from './time-window';
 import { anyLexemeQuery, tsqueryOperand } from './tsquery-literal';
+import type { DenseChunkIndex, DocumentNeighbour } from './dense-chunk-index';
 
 export interface LocalIndexOptions {
   /**
@@ -50,9 +51,27 @@ export interface LocalIndexOptions {
    * candidates, 0.676 at 100 and 40 (the same time per query), 0.637 at 100 and 30; the GIN path gets 0.62–0.63.
    */
   postingsPerLexeme?: number;
+  /**
+   * Dense retrieval over the chunks' vectors (EMBEDDINGS_*): when set, a search that asks for it (SearchQuery.dense)
+   * fuses the pages nearest its meaning with the words' ranking. Unset: ranking by words alone, at no added cost.
+   */
+  dense?: DenseChunkIndex;
 }
 
 const DEFAULT_POSTINGS_PER_LEXEME = 150;
+
+/**
+ * Reciprocal rank fusion's constant (Cormack et al., SIGIR 2009), as the fan-out fuses providers with: a page's fused
+ * score is the sum over the two rankings of 1 / (RRF_RANK_CONSTANT + its rank there).
+ */
+const RRF_RANK_CONSTANT = 60;
+
+/** Dense neighbours read per result asked for: room for pages the filters or the one-per-URL rule then drop. */
+const DENSE_NEIGHBOURS_PER_RESULT = 3;
+/** A filtered search reads at least this many neighbours: a filter may keep few of the nearest pages. */
+const FILTERED_DENSE_NEIGHBOURS = 200;
+/** How long a search with no deadline of its own waits for the query's vector, besides EMBEDDINGS_TIMEOUT_MS. */
+const DEFAULT_DENSE_DEADLINE_MS = 5_000;
 
 interface QueryLexemeRow {
   config: string;
@@ -198,17 +217,10 @@ const POSTINGS_CANDIDATES_SQL = `
   )`;
 
 /**
- * Candidates through the GIN index, for filtered searches: pages passing every filter that contain one of the
- * match lexemes, pre-ranked like the postings path ranks its own (the sum of idf × impact over the query lexemes,
- * each read with one index-only probe of the (document, lexeme) postings index), so a filter that keeps every
- * relevant page does not change which of them are re-scored; the best `:limit` go on.
+ * What a page `d` must be to be a result: visible to the viewer (shared, or its own) and passing every filter of the
+ * query. One text for the filtered candidates and the dense ones, so both paths apply the same rules.
  */
-const FILTERED_CANDIDATES_SQL = `
-  matching AS (
-    SELECT d.id, d.word_count, d.language, d.domain, d.country_hints, d.url, d.final_url, d.title_names
-    FROM documents d
-    WHERE d.search_vector @@ :match::tsquery
-      AND (d.owner_account_id IS NULL OR d.owner_account_id = :viewer::uuid)
+const VISIBLE_AND_FILTERED_SQL = `(d.owner_account_id IS NULL OR d.owner_account_id = :viewer::uuid)
       AND (:include_domains::text[] IS NULL OR EXISTS (
             SELECT 1 FROM unnest(:include_domains::text[]) AS x(domain)
             WHERE d.domain = x.domain OR right(d.domain, length(x.domain) + 1) = '.' || x.domain))
@@ -221,7 +233,20 @@ const FILTERED_CANDIDATES_SQL = `
       AND (:any_topic::boolean OR d.is_news)
       AND (:unsafe_allowed::boolean OR NOT d.is_unsafe)
       AND NOT EXISTS (SELECT 1 FROM unnest(:phrases::text[]) AS p(phrase)
-                      WHERE strpos(lower(d.title || ' ' || coalesce(d.description, '') || ' ' || d.text), p.phrase) = 0)
+                      WHERE strpos(lower(d.title || ' ' || coalesce(d.description, '') || ' ' || d.text), p.phrase) = 0)`;
+
+/**
+ * Candidates through the GIN index, for filtered searches: pages passing every filter that contain one of the
+ * match lexemes, pre-ranked like the postings path ranks its own (the sum of idf × impact over the query lexemes,
+ * each read with one index-only probe of the (document, lexeme) postings index), so a filter that keeps every
+ * relevant page does not change which of them are re-scored; the best `:limit` go on.
+ */
+const FILTERED_CANDIDATES_SQL = `
+  matching AS (
+    SELECT d.id, d.word_count, d.language, d.domain, d.country_hints, d.url, d.final_url, d.title_names
+    FROM documents d
+    WHERE d.search_vector @@ :match::tsquery
+      AND ${VISIBLE_AND_FILTERED_SQL}
   ),
   candidates AS (
     SELECT m.id, sift_search_config(m.language)::text AS config, m.word_count, m.language, m.domain, m.country_hints,
@@ -369,8 +394,8 @@ const APPROXIMATE_RANKING_SQL = `
     LIMIT :results::int
   )`;
 
-/** The ranked pages loaded with what a result shows. */
-const LOADING_SQL = `
+/** The ranked pages loaded with what a result shows, each page's chunks chosen in `chunkOrder`. */
+const loadingSql = (chunkOrder: string) => `
   SELECT r.id, r.relevance, d.final_url, d.title, k.chunks,
          CASE WHEN :include_text::boolean OR k.chunks IS NULL THEN d.text ELSE '' END AS text,
          CASE WHEN :include_markdown::boolean THEN d.markdown END AS markdown,
@@ -387,12 +412,37 @@ const LOADING_SQL = `
       SELECT ch.position, ch.content
       FROM document_chunks ch
       WHERE ch.document_id = r.id AND :chunks_per_source::int > 0
-      ORDER BY ts_rank('{0.25, 0.25, 0.25, 1}', setweight(ch.vector, 'a', :rare_lexemes::text[]), :chunk_query::tsquery) DESC,
-               ch.position
+      ORDER BY ${chunkOrder}
       LIMIT greatest(:chunks_per_source::int, 1)
     ) AS b
   ) AS k ON true
   ORDER BY r.boosted DESC, r.id`;
+
+const LOADING_SQL = loadingSql(`ts_rank('{0.25, 0.25, 0.25, 1}', setweight(ch.vector, 'a', :rare_lexemes::text[]), :chunk_query::tsquery) DESC,
+               ch.position`);
+
+/**
+ * Dense retrieval's pages (DenseChunkIndex: each page's best chunk by cosine similarity to the query's vector), kept
+ * only if the viewer may see them and they pass the query's filters (VISIBLE_AND_FILTERED_SQL), one per final URL,
+ * in order of similarity, loaded as the lexical statements load theirs; a page's chunks are its nearest chunk first,
+ * then the rest in page order.
+ */
+const DENSE_SQL = `WITH
+  nearest AS (
+    SELECT n.id, n.similarity, n.position
+    FROM unnest(:dense_ids::uuid[], :dense_similarities::float8[], :dense_positions::int[]) AS n(id, similarity, position)
+  ),
+  ranked AS (
+    SELECT s.id, least(1, greatest(s.similarity, 0)) AS relevance, s.similarity AS boosted, s.position AS best_position
+    FROM (SELECT DISTINCT ON (d.final_url) n.id, n.similarity, n.position
+          FROM nearest n
+          JOIN documents d ON d.id = n.id
+          WHERE ${VISIBLE_AND_FILTERED_SQL}
+          ORDER BY d.final_url, n.similarity DESC, n.id) AS s
+    ORDER BY s.similarity DESC, s.id
+    LIMIT :results::int
+  )
+  ${loadingSql('ch.position = r.best_position DESC, ch.position')}`;
 
 /** What a query filters on, normalised once; `filtered` when any of it narrows the corpus (the GIN index path). */
 interface QueryFilters {
@@ -478,6 +528,7 @@ const STATEMENTS = {
   filteredFeedback: namedStatement('sift_local_index_filtered_feedback', `WITH ${FILTERED_CANDIDATES_SQL},${RANKING_SQL}${FEEDBACK_SQL}`),
   postingsApproximate: namedStatement('sift_local_index_postings_approximate', `WITH ${POSTINGS_CANDIDATES_SQL},${APPROXIMATE_RANKING_SQL}${LOADING_SQL}`),
   filteredApproximate: namedStatement('sift_local_index_filtered_approximate', `WITH ${FILTERED_CANDIDATES_SQL},${APPROXIMATE_RANKING_SQL}${LOADING_SQL}`),
+  dense: namedStatement('sift_local_index_dense', DENSE_SQL),
 };
 
 const LANGUAGE_BOOST = 1.25;
@@ -525,9 +576,51 @@ export class LocalIndexProvider implements SearchProvider {
     });
   }
 
+  /**
+   * The ranked pages for the query: by words (BM25F and the rest, below), and, when a dense index is configured and
+   * the query asks for it (SearchQuery.dense), fused with the pages nearest its meaning by reciprocal rank fusion. A
+   * model that fails or is too slow leaves the words' ranking as it is.
+   */
   async search(query: SearchQuery): Promise<SearchCandidate[]> {
     const maxResults = query.maxResults ?? 10;
     if (maxResults <= 0) return [];
+    const dense = this.options.dense;
+    if (!dense || !(query.dense ?? query.depth !== 'ultra-fast')) return this.lexicalSearch(query, maxResults);
+    const filters = filtersOf(query);
+    const neighbours = filters.filtered ? Math.max(FILTERED_DENSE_NEIGHBOURS, maxResults * DENSE_NEIGHBOURS_PER_RESULT) : maxResults * DENSE_NEIGHBOURS_PER_RESULT;
+    const [lexical, nearest] = await Promise.all([
+      this.lexicalSearch(query, maxResults),
+      dense.nearestDocuments(query.query, viewerAccountOf(query.viewer), neighbours, query.deadlineMs ?? DEFAULT_DENSE_DEADLINE_MS),
+    ]);
+    if (!nearest.ok || nearest.value.length === 0) return lexical;
+    const semantic = await this.denseCandidates(query, filters, nearest.value, maxResults);
+    return fusedRanking(lexical, semantic, maxResults);
+  }
+
+  /** The dense neighbours the viewer may see and the filters keep, one per final URL, loaded as results. */
+  private async denseCandidates(query: SearchQuery, filters: QueryFilters, nearest: DocumentNeighbour[], maxResults: number): Promise<SearchCandidate[]> {
+    const rows = await queryRows<RankedDocumentRow>(this.prisma, bind(STATEMENTS.dense, {
+      dense_ids: nearest.map((neighbour) => neighbour.documentId),
+      dense_similarities: nearest.map((neighbour) => neighbour.similarity),
+      dense_positions: nearest.map((neighbour) => neighbour.position),
+      viewer: viewerAccountOf(query.viewer),
+      include_domains: filters.includeDomains,
+      exclude_domains: filters.excludeDomains,
+      after: filters.after,
+      before: filters.before,
+      language: filters.language,
+      any_topic: query.topic !== 'news',
+      unsafe_allowed: !query.safeSearch,
+      phrases: filters.phrases,
+      results: maxResults,
+      include_markdown: query.includeMarkdown ?? true,
+      chunks_per_source: query.chunksPerSource ?? 0,
+      include_text: query.includeText ?? query.chunksPerSource === undefined,
+    }));
+    return rows.map((row) => this.toCandidate(row));
+  }
+
+  private async lexicalSearch(query: SearchQuery, maxResults: number): Promise<SearchCandidate[]> {
     let snapshot = await this.corpus.current();
     if (snapshot.documentCount === 0) return [];
     const viewer = viewerAccountOf(query.viewer);
@@ -834,4 +927,28 @@ function stopWordConfigOf(byWord: Map<string, ConfigLexeme[]>, corpus: CorpusSna
     }
   }
   return best;
+}
+
+/**
+ * The words' ranking and the dense one fused by reciprocal rank fusion, best maxResults first. A page in both keeps
+ * the words' candidate (its chunks chosen by the query's words); its score is the fused score over the best a page
+ * could reach (first in both), so in [0, 1] and in the fused order.
+ */
+function fusedRanking(lexical: SearchCandidate[], dense: SearchCandidate[], maxResults: number): SearchCandidate[] {
+  const fused = new Map<string, { candidate: SearchCandidate; score: number }>();
+  for (const list of [lexical, dense]) {
+    list.forEach((candidate, rank) => {
+      // One result per page as shown: the final URL (a viewer's own copy and the shared one are one page).
+      const key = candidate.url;
+      const contribution = 1 / (RRF_RANK_CONSTANT + rank + 1);
+      const known = fused.get(key);
+      if (known) known.score += contribution;
+      else fused.set(key, { candidate, score: contribution });
+    });
+  }
+  const best = 2 / (RRF_RANK_CONSTANT + 1);
+  return [...fused.values()]
+    .sort((left, right) => right.score - left.score)
+    .slice(0, maxResults)
+    .map(({ candidate, score }) => ({ ...candidate, score: Math.min(1, score / best) }));
 }

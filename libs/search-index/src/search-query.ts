@@ -48,4 +48,10 @@ export interface SearchQuery {
   viewer?: PageOwner;
   /** Time left for the whole search; upstream providers stop waiting after it. */
   deadlineMs?: number;
+  /**
+   * Rank by meaning as well as by words: the local index fuses its pages nearest the query's vector (the operator's
+   * embedding model, EMBEDDINGS_*) with its words' ranking. Default: at every depth but ultra-fast. Without a model
+   * configured it changes nothing.
+   */
+  dense?: boolean;
 }

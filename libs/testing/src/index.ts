@@ -16,3 +16,5 @@ export { ownResults } from './own-results';
 export { startSeverableProxy, type SeverableProxy } from './severable-proxy';
 export { startOwnRedisServer, type OwnRedisServer } from './own-redis-server';
 export { eventually, readUntil, timed } from './eventually';
+export { conceptEmbedding, startLoopbackModelServer } from './loopback-model-server';
+export type { LoopbackModelServer, LoopbackModelServerOptions, ModelRequest, ModelServerFault } from './loopback-model-server';
