@@ -6,7 +6,7 @@ import { QueueName } from '@sift/queue-contracts';
 import { egressPolicyFromConfig } from '@sift/safe-fetch';
 import { pageOwnerOf, PageRepository } from '@sift/pages';
 import { ContentParsingPool, parsingLimitsOf } from '@sift/task-pool';
-import { createDefaultCrawlDependencies, RobotsCache } from './crawl';
+import { createDefaultCrawlDependencies, DEFAULT_HOST_SCHEDULER_SETTINGS, HostScheduler, HostSchedulerMetrics, RobotsCache } from './crawl';
 import { createCrawlHandlers } from './crawl.handler';
 import { crawlerEnv } from './crawler-env';
 
@@ -18,6 +18,16 @@ async function main(): Promise<void> {
   // One robots.txt cache and one browser pool (launched on the first page that needs rendering) for every crawl of this worker.
   const robotsCache = new RobotsCache();
   const browser = new BrowserPool(browserPoolOptionsOf(config, policy));
+  // One politeness gate per host for every crawl of this worker: two crawls of one site share its limit.
+  const hostMetrics = new HostSchedulerMetrics();
+  const hostScheduler = new HostScheduler(
+    {
+      initialConcurrentPerHost: config.CRAWL_HOST_START_CONCURRENCY,
+      maxConcurrentPerHost: config.CRAWL_HOST_MAX_CONCURRENCY,
+      maxCrawlDelayMs: DEFAULT_HOST_SCHEDULER_SETTINGS.maxCrawlDelayMs,
+    },
+    hostMetrics.count,
+  );
   // Extraction threads are started (and their modules loaded) before the first job, not by it.
   const extraction = await ContentParsingPool.start({
     threads: config.CRAWL_EXTRACTION_THREADS,
@@ -34,6 +44,7 @@ async function main(): Promise<void> {
       createDefaultCrawlDependencies({
         policy,
         robotsCache,
+        hostScheduler,
         browser,
         extraction,
         // The repository keeps nothing for an account with zero data retention (and so gives nothing back).
@@ -52,6 +63,7 @@ async function main(): Promise<void> {
     registerMetrics: (registry) => {
       registerBrowserPoolGauge(registry, () => browser.openBrowserCount);
       acquired.register(registry);
+      hostMetrics.register(registry, hostScheduler);
     },
     healthPort: config.CRAWLER_PORT,
     startedDetails: { extractionThreads: extraction.threads },

@@ -1,5 +1,6 @@
 import type { AcquiredPage, PageRequest } from '@sift/pages';
 import type { FetchedResource as SafeFetchedResource } from '@sift/safe-fetch';
+import type { HostScheduler } from './host-scheduler';
 import { RobotsCache } from './robots-cache';
 
 export type FetchPurpose = 'page' | 'robots' | 'sitemap';
@@ -26,11 +27,11 @@ export interface RenderedResource {
 export type CrawlPageRequest = Omit<PageRequest, 'owner' | 'source'>;
 
 export interface CrawlEngineSettings {
-  /** Pages fetched at the same time over all hosts. */
+  /**
+   * Pages in progress at once over all hosts beyond the host scheduler's ceiling: a crawl runs this many plus the
+   * ceiling, so one host can have its ceiling of fetches in flight while this many pages are extracted.
+   */
   concurrency: number;
-  maxConcurrentPerHost: number;
-  /** robots.txt Crawl-delay is honoured up to this. */
-  maxCrawlDelayMs: number;
   /** Upper bound of one page fetch inside the crawl's own deadline. */
   pageTimeoutMs: number;
   /** Further attempts of a page answered 429 or 503, or whose fetch failed. */
@@ -48,8 +49,6 @@ export interface CrawlEngineSettings {
 
 export const DEFAULT_CRAWL_ENGINE_SETTINGS: CrawlEngineSettings = {
   concurrency: 8,
-  maxConcurrentPerHost: 4,
-  maxCrawlDelayMs: 5000,
   pageTimeoutMs: 15_000,
   maxRetries: 2,
   maxRetryAfterMs: 10_000,
@@ -78,5 +77,7 @@ export interface CrawlDependencies {
   /** Renders a page in a browser; without it no page is rendered (a client-rendered page then fails as empty). */
   renderPage?(url: string, options: { deadlineMs: number }): Promise<RenderedResource>;
   robotsCache: RobotsCache;
+  /** Politeness per host; shared by every crawl of a worker as robotsCache is, so two crawls of one site share its limit. */
+  hostScheduler: HostScheduler;
   settings?: Partial<CrawlEngineSettings>;
 }

@@ -1,7 +1,9 @@
 import { PageSlots } from '@sift/browser';
 import type { ExtractedLink, WebPage } from '@sift/content-extraction';
 import { type AcquiredPage, Deadline, type FetchedPage } from '@sift/pages';
+import { FetchError } from '@sift/safe-fetch';
 import type { CrawledPage, CrawlPage } from '@sift/queue-contracts';
+import { setMaxListeners } from 'node:events';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { CrawlDependencies, CrawlEngineSettings, DEFAULT_CRAWL_ENGINE_SETTINGS, FetchedResource, RenderedResource } from './crawl-dependencies';
 import { CrawlFrontier, FrontierEntry } from './crawl-frontier';
@@ -9,11 +11,13 @@ import { CrawlOutcome } from './crawl-outcome';
 import { CrawlRequest } from './crawl-request';
 import { CrawlScope } from './crawl-scope';
 import { ForbiddenTargetError } from './forbidden-target.error';
-import { HostScheduler } from './host-scheduler';
+import type { HostResponse } from './host-concurrency';
+import type { HostScheduler, HostSlot } from './host-scheduler';
 import { InstructionRelevance } from './instruction-relevance';
 import { RobotsRules, robotsRulesFromResponse } from './robots-rules';
 import { compileScopePatterns } from './scope-patterns';
 import { readSitemap } from './sitemap-reader';
+import { TooLateToStartError } from './too-late-to-start.error';
 import { pageKey, parseRootUrl, toCrawlableUrl } from './url-normalization';
 
 const ROBOTS_TIMEOUT_MS = 10_000;
@@ -77,6 +81,8 @@ class CrawlRun {
   /** With instructions: what the links to a page say about it, by page key (anchor-text evidence). */
   private readonly incomingDescriptions = new Map<string, string[]>();
   private failedPages = 0;
+  /** Pages left out because the deadline was too close to fetch them: the crawl is partial though its frontier emptied. */
+  private pagesNotStarted = 0;
   private inFlight = 0;
   private visitCounter = 0;
   private wakeWorkers: Array<() => void> = [];
@@ -88,7 +94,7 @@ class CrawlRun {
     private readonly scope: CrawlScope,
   ) {
     this.settings = { ...DEFAULT_CRAWL_ENGINE_SETTINGS, ...dependencies.settings };
-    this.hostScheduler = new HostScheduler(this.settings);
+    this.hostScheduler = dependencies.hostScheduler;
     this.renderSlots = new PageSlots(this.settings.maxRenderingPages);
     this.deadline = Date.now() + request.timeoutMs;
     if (request.instructions && request.instructions.trim() !== '') this.relevance = new InstructionRelevance(request.instructions);
@@ -108,7 +114,12 @@ class CrawlRun {
       this.seenKeys.add(pageKey(this.root));
       this.frontier.push({ url: this.root, depth: 0, score: Number.POSITIVE_INFINITY });
       const work: Promise<void>[] = [];
-      for (let worker = 0; worker < this.settings.concurrency; worker += 1) work.push(this.runWorker());
+      // A host's ceiling of fetches in flight, and `concurrency` more pages being processed (extracted, their links
+      // read) meanwhile: a single-site crawl keeps its host at the ceiling while it works on what came back.
+      const workers = this.settings.concurrency + this.hostScheduler.ceiling;
+      // Each page in progress may listen for the crawl's cancellation in a few places at once (host wait, fetch, render).
+      setMaxListeners(Math.max(10, 4 * workers), this.controller.signal);
+      for (let worker = 0; worker < workers; worker += 1) work.push(this.runWorker());
       if (this.request.mode === 'map') work.push(this.discoverSitemapUrls());
       // At the deadline the crawl answers with what it has; fetches still running are cancelled by the signal.
       await Promise.race([Promise.all(work), aborted]);
@@ -203,7 +214,8 @@ class CrawlRun {
       // One unreadable page fails alone (a block or challenge page, an error status, no content); after cancellation
       // the error is only the abort itself.
       if (this.stopped) throw error;
-      this.failedPages += 1;
+      if (error instanceof TooLateToStartError) this.pagesNotStarted += 1;
+      else this.failedPages += 1;
       return;
     }
     // The crawl may have answered while the page was being extracted; it no longer counts.
@@ -323,54 +335,84 @@ class CrawlRun {
 
   /**
    * One page through the host's politeness gate, retried after errors and after 429/503 as Retry-After asks. Throws
-   * when no response came (the page fails); the last response of a 429/503 is returned for the pipeline to fail.
+   * when no response came (the page fails); the last response of a 429/503 is returned for the pipeline to fail. Each
+   * attempt tells the host's limit how it went.
    */
   private async fetchPage(url: URL): Promise<FetchedResource> {
+    let lastResponse: FetchedResource | undefined;
     for (let attempt = 0; ; attempt += 1) {
-      const release = await this.hostScheduler.acquire(url.host, this.controller.signal);
+      let slot: HostSlot;
+      try {
+        slot = await this.hostScheduler.acquire(url.host, this.controller.signal, this.deadline);
+      } catch (error) {
+        // A retry the deadline leaves no time for ends the page with what the previous attempt got.
+        if (lastResponse && error instanceof TooLateToStartError) return lastResponse;
+        throw error;
+      }
+      const deadlineMs = Math.max(1, Math.min(this.settings.pageTimeoutMs, this.deadline - Date.now()));
       let response: FetchedResource;
       try {
-        const deadlineMs = Math.max(1, Math.min(this.settings.pageTimeoutMs, this.deadline - Date.now()));
         response = await this.dependencies.fetchResource(url.href, { deadlineMs, signal: this.controller.signal, purpose: 'page' });
       } catch (error) {
+        // A timeout cut short by the crawl's own deadline, or a cancellation, says nothing about the host.
+        slot.release(this.stopped || (deadlineMs < this.settings.pageTimeoutMs && isTimeout(error)) ? 'ignored' : hostResponseOfError(error));
         // A timeout or reset is often transient (a busy site, or this worker busy extracting a large page).
         if (!this.stopped && attempt < this.settings.maxRetries && this.deadline - Date.now() > 1000) continue;
         throw error;
-      } finally {
-        release();
       }
+      slot.release(hostResponseOfStatus(response.status));
       if ((response.status !== 429 && response.status !== 503) || attempt >= this.settings.maxRetries) return response;
       const waitMs = retryAfterMs(response.headers['retry-after']) ?? 1000 * 2 ** attempt;
       if (waitMs > this.settings.maxRetryAfterMs || Date.now() + waitMs >= this.deadline) return response;
       this.hostScheduler.backOff(url.host, waitMs);
+      lastResponse = response;
     }
   }
 
   /**
-   * A page in the browser: within the crawl's render budget (maxRenderingPages at once, so one site of client-rendered
-   * pages leaves the worker's browser to its other crawls) and its host's politeness gate, and stopped waiting for at
-   * the crawl's deadline or cancellation (the browser cannot be cancelled mid-render from here).
+   * A page in the browser: within its host's politeness gate and the crawl's render budget (maxRenderingPages at once,
+   * so one site of client-rendered pages leaves the worker's browser to its other crawls), and stopped waiting for at
+   * the crawl's deadline or cancellation (the browser cannot be cancelled mid-render from here). The host's place is
+   * taken first: a page waiting on a host (its Crawl-delay, a Retry-After) must not hold one of the few render places.
    */
   private async renderPage(url: URL, deadlineMs: number): Promise<RenderedResource> {
     const renderPage = this.dependencies.renderPage;
     if (!renderPage) throw new Error('this crawl has no browser');
-    const releaseRender = await this.renderSlots.acquire();
-    let releaseHost: (() => void) | undefined;
+    const hostSlot = await this.hostScheduler.acquire(url.host, this.controller.signal, this.deadline);
+    // A render's time is the browser's as much as the host's: only a 429/503 is told to the host's limit.
+    let response: HostResponse = 'ignored';
     try {
-      releaseHost = await this.hostScheduler.acquire(url.host, this.controller.signal);
-      const remainingMs = Math.max(1, Math.min(deadlineMs, this.deadline - Date.now()));
-      const rendering = renderPage.call(this.dependencies, url.href, { deadlineMs: remainingMs });
-      const cancelled = new Promise<never>((_resolve, reject) => {
-        const onAbort = (): void => reject(this.controller.signal.reason);
-        if (this.controller.signal.aborted) onAbort();
-        else this.controller.signal.addEventListener('abort', onAbort, { once: true });
-        void rendering.finally(() => this.controller.signal.removeEventListener('abort', onAbort)).catch(() => undefined);
-      });
-      return await Promise.race([rendering, cancelled]);
+      const waitingForRender = this.renderSlots.acquire();
+      let releaseRender: () => void;
+      try {
+        releaseRender = await this.orCancelled(waitingForRender);
+      } catch (error) {
+        void waitingForRender.then((release) => release());
+        throw error;
+      }
+      try {
+        const remainingMs = Math.max(1, Math.min(deadlineMs, this.deadline - Date.now()));
+        const rendered = await this.orCancelled(renderPage.call(this.dependencies, url.href, { deadlineMs: remainingMs }));
+        if (hostResponseOfStatus(rendered.status) === 'throttled') response = 'throttled';
+        return rendered;
+      } finally {
+        releaseRender();
+      }
     } finally {
-      releaseHost?.();
-      releaseRender();
+      hostSlot.release(response);
     }
+  }
+
+  /** `work`, or the crawl's cancellation if that comes first (`work` itself runs on). */
+  private orCancelled<Value>(work: Promise<Value>): Promise<Value> {
+    const signal = this.controller.signal;
+    const cancelled = new Promise<never>((_resolve, reject) => {
+      const onAbort = (): void => reject(signal.reason);
+      if (signal.aborted) onAbort();
+      else signal.addEventListener('abort', onAbort, { once: true });
+      void work.finally(() => signal.removeEventListener('abort', onAbort)).catch(() => undefined);
+    });
+    return Promise.race([work, cancelled]);
   }
 
   private async robotsFor(url: URL): Promise<RobotsRules> {
@@ -427,24 +469,33 @@ class CrawlRun {
   }
 
   private async fetchSitemap(url: URL): Promise<FetchedResource | undefined> {
-    const release = await this.hostScheduler.acquire(url.host, this.controller.signal);
+    let slot: HostSlot;
     try {
-      const response = await this.dependencies.fetchResource(url.href, {
+      slot = await this.hostScheduler.acquire(url.host, this.controller.signal, this.deadline);
+    } catch (error) {
+      if (this.stopped) throw error;
+      return undefined;
+    }
+    // A sitemap's size and compression make its latency no sample of the host's; only a 429/503 is told.
+    let response: HostResponse = 'ignored';
+    try {
+      const fetched = await this.dependencies.fetchResource(url.href, {
         deadlineMs: Math.max(1, Math.min(this.settings.pageTimeoutMs, this.deadline - Date.now())),
         signal: this.controller.signal,
         purpose: 'sitemap',
       });
-      return response.status < 400 ? response : undefined;
+      if (hostResponseOfStatus(fetched.status) === 'throttled') response = 'throttled';
+      return fetched.status < 400 ? fetched : undefined;
     } catch (error) {
       if (this.stopped) throw error;
       return undefined;
     } finally {
-      release();
+      slot.release(response);
     }
   }
 
   private outcome(): CrawlOutcome {
-    const partial = this.stopped || (this.processedPages >= this.request.limit && this.frontier.size > 0);
+    const partial = this.stopped || this.pagesNotStarted > 0 || (this.processedPages >= this.request.limit && this.frontier.size > 0);
     if (this.request.mode === 'map') {
       const urls = [...this.mapUrls];
       const listed = new Set(urls.map((url) => pageKey(new URL(url))));
@@ -481,6 +532,25 @@ class CrawlRun {
 
 function crawledPageOf({ url, finalUrl, title, images, favicon }: WebPage): CrawledPage {
   return favicon === undefined ? { url, finalUrl, title, images } : { url, finalUrl, title, images, favicon };
+}
+
+/**
+ * What a final status says of the host's capacity: a 2xx is a latency sample; 429 and 503 ask the crawler to slow down;
+ * other statuses (a 404, a 500 of one broken page) are often answered by a different, quicker path and say nothing.
+ */
+function hostResponseOfStatus(status: number): HostResponse {
+  if (status === 429 || status === 503) return 'throttled';
+  return status >= 200 && status < 300 ? 'answered' : 'ignored';
+}
+
+/** No response: a timeout or a network failure counts against the host; a refusal by the egress policy or of the content does not. */
+function hostResponseOfError(error: unknown): HostResponse {
+  if (error instanceof FetchError) return error.code === 'timeout' || error.code === 'network' ? 'failed' : 'ignored';
+  return 'failed';
+}
+
+function isTimeout(error: unknown): boolean {
+  return error instanceof FetchError && error.code === 'timeout';
 }
 
 /** Retry-After as delta-seconds or an HTTP date (RFC 9110 §10.2.3). */

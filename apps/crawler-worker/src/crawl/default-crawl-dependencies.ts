@@ -3,6 +3,7 @@ import { inlineContentParser, PageAcquisition, type PageAcquisitionOptions, type
 import { assertPublicDestination, ContentKind, EgressPolicy, FetchError, isReturnableUrl, safeFetch } from '@sift/safe-fetch';
 import { CrawlDependencies, CrawlEngineSettings, FetchPurpose } from './crawl-dependencies';
 import { ForbiddenTargetError } from './forbidden-target.error';
+import { HostScheduler } from './host-scheduler';
 import { RobotsCache } from './robots-cache';
 
 // Pages are read as HTML or plain text; robots.txt is plain text but often mislabelled; sitemaps are XML.
@@ -17,6 +18,8 @@ export interface DefaultCrawlDependencyOptions {
   policy: EgressPolicy;
   /** Shared by every crawl of a worker; a new one per call would re-read robots.txt for every job. */
   robotsCache?: RobotsCache;
+  /** Shared by every crawl of a worker; without one each set of dependencies has its own, with the default settings. */
+  hostScheduler?: HostScheduler;
   /** Renders the pages that need it; one pool per worker process, shared by its crawls. Absent: nothing is rendered. */
   browser?: Pick<BrowserPool, 'render'>;
   settings?: Partial<CrawlEngineSettings>;
@@ -81,6 +84,7 @@ export function createDefaultCrawlDependencies(options: DefaultCrawlDependencyOp
         }
       : undefined,
     robotsCache: options.robotsCache ?? new RobotsCache(),
+    hostScheduler: options.hostScheduler ?? new HostScheduler(),
     settings: options.settings,
   };
 }

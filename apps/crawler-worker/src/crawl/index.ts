@@ -16,6 +16,9 @@ export type {
   RenderedResource,
 } from './crawl-dependencies';
 export { RobotsCache } from './robots-cache';
+export { DEFAULT_HOST_SCHEDULER_SETTINGS, HostScheduler } from './host-scheduler';
+export type { HostSchedulerSettings } from './host-scheduler';
+export { HostSchedulerMetrics } from './host-scheduler-metrics';
 export type { RobotsCacheOptions } from './robots-cache';
 export { CRAWLER_USER_AGENT } from './robots-rules';
 export type { CrawlRequest, CrawlMode } from './crawl-request';

@@ -1,0 +1,183 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { type FixtureRoutes, startFixtureServer } from '@sift/safe-fetch';
+import { eventually } from '@sift/testing';
+import { runCrawl } from './crawl-engine';
+import type { CrawlRequest } from './crawl-request';
+import { createDefaultCrawlDependencies } from './default-crawl-dependencies';
+import { HostScheduler } from './host-scheduler';
+
+// Per-host concurrency that follows the host (issue #37): it climbs while a site answers quickly and steadily, and
+// falls when the site answers 429 or slows down.
+jest.setTimeout(40_000);
+
+const policy = { allowCidrs: ['127.0.0.1/32'] };
+const START = 4;
+const CEILING = 16;
+const LATENCY_MS = 300;
+const PAGES = 400;
+
+interface Pace {
+  latencyMs: number;
+  status: 200 | 429;
+}
+
+/** A site of PAGES pages, all linked from its index, each answered after the current pace; it counts requests in flight. */
+interface PacedSite {
+  origin: string;
+  pace: Pace;
+  inFlight: number;
+  /** Every change of `inFlight`, with its time (performance.now()). */
+  readonly trace: Array<{ at: number; inFlight: number }>;
+  /** When each page request arrived. */
+  readonly arrivals: number[];
+  /** Requests whose client went away before the site answered them. */
+  unanswered: number;
+  close(): Promise<void>;
+}
+
+const article = (title: string, links: string) =>
+  `<!doctype html><html><head><title>${title}</title></head><body><article><h1>${title}</h1>
+<p>${`${title} lists the height of the water for every hour of the day at the harbour mouth. `.repeat(6)}</p>${links}</article></body></html>`;
+
+async function startPacedSite(pace: Pace): Promise<PacedSite> {
+  const site: Omit<PacedSite, 'origin' | 'close'> = { pace, inFlight: 0, trace: [], arrivals: [], unanswered: 0 };
+  const move = (by: number): void => {
+    site.inFlight += by;
+    site.trace.push({ at: performance.now(), inFlight: site.inFlight });
+  };
+  // The pace is read when a request arrives, as a server that starts refusing or slowing does so for new requests.
+  const paced = (body: string) => (_request: IncomingMessage, response: ServerResponse) => {
+    site.arrivals.push(performance.now());
+    move(1);
+    const { latencyMs, status } = site.pace;
+    let answered = false;
+    const timer = setTimeout(() => {
+      answered = true;
+      move(-1);
+      // Retry-After 0: the crawler retries at once, so only its own limit can lower what is in flight.
+      if (status === 429) response.writeHead(429, { 'content-type': 'text/plain', 'retry-after': '0' }).end('Too many requests');
+      else response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(body);
+    }, latencyMs);
+    response.on('close', () => {
+      if (answered) return;
+      clearTimeout(timer);
+      site.unanswered += 1;
+      move(-1);
+    });
+  };
+  const pageLinks = (page: number) => [page + 1, page + 2].filter((next) => next <= PAGES).map((next) => `<a href="/page-${next}.html">Page ${next}</a>`).join(' ');
+  const routes: FixtureRoutes = {
+    '/robots.txt': (_request, response) => response.writeHead(200, { 'content-type': 'text/plain' }).end('User-agent: *\nAllow: /\n'),
+    '/index.html': paced(article('Harbour index', Array.from({ length: PAGES }, (_, index) => `<a href="/page-${index + 1}.html">Page ${index + 1}</a>`).join(' '))),
+  };
+  for (let page = 1; page <= PAGES; page += 1) routes[`/page-${page}.html`] = paced(article(`Tide table ${page}`, `<a href="/index.html">Index</a> ${pageLinks(page)}`));
+  const server = await startFixtureServer(routes);
+  return Object.assign(site, { origin: server.url, close: () => server.close() });
+}
+
+/** The most requests the site had in flight at any moment of [from, to]. */
+function mostInFlightBetween(site: PacedSite, from: number, to: number): number {
+  let most = 0;
+  for (const [index, point] of site.trace.entries()) {
+    const next = site.trace[index + 1];
+    // A value counts if it held at some moment of the window.
+    if (point.at <= to && (next === undefined || next.at >= from)) most = Math.max(most, point.inFlight);
+  }
+  return most;
+}
+
+const crawlOf = (site: PacedSite, timeoutMs: number): CrawlRequest => ({
+  url: `${site.origin}/index.html`,
+  chunksPerSource: 3,
+  maxDepth: 2,
+  maxBreadth: PAGES + 10,
+  limit: PAGES + 10,
+  allowExternal: false,
+  includeImages: false,
+  extractDepth: 'basic',
+  format: 'markdown',
+  includeFavicon: false,
+  timeoutMs,
+  mode: 'crawl',
+});
+
+const dependenciesOf = (scheduler: HostScheduler) => createDefaultCrawlDependencies({ policy, hostScheduler: scheduler });
+const newScheduler = () => new HostScheduler({ initialConcurrentPerHost: START, maxConcurrentPerHost: CEILING, maxCrawlDelayMs: 5000 });
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+describe('per-host concurrency that adapts to the host', () => {
+  let site: PacedSite;
+
+  beforeEach(async () => {
+    site = await startPacedSite({ latencyMs: LATENCY_MS, status: 200 });
+  });
+
+  afterEach(async () => {
+    await site.close();
+  });
+
+  it(`climbs from ${START} toward ${CEILING} on a site answering steadily in ${LATENCY_MS} ms, never past it, and crawls at ceiling/latency once there`, async () => {
+    const outcome = await runCrawl(crawlOf(site, 35_000), dependenciesOf(newScheduler()));
+    expect(outcome).toMatchObject({ successfulPages: PAGES + 1, failedPages: 0, partial: false });
+
+    // It starts at START: the first round after the index is no bigger.
+    expect(mostInFlightBetween(site, site.arrivals[1], site.arrivals[1] + LATENCY_MS / 2)).toBe(START);
+    const most = Math.max(...site.trace.map((point) => point.inFlight));
+    expect(most).toBeLessThanOrEqual(CEILING);
+    expect(most).toBeGreaterThanOrEqual(CEILING - 1);
+    // The steady part: from the moment the limit was all but reached to the last request, in one-second bins. The
+    // median bin is the crawl's pace: a bin in which the loaded machine stalled the worker's process says nothing of
+    // the limit.
+    const from = site.trace.find((point) => point.inFlight >= CEILING - 1)?.at ?? Number.POSITIVE_INFINITY;
+    const to = site.arrivals[site.arrivals.length - 1];
+    const bins = Math.floor((to - from) / 1000);
+    expect(bins).toBeGreaterThanOrEqual(3);
+    const perSecond = Array.from({ length: bins }, (_, bin) => site.arrivals.filter((at) => at >= from + bin * 1000 && at < from + (bin + 1) * 1000).length);
+    const median = [...perSecond].sort((left, right) => left - right)[Math.floor(bins / 2)];
+    expect(median).toBeGreaterThanOrEqual((0.8 * CEILING * 1000) / LATENCY_MS);
+  });
+
+  /** Crawls the site until it has ramped up, switches its pace, watches for `watchMs`, then cancels the crawl. */
+  async function switchPaceOnceRamped(pace: Pace, watchMs: number): Promise<number> {
+    const cancel = new AbortController();
+    const crawl = runCrawl(crawlOf(site, 35_000), dependenciesOf(newScheduler()), cancel.signal);
+    try {
+      await eventually('the crawler reaching three quarters of its ceiling', async () => (site.inFlight >= 0.75 * CEILING ? true : undefined), 20_000, 10);
+      site.pace = pace;
+      const switchedAt = performance.now();
+      await sleep(watchMs);
+      return switchedAt;
+    } finally {
+      cancel.abort(new Error('test over'));
+      await crawl;
+    }
+  }
+
+  it('falls to one or two requests in flight within a few seconds once the site answers 429', async () => {
+    const switchedAt = await switchPaceOnceRamped({ latencyMs: LATENCY_MS, status: 429 }, 4_000);
+    expect(mostInFlightBetween(site, switchedAt - 100, switchedAt)).toBeGreaterThanOrEqual(0.75 * CEILING);
+    // 16 → 8 → 4 → 2 → 1, one halving per round trip of 429s (the retries come at once: Retry-After 0).
+    expect(mostInFlightBetween(site, switchedAt + 2_500, switchedAt + 4_000)).toBeLessThanOrEqual(2);
+  });
+
+  it('falls to a quarter of its ceiling within a few seconds once the site slows from 300 ms to 1.5 s', async () => {
+    const switchedAt = await switchPaceOnceRamped({ latencyMs: 1_500, status: 200 }, 6_500);
+    expect(mostInFlightBetween(site, switchedAt - 100, switchedAt)).toBeGreaterThanOrEqual(0.75 * CEILING);
+    // 16 → 8 after the first slow answers (1.5 s), → 4 a round trip later, → 2 the next.
+    expect(mostInFlightBetween(site, switchedAt + 4_500, switchedAt + 6_500)).toBeLessThanOrEqual(CEILING / 4);
+  });
+
+  it('starts no request its deadline leaves no time for: none is cut off unanswered, and the crawl does not outlast its deadline', async () => {
+    const timeoutMs = 2_500;
+    const startedAt = performance.now();
+    const outcome = await runCrawl(crawlOf(site, timeoutMs), dependenciesOf(newScheduler()));
+    const elapsedMs = performance.now() - startedAt;
+
+    expect(outcome.partial).toBe(true);
+    expect(outcome.pages.length).toBeGreaterThan(10);
+    expect(outcome.failedPages).toBe(0);
+    expect(site.unanswered).toBe(0);
+    expect(site.inFlight).toBe(0);
+    expect(elapsedMs).toBeLessThan(timeoutMs + 500);
+  });
+});
