@@ -33,12 +33,19 @@ async function main() {
     process.exit(1);
   }
   const port = process.env.PORT || '3000';
+  // The workers' health ports follow PORT unless set (3000 → 3101, 3102, 3103), so a second Sift on the machine needs
+  // only its own PORT, DATABASE_URL and REDIS_URL.
+  const workerPorts = { EXTRACTOR_PORT: 101, CRAWLER_PORT: 102, RESEARCH_PORT: 103 };
+  for (const [setting, offset] of Object.entries(workerPorts)) {
+    if (!process.env[setting]) process.env[setting] = String(Number(port) + offset);
+  }
   const stopTimeoutMs = Number(process.env.SIFT_STOP_TIMEOUT_MS) || DEFAULT_STOP_TIMEOUT_MS;
   const stack = supervise({
     children: processes.map(({ name, entry }) => ({ name, command: process.execPath, args: [path.join(__dirname, 'run.js'), entry], cwd: root, env: process.env })),
     stopTimeoutMs,
   });
   const stop = (signal) => stack.stop(signal).then(() => process.exit(0));
+  stack.failed.then(() => process.exit(1));
   process.on('SIGINT', () => void stop('SIGINT'));
   process.on('SIGTERM', () => void stop('SIGTERM'));
   console.log(

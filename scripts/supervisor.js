@@ -4,6 +4,11 @@
 const { spawn } = require('node:child_process');
 
 const DEFAULT_BACKOFF = { initialMs: 1_000, maxMs: 30_000, resetAfterMs: 60_000 };
+/**
+ * A child that exits with this status (sysexits' EX_CONFIG, as @sift/queue's CONFIGURATION_EXIT_CODE) cannot start as
+ * configured (its port is taken, a setting is invalid): restarting would fail the same way forever, so the stack stops.
+ */
+const CONFIGURATION_EXIT_CODE = 78;
 /** The longest job runs 150 s (the request timeout cap); draining waits for it, plus a margin. */
 const DEFAULT_STOP_TIMEOUT_MS = 170_000;
 
@@ -39,10 +44,14 @@ function killGroup(pid, signal) {
 
 /**
  * Starts the children and keeps them running. Each child spec: { name, command, args, env?, cwd? }.
- * Returns { stop(signal), state() }; stop resolves once every child (and its process group) is gone.
+ * Returns { stop(signal), state(), failed }; stop resolves once every child (and its process group) is gone; failed
+ * resolves when a child exited with CONFIGURATION_EXIT_CODE and the others were stopped.
  */
 function supervise({ children, log = defaultLog, backoff = DEFAULT_BACKOFF, stopTimeoutMs = DEFAULT_STOP_TIMEOUT_MS, output = { stdout: process.stdout, stderr: process.stderr } }) {
   let stopping = false;
+  let resolveFailed;
+  /** Resolves (with the child's name) once a child could not start as configured and the stack has stopped. */
+  const failed = new Promise((resolve) => (resolveFailed = resolve));
   const supervised = children.map((spec) => ({ spec, child: undefined, startedAt: 0, crashes: 0, restarts: 0, timer: undefined, exited: Promise.resolve() }));
 
   const start = (entry) => {
@@ -61,6 +70,11 @@ function supervise({ children, log = defaultLog, backoff = DEFAULT_BACKOFF, stop
         killGroup(child.pid, 'SIGKILL');
         resolve();
         if (stopping) return;
+        if (code === CONFIGURATION_EXIT_CODE) {
+          log('error', `${spec.name} cannot start as configured (its last lines say why); stopping Sift`, { child: spec.name, code });
+          void stop('SIGTERM').then(() => resolveFailed({ child: spec.name, code }));
+          return;
+        }
         const ranMs = Date.now() - entry.startedAt;
         entry.crashes = ranMs >= backoff.resetAfterMs ? 1 : entry.crashes + 1;
         const delayMs = restartDelayMs(entry.crashes, backoff);
@@ -101,7 +115,7 @@ function supervise({ children, log = defaultLog, backoff = DEFAULT_BACKOFF, stop
 
   const state = () => supervised.map((entry) => ({ name: entry.spec.name, pid: entry.child?.pid, restarts: entry.restarts, running: Boolean(entry.child && entry.child.exitCode === null && entry.child.signalCode === null) }));
 
-  return { stop, state };
+  return { stop, state, failed };
 }
 
-module.exports = { supervise, restartDelayMs, DEFAULT_BACKOFF, DEFAULT_STOP_TIMEOUT_MS };
+module.exports = { supervise, restartDelayMs, DEFAULT_BACKOFF, DEFAULT_STOP_TIMEOUT_MS, CONFIGURATION_EXIT_CODE };

@@ -1,18 +1,32 @@
 // Tracing first: its instrumentation patches http, pg and ioredis as the app's imports load them.
 import './observability/tracing';
 import 'reflect-metadata';
+import { CONFIGURATION_EXIT_CODE } from '@sift/queue';
 import { createGatewayApp, gatewayLogger } from './app.factory';
-import { loadGatewayConfig } from './core/core.module';
+import { GatewayAppConfig, loadGatewayConfig } from './core/core.module';
 
-async function bootstrap(): Promise<void> {
-  const config = loadGatewayConfig();
+async function bootstrap(config: GatewayAppConfig): Promise<void> {
   const app = await createGatewayApp();
   await app.listen(config.PORT, '0.0.0.0');
   const base = `http://127.0.0.1:${config.PORT}`;
   gatewayLogger().log(`Sift gateway listening on ${base} (Swagger UI: ${base}/docs, OpenAPI: ${base}/openapi.json)`);
 }
 
-bootstrap().catch((error: Error) => {
-  console.error(`gateway failed to start: ${error.message}`);
-  process.exit(1);
-});
+let config: GatewayAppConfig | undefined;
+Promise.resolve()
+  .then(() => {
+    config = loadGatewayConfig();
+    return bootstrap(config);
+  })
+  .catch((error: NodeJS.ErrnoException & { port?: number }) => {
+    if (error.code === 'EADDRINUSE' && config) {
+      // A restart would meet the same port: the supervisor stops instead of retrying (CONFIGURATION_EXIT_CODE).
+      const setting = error.port === config.METRICS_PORT && config.METRICS_PORT !== 0 ? 'METRICS_PORT' : 'PORT';
+      console.error(
+        `gateway failed to start: port ${error.port ?? config.PORT} (${setting}) is already in use, by another Sift or another program: set ${setting} to a free port`,
+      );
+      process.exit(CONFIGURATION_EXIT_CODE);
+    }
+    console.error(`gateway failed to start: ${error.message}`);
+    process.exit(1);
+  });

@@ -275,8 +275,11 @@ export class JobQueue {
       Promise.all(queues.map((queue) => this.withinStepTimeout('count consumers', this.queueFor(queue).getWorkers()))),
       this.withinStepTimeout('count consumers', beatingConsumers(this.options.connection, this.prefix, queues, CONSUMER_HEARTBEAT.silentAfterMs)),
     ]);
+    // CLIENT LIST spans every database of the Redis server: another deployment on another database, with the same
+    // queue prefix, would be counted as this one's consumers. Only the connections on this database are ours.
+    const ownDatabase = this.options.connection.options.db ?? 0;
     return queues.map((queue, index) => {
-      const names = connected[index].map((client) => consumerNameOf(client.rawname));
+      const names = connected[index].filter((client) => Number(client.db ?? 0) === ownDatabase).map((client) => consumerNameOf(client.rawname));
       const beatingNow = beating.get(queue) ?? new Set<string>();
       return { queue, consumers: names.length, responsive: names.filter((name) => name !== undefined && beatingNow.has(name)).length };
     });

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { createServer, type AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { Queue } from 'bullmq';
@@ -22,7 +23,11 @@ interface SupervisorModule {
     backoff?: { initialMs: number; maxMs: number; resetAfterMs: number };
     stopTimeoutMs?: number;
     output?: { stdout: NodeJS.WritableStream; stderr: NodeJS.WritableStream };
-  }): { stop(signal?: string): Promise<void>; state(): Array<{ name: string; pid?: number; restarts: number; running: boolean }> };
+  }): {
+    stop(signal?: string): Promise<void>;
+    state(): Array<{ name: string; pid?: number; restarts: number; running: boolean }>;
+    failed: Promise<{ child: string; code: number }>;
+  };
   restartDelayMs(consecutiveCrashes: number, backoff?: { initialMs: number; maxMs: number; resetAfterMs: number }): number;
 }
 
@@ -97,6 +102,34 @@ describe('the npm start supervisor', () => {
     await until(() => grandchildren.every((pid) => !isAlive(pid)), 2_000).catch(() => undefined);
     expect(grandchildren.filter(isAlive)).toEqual([]);
     expect(stack.state().every((child) => !child.running)).toBe(true);
+  });
+
+  it('stops the stack instead of restarting a worker whose health port is taken, with a line naming the setting', async () => {
+    const taken = createServer();
+    await new Promise<void>((resolve) => taken.listen(0, '0.0.0.0', resolve));
+    const port = (taken.address() as AddressInfo).port;
+    const logs = capture();
+    const { command, args } = sleeperWorkerCommand();
+    const stack = supervise({
+      children: [
+        { name: 'sleeper', command, args, cwd: repositoryRoot, env: { ...process.env, HEALTH_PORT: String(port), QUEUE_PREFIX: `test-port-${randomUUID()}` } },
+        { name: 'bystander', command: process.execPath, args: ['-e', 'setInterval(() => undefined, 1000)'] },
+      ],
+      log: logs.log,
+      backoff: { initialMs: 100, maxMs: 1_000, resetAfterMs: 60_000 },
+      stopTimeoutMs: 5_000,
+      output: logs.output,
+    });
+    try {
+      const failure = await Promise.race([stack.failed, new Promise<null>((resolve) => setTimeout(() => resolve(null), 30_000))]);
+      expect(failure).toEqual({ child: 'sleeper', code: 78 });
+      expect(logs.text.stdout + logs.text.stderr).toContain(`port ${port} (HEALTH_PORT) is already in use, by another Sift or another program: set HEALTH_PORT to a free port`);
+      expect(logs.lines.filter((line) => line.message.includes('restarting'))).toEqual([]);
+      expect(stack.state().every((child) => !child.running)).toBe(true);
+    } finally {
+      await stack.stop('SIGTERM');
+      taken.close();
+    }
   });
 
   describe('SIGTERM with jobs running and queued', () => {

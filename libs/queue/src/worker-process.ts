@@ -1,4 +1,4 @@
-import type { Registry } from 'prom-client';
+import { Registry } from 'prom-client';
 import type { JobDefinition, QueueName } from '@sift/queue-contracts';
 import { EventLoopWatch, type EventLoopWatchOptions } from './event-loop-watch';
 import type { JobHandler } from './job-handler';
@@ -17,6 +17,8 @@ export interface WorkerProcessOptions {
   queuePrefix: string;
   /** Port of GET /health and GET /metrics (0 = any free port). */
   healthPort: number;
+  /** The setting that chose healthPort, named when the port is taken (default: the service's own, e.g. EXTRACTOR_PORT). */
+  healthPortSetting?: string;
   /** Releases what the handlers hold (browser, database) after running jobs have finished. */
   release?: () => Promise<unknown>;
   /** Crash recovery timing (lock duration, stalled-job check interval). */
@@ -44,7 +46,16 @@ export async function runWorkerProcess(options: WorkerProcessOptions): Promise<v
     ...options.eventLoopWatch,
     onBlocked: (blockedMs) => log('error', 'the event loop was blocked: a job ran synchronously; no other job, lock renewal or probe ran meanwhile', { blockedMs }),
   }).start();
+  // The port first: a port another program holds stops the process before it takes any job (see bindHealthPort).
+  const started: { worker?: Awaited<ReturnType<typeof startWorker>> } = {};
   const connection = createRedisConnection(options.redisUrl);
+  const health = await bindHealthPort(options, log, {
+    checkRedis: () => checkRedis(connection),
+    dependencies: options.dependencies,
+    eventLoop: () => eventLoop.health(),
+    metrics: () => started.worker?.metrics.text() ?? Promise.resolve(''),
+    metricsContentType: Registry.PROMETHEUS_CONTENT_TYPE,
+  });
   const worker = await startWorker({
     queue: options.queue,
     handlers: options.handlers,
@@ -57,15 +68,8 @@ export async function runWorkerProcess(options: WorkerProcessOptions): Promise<v
     onStalled: (jobId) => log('error', 'took back a stalled job (its worker crashed or was blocked)', { jobId }),
     onJobFinished: (finished) => logFinishedJob(log, finished),
   });
+  started.worker = worker;
   options.registerMetrics?.(worker.metrics.registry);
-  const health = await startWorkerHealthServer({
-    port: options.healthPort,
-    checkRedis: () => checkRedis(connection),
-    dependencies: options.dependencies,
-    eventLoop: () => eventLoop.health(),
-    metrics: () => worker.metrics.text(),
-    metricsContentType: worker.metrics.contentType,
-  });
   log('info', `${options.service.replace(/-worker$/, '')} worker started`, { concurrency: options.concurrency, ...options.startedDetails, port: health.port });
 
   let stopping = false;
@@ -89,4 +93,35 @@ export async function runWorkerProcess(options: WorkerProcessOptions): Promise<v
 function logFinishedJob(log: WorkerLog, { error, ...job }: FinishedJob): void {
   if (error === undefined) log('info', 'job completed', job);
   else log('warn', 'job failed', { ...job, error });
+}
+
+/**
+ * Exit status of a process that cannot start as configured (sysexits' EX_CONFIG): `npm start`'s supervisor does not
+ * restart it, since a restart would meet the same configuration.
+ */
+export const CONFIGURATION_EXIT_CODE = 78;
+
+const HEALTH_PORT_SETTINGS: Record<string, string> = {
+  'extractor-worker': 'EXTRACTOR_PORT',
+  'crawler-worker': 'CRAWLER_PORT',
+  'research-worker': 'RESEARCH_PORT',
+};
+
+/** The health server on its port; a port already taken ends the process with a line that says which setting to change. */
+async function bindHealthPort(
+  options: WorkerProcessOptions,
+  log: WorkerLog,
+  server: Omit<Parameters<typeof startWorkerHealthServer>[0], 'port'>,
+): Promise<Awaited<ReturnType<typeof startWorkerHealthServer>>> {
+  try {
+    return await startWorkerHealthServer({ ...server, port: options.healthPort });
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EADDRINUSE') throw error;
+    const setting = options.healthPortSetting ?? HEALTH_PORT_SETTINGS[options.service] ?? 'the health port setting';
+    log('error', `port ${options.healthPort} (${setting}) is already in use, by another Sift or another program: set ${setting} to a free port`, {
+      port: options.healthPort,
+      setting,
+    });
+    process.exit(CONFIGURATION_EXIT_CODE);
+  }
 }

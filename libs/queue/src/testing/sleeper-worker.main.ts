@@ -30,7 +30,8 @@ runWorkerProcess({
   concurrency: 1,
   redisUrl: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379',
   queuePrefix: process.env.QUEUE_PREFIX ?? 'sleeper',
-  healthPort: 0,
+  healthPort: Number(process.env.HEALTH_PORT ?? 0),
+  healthPortSetting: 'HEALTH_PORT',
   stallRecovery: { lockDurationMs: Number(process.env.QUEUE_LOCK_DURATION_MS ?? 10_000), stalledIntervalMs: Number(process.env.QUEUE_STALLED_INTERVAL_MS ?? 5_000) },
   eventLoopWatch: process.env.EVENT_LOOP_REPORT_FOR_MS ? { reportForMs: Number(process.env.EVENT_LOOP_REPORT_FOR_MS) } : undefined,
 }).catch((error: unknown) => {
