@@ -1,5 +1,5 @@
 import { Global, Inject, Module, OnApplicationShutdown } from '@nestjs/common';
-import { coreEnv, fetchEnv, gatewayEnv, llmEnv, loadConfig, searchEnv, x402Env } from '@sift/config';
+import { coreEnv, fetchEnv, gatewayEnv, llmEnv, loadConfig, modelsEnv, searchEnv, x402Env } from '@sift/config';
 import { createPrismaClient, PrismaClient } from '@sift/persistence';
 import { createRedisConnection, JobQueue, waitForRedis } from '@sift/queue';
 import type { Redis } from 'ioredis';
@@ -7,7 +7,7 @@ import type { Redis } from 'ioredis';
 export const GATEWAY_CONFIG = Symbol('GATEWAY_CONFIG');
 export const REDIS = Symbol('REDIS');
 
-const gatewayConfigSchema = coreEnv.merge(gatewayEnv).merge(fetchEnv).merge(llmEnv).merge(searchEnv).merge(x402Env);
+const gatewayConfigSchema = coreEnv.merge(gatewayEnv).merge(fetchEnv).merge(llmEnv).merge(modelsEnv).merge(searchEnv).merge(x402Env);
 export type GatewayAppConfig = ReturnType<typeof gatewayConfigSchema.parse>;
 
 export function loadGatewayConfig(env: NodeJS.ProcessEnv = process.env): GatewayAppConfig {

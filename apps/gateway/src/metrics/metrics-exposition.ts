@@ -1,6 +1,7 @@
 import { Inject, Injectable, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import { register } from 'prom-client';
+import { endpointUrl } from '@sift/models';
 import { observeUpstreamRequests } from '@sift/queue';
 import { GATEWAY_CONFIG, type GatewayAppConfig } from '../core/core.module';
 import { bearerAllowed } from '../observability/bearer-access';
@@ -13,8 +14,9 @@ export interface MetricsAnswer {
 }
 
 /**
- * The gateway's Prometheus text: process and HTTP metrics, queue depths sampled at the scrape, upstream latency,
- * credits charged. Guarded by METRICS_TOKEN when set, and served on METRICS_PORT when set.
+ * The gateway's Prometheus text: process and HTTP metrics, queue depths sampled at the scrape, upstream latency (SearXNG,
+ * the LLM, the embedding and reranking models), credits charged. Guarded by METRICS_TOKEN when set, and served on
+ * METRICS_PORT when set.
  */
 @Injectable()
 export class MetricsExposition implements OnApplicationBootstrap, OnApplicationShutdown {
@@ -35,7 +37,15 @@ export class MetricsExposition implements OnApplicationBootstrap, OnApplicationS
   }
 
   async onApplicationBootstrap(): Promise<void> {
-    this.stopObservingUpstreams = observeUpstreamRequests(register, { searxng: this.config.SEARXNG_URL, llm: this.config.LLM_BASE_URL });
+    const { EMBEDDINGS_BASE_URL: embeddings, RERANK_BASE_URL: rerank } = this.config;
+    this.stopObservingUpstreams = observeUpstreamRequests(register, {
+      searxng: this.config.SEARXNG_URL,
+      // By endpoint, and before the LLM (the first prefix matching wins): one server often serves chat, embeddings
+      // and reranking under one base URL (vLLM, llama.cpp's server, text-embeddings-inference).
+      embeddings: embeddings ? endpointUrl(embeddings, 'embeddings') : '',
+      rerank: rerank ? endpointUrl(rerank, 'rerank') : '',
+      llm: this.config.LLM_BASE_URL,
+    });
     if (this.config.METRICS_PORT !== 0) this.server = await this.listen(this.config.METRICS_PORT);
   }
 

@@ -3,6 +3,7 @@ import type { SearchDepth } from '@sift/api-contracts';
 import { ImageResultDto, SearchRequestDto, SearchResponseDto, SearchResultDto } from '@sift/api-contracts';
 import { Reservation, searchCredits } from '@sift/billing';
 import { ImageContext, SourceChunk } from '@sift/llm';
+import { type ConfiguredModels, RerankService } from '@sift/models';
 import { CHUNK_SEPARATOR } from '@sift/ranking';
 import { containsQuotedPhrases, pageLanguageOf, SearchFanOut, SearchQuery } from '@sift/search-index';
 import { languageCodeOf } from '@sift/pages';
@@ -10,12 +11,14 @@ import { MeteringService } from '../billing/metering.service';
 import { GATEWAY_CONFIG, GatewayAppConfig } from '../core/core.module';
 import { pageViewerOf, RequestContext, responseTimeSeconds } from '../caller/request-context';
 import { failuresRecordedWith, NO_USAGE, RequestOutcome } from '../request-log/request-outcome';
-import { chunkSources, ChunkedSource } from './result-chunks';
+import { chunkSources, ChunkedSource, sourceChunks } from './result-chunks';
+import { FetchedChunkSimilarity } from './fetched-chunk-similarity';
 import { searchResultId } from './result-id';
 import { type SearchDepthProfile, searchDepthProfiles } from './search-depth-profile';
 import { SearchAnswerService } from './search-answer.service';
 import { resolveSearch, ResolvedSearch } from './search-parameters';
 import { searchResultOf } from '../pages/page-responses';
+import { MODELS } from '../pages/pages.module';
 import type { SourceContent } from './source-content';
 import { SourceContentService } from './source-content.service';
 
@@ -31,6 +34,23 @@ const TOP_LEVEL_IMAGES = 10;
  * index from 0.369 to 0.347 (docs/benchmarks.md, "Search quality").
  */
 const RETRIEVAL_WEIGHT = 0.6;
+/** advanced: the best results the reranker reads (each its title and chosen chunks), the rest keeping their order. */
+const RERANKED_RESULTS = 30;
+/** A passage as the reranker reads it: a cross-encoder reads about 512 tokens, some 2,000 characters of English. */
+const RERANK_PASSAGE_CHARACTERS = 2_000;
+/**
+ * The least time a model call of a search gets when its latency budget is spent (the pages took it all): the targets
+ * leave 0.4 s beyond basic's and advanced's budgets (docs/search-latency.md).
+ */
+const MODEL_MINIMUM_MS = 250;
+
+/** Whether the reranker ordered advanced depth's results: `model`, `fallback` (it failed or was too slow), or null (none configured, or another depth). */
+type RerankMode = 'model' | 'fallback' | null;
+
+interface RankedEntry {
+  entry: ChunkedSource;
+  score: number;
+}
 
 /**
  * POST /search: resolve the parameters → ask the providers and fuse their lists → get each candidate's
@@ -40,15 +60,19 @@ const RETRIEVAL_WEIGHT = 0.6;
 @Injectable()
 export class SearchService {
   private readonly profiles: Readonly<Record<SearchDepth, SearchDepthProfile>>;
+  private readonly chunkSimilarity: FetchedChunkSimilarity;
 
   constructor(
     private readonly metering: MeteringService,
     private readonly providers: SearchFanOut,
     private readonly content: SourceContentService,
     private readonly answers: SearchAnswerService,
+    private readonly reranker: RerankService,
+    @Inject(MODELS) models: ConfiguredModels,
     @Inject(GATEWAY_CONFIG) config: GatewayAppConfig,
   ) {
     this.profiles = searchDepthProfiles(config);
+    this.chunkSimilarity = new FetchedChunkSimilarity(models);
   }
 
   async search(context: RequestContext, body: SearchRequestDto, explicitFields: ReadonlySet<string>): Promise<RequestOutcome<SearchResponseDto>> {
@@ -89,12 +113,24 @@ export class SearchService {
     const filtered = loaded.sources.filter((source) => this.passesContentFilters(search, source));
     const kept = profile.crossSourceRanking ? filtered : preferPages(filtered, wanted);
     const loading = kept.filter((source) => source.loading).slice(0, search.maxResults);
-    const chunked = chunkSources(kept, {
-      query: search.query,
-      chunksPerSource: search.depth === 'ultra-fast' ? 1 : search.chunksPerSource,
-      crossSource: profile.crossSourceRanking,
-    });
-    const ranked = chunked
+    const answerBy = startedAt + budgetMs;
+    const perSource = sourceChunks(kept, { crossSource: profile.crossSourceRanking });
+    // Depths that fetch pages choose their chunks by meaning as well, when an embedding model is configured.
+    const similarity =
+      profile.content === 'fetch' && this.chunkSimilarity.enabled
+        ? await this.chunkSimilarity.similarities(search.query, kept, perSource, modelTimeLeft(answerBy))
+        : { mode: null };
+    const chunked = chunkSources(
+      kept,
+      {
+        query: search.query,
+        chunksPerSource: search.depth === 'ultra-fast' ? 1 : search.chunksPerSource,
+        crossSource: profile.crossSourceRanking,
+      },
+      perSource,
+      similarity.similarities,
+    );
+    const retrieved = chunked
       .map((entry) => ({
         entry,
         score: profile.crossSourceRanking && entry.source.candidate.contentIsSnippet
@@ -102,6 +138,10 @@ export class SearchService {
           : entry.source.candidate.score,
       }))
       .sort((left, right) => right.score - left.score);
+    const { ranked, rerank } =
+      search.depth === 'advanced' && this.reranker.enabled
+        ? await this.rerank(search.query, retrieved, modelTimeLeft(answerBy))
+        : { ranked: retrieved, rerank: null as RerankMode };
 
     const shown = ranked.slice(0, search.maxResults);
     const descriptions = search.includeImageDescriptions
@@ -123,6 +163,8 @@ export class SearchService {
       fetch_failures: loaded.fetchFailures,
       still_loading: loaded.stillLoading,
       content_wait: { ended: loaded.waitEnded, budget_ms: budgetMs, waited_ms: Date.now() - contentStartedAt },
+      chunk_embeddings: similarity.mode,
+      rerank,
       results: results.length,
     };
     const charged = await this.metering.settle(context, reservation, [{ kind: 'search', credits }]);
@@ -138,6 +180,20 @@ export class SearchService {
       ...(loading.length > 0 ? { warnings: [stillLoadingWarning(loading, search.depth, budgetMs)] } : {}),
     };
     return { response, usage: { depth: search.depth, credits: charged, detail } };
+  }
+
+  /**
+   * advanced: the best results reordered by the reranker, each read as its title and the chunks it shows. The scores
+   * stay the ones the results had, given out again in the model's order (a reranker's own scores are on its own scale),
+   * so they still fall down the list. A reranker that fails or is too slow leaves the order as it was.
+   */
+  private async rerank(query: string, retrieved: RankedEntry[], deadlineMs: number): Promise<{ ranked: RankedEntry[]; rerank: RerankMode }> {
+    const head = retrieved.slice(0, RERANKED_RESULTS);
+    const passages = head.map(({ entry }) => `${entry.source.page.title}\n${entry.chunks.join('\n')}`.slice(0, RERANK_PASSAGE_CHARACTERS));
+    const { order, reranked } = await this.reranker.rerank(query, passages, deadlineMs);
+    if (!reranked) return { ranked: retrieved, rerank: head.length < 2 ? null : 'fallback' };
+    const reordered = order.map((position, rank) => ({ entry: head[position].entry, score: head[rank].score }));
+    return { ranked: [...reordered, ...retrieved.slice(head.length)], rerank: 'model' };
   }
 
   private providerQuery(context: RequestContext, search: ResolvedSearch, maxResults: number, upstreamMaxResults: number, deadlineMs: number): SearchQuery {
@@ -242,6 +298,11 @@ function stillLoadingWarning(loading: readonly SourceContent[], depth: string, b
     `the page did not answer within ${depth} depth's ${budgetMs / 1000} s budget (${urls}). It is still being fetched and will be ` +
     'served from the store by the next request; set timeout to wait longer.'
   );
+}
+
+/** Time left until the latency budget, and at least MODEL_MINIMUM_MS: a model call's deadline. */
+function modelTimeLeft(answerBy: number): number {
+  return Math.max(MODEL_MINIMUM_MS, Math.floor(answerBy - Date.now()));
 }
 
 /** Whole milliseconds since the request arrived: budgets count from there, not from when the search began. */
