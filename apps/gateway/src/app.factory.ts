@@ -13,6 +13,7 @@ import { loadGatewayConfig } from './core/core.module';
 import { setupOpenApi } from './openapi';
 import { StructuredNestLogger } from './observability/structured-nest-logger';
 import { mountQueueDashboard } from './observability/queue-dashboard';
+import { accessLogMiddleware } from './observability/access-log';
 
 /** Builds the gateway exactly as `npm start` runs it; tests use the same factory on port 0. */
 export async function createGatewayApp(): Promise<INestApplication> {
@@ -24,6 +25,7 @@ export async function createGatewayApp(): Promise<INestApplication> {
   app.set('etag', false);
   app.use(collapseSlashesMiddleware);
   app.use(requestContextMiddleware);
+  app.use(accessLogMiddleware(config.ACCESS_LOG, config.SIFT_LOG_LEVEL));
   // The feedback limit is enforced while reading the body, before any JSON is parsed.
   app.use('/feedback', json({ limit: FEEDBACK_MAX_BODY_BYTES, type: () => true }));
   app.use(json({ limit: DEFAULT_MAX_BODY_BYTES, type: ['application/json', 'application/*+json', 'text/plain'] }));

@@ -102,6 +102,8 @@ export const gatewayEnv = z.object({
   ADMIN_TOKEN: z.string().default(''),
   /** OTLP/HTTP collector (e.g. http://otel-collector:4318); when set, the gateway sends traces there. */
   OTEL_EXPORTER_OTLP_ENDPOINT: z.string().default(''),
+  /** Level of the gateway's one log line per request (error, warn, log, debug, verbose), or off. */
+  ACCESS_LOG: z.enum(['error', 'warn', 'log', 'debug', 'verbose', 'off']).default('log'),
 });
 
 export const fetchEnv = z.object({

@@ -19,6 +19,7 @@ export class StructuredNestLogger implements LoggerService {
   }
 
   warn(message: unknown, ...parameters: unknown[]): void {
+    if (isPreviewModeNotice(message)) return;
     this.write('warn', message, parameters);
   }
 
@@ -45,4 +46,20 @@ export class StructuredNestLogger implements LoggerService {
     const text = message instanceof Error ? message.message : typeof message === 'string' ? message : JSON.stringify(message);
     this.logger[level]({ message: text, ...(context === undefined ? {} : { context }), ...(stack === undefined ? {} : { stack }) });
   }
+}
+
+/**
+ * The block Nest prints when an application starts in preview mode. The gateway's only preview application is the
+ * empty one that reads the DTOs' JSON Schemas for the MCP tools (mcp/tool-input-schemas.ts): the notice is about that
+ * throwaway application, not the gateway, and read at every start as an alarm. It cannot be silenced there (a logger
+ * option replaces Nest's process-wide logger), so it is dropped here.
+ */
+const PREVIEW_MODE_LINES = new Set([
+  '------------------------------------------------',
+  'Application is running in the PREVIEW mode!',
+  'Providers/controllers will not be instantiated.',
+]);
+
+function isPreviewModeNotice(message: unknown): boolean {
+  return typeof message === 'string' && PREVIEW_MODE_LINES.has(message);
 }

@@ -36,7 +36,8 @@ export class GenerateKeysResponseDto {
   @ApiProperty({ description: 'ISO 8601 date-time of creation.' })
   created!: string;
 
-  @ApiProperty({ example: '2 keys generated successfully with 200 credits each. These keys will be automatically deactivated after 10 hours' })
+  // The answer to GENERATE_KEYS_REQUEST_EXAMPLE (one development key, 200 credits, 24 hours), word for word.
+  @ApiProperty({ example: '1 key generated successfully with 200 credits each. This key will be automatically deactivated after 24 hours' })
   message!: string;
 
   @ApiProperty({ description: 'Identifies this generation; POST /deactivate-keys with this request_id deactivates all its keys.' })
