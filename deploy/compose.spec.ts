@@ -7,6 +7,7 @@ import { readYamlDocuments, type YamlObject } from './support/yaml-documents';
 
 interface ComposeService {
   image?: string;
+  profiles?: string[];
   build?: unknown;
   command?: string[];
   environment?: Record<string, string>;
@@ -76,7 +77,8 @@ describe('docker/docker-compose.yml', () => {
 
   it('runs Postgres, Redis, SearXNG, the migrations and every Sift process, each with a health check', () => {
     const { services } = loadCompose();
-    expect(Object.keys(services).sort()).toEqual(['crawler', 'extractor', 'gateway', 'migrate', 'postgres', 'redis', 'research', 'searxng']);
+    const started = Object.keys(services).filter((name) => services[name].profiles === undefined);
+    expect(started.sort()).toEqual(['crawler', 'extractor', 'gateway', 'migrate', 'postgres', 'redis', 'research', 'searxng']);
     expect(services.searxng.image).toMatch(/^searxng\/searxng(:|$)/);
     for (const name of ['postgres', 'redis', 'searxng', ...SIFT_PROCESSES]) expect([name, services[name].healthcheck?.test.length]).toEqual([name, expect.any(Number)]);
   });
@@ -93,6 +95,30 @@ describe('docker/docker-compose.yml', () => {
     expect(defaults).toMatchObject({ SEARXNG_URL: 'http://searxng:8080', LLM_BASE_URL: '', LLM_MODEL: 'gpt-4o-mini' });
     const chosen = loadCompose({ ...OPERATOR_ENVIRONMENT, SEARXNG_URL: 'http://search.internal:8888', LLM_BASE_URL: 'http://ollama:11434/v1', LLM_API_KEY: 'sk-x', LLM_MODEL: 'llama3.1' });
     expect(chosen.services[name].environment).toMatchObject({ SEARXNG_URL: 'http://search.internal:8888', LLM_BASE_URL: 'http://ollama:11434/v1', LLM_API_KEY: 'sk-x', LLM_MODEL: 'llama3.1' });
+  });
+
+  it('runs Postgres with the pgvector extension, the same major version as before (an existing volume still fits)', () => {
+    expect(loadCompose().services.postgres.image).toBe('pgvector/pgvector:pg16');
+  });
+
+  it('starts a CPU embedding server and a reranker only with the "models" profile, each loading a named open model', () => {
+    const { services } = loadCompose();
+    for (const [name, model] of [['embeddings', 'BAAI/bge-small-en-v1.5'], ['rerank', 'BAAI/bge-reranker-base']]) {
+      expect(services[name].profiles).toEqual(['models']);
+      expect(services[name].image).toMatch(/^ghcr\.io\/huggingface\/text-embeddings-inference:cpu-/);
+      expect(services[name].command).toEqual(['--model-id', model, '--max-client-batch-size', '64']);
+      expect(services[name].healthcheck?.test.join(' ')).toContain('/health');
+    }
+    // No Sift process waits for a model server: without one it ranks by words.
+    for (const name of SIFT_PROCESSES) expect(Object.keys(services[name].depends_on ?? {})).not.toEqual(expect.arrayContaining(['embeddings', 'rerank']));
+  });
+
+  it.each(SIFT_PROCESSES)('passes EMBEDDINGS_* and RERANK_* through to %s, off unless a base URL is set', (name) => {
+    expect(loadCompose().services[name].environment).toMatchObject({ EMBEDDINGS_BASE_URL: '', RERANK_BASE_URL: '', EMBEDDINGS_MODEL: 'BAAI/bge-small-en-v1.5', RERANK_MODEL: 'BAAI/bge-reranker-base' });
+    const chosen = loadCompose({ ...OPERATOR_ENVIRONMENT, EMBEDDINGS_BASE_URL: 'http://embeddings:8080/v1', RERANK_BASE_URL: 'http://rerank:8080', EMBEDDINGS_MODEL: 'intfloat/multilingual-e5-small' });
+    expect(chosen.services[name].environment).toMatchObject({ EMBEDDINGS_BASE_URL: 'http://embeddings:8080/v1', RERANK_BASE_URL: 'http://rerank:8080', EMBEDDINGS_MODEL: 'intfloat/multilingual-e5-small' });
+    // The embedding server loads the model Sift records its vectors under.
+    expect(chosen.services.embeddings.command).toContain('intfloat/multilingual-e5-small');
   });
 
   it('trusts no X-Forwarded-For at the published gateway port unless told to', () => {

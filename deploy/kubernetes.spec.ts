@@ -162,6 +162,59 @@ describe('Kubernetes manifests (k8s/)', () => {
     });
   });
 
+  describe('the optional model servers (k8s/components/models)', () => {
+    const component = readKustomization(join(kubernetesRoot, 'components', 'models'));
+    const manifests = listedManifests(component).map(({ manifest }) => manifest);
+    const servers = manifests.filter((manifest) => manifest.kind === 'Deployment');
+    const services = manifests.filter((manifest) => manifest.kind === 'Service');
+    const policies = manifests.filter((manifest) => manifest.kind === 'NetworkPolicy');
+    const egressOf = (policy: Manifest) => (policy.spec as { egress?: EgressRule[] }).egress ?? [];
+    const modelsPolicy = policies.find((policy) => policy.metadata.name === 'sift-models') as Manifest;
+
+    it('is a kustomize Component an overlay adds, patching Sift\'s settings to the servers\' Services', () => {
+      expect(readFileSync(join(component.directory, 'kustomization.yaml'), 'utf8')).toMatch(/^kind: Component$/m);
+      const config = manifests.find((manifest) => manifest.kind === 'ConfigMap' && manifest.metadata.name === 'sift-config');
+      const port = (name: string) => (services.find((service) => service.metadata.name === name)?.spec as { ports: { port: number }[] }).ports[0].port;
+      expect(config?.data).toMatchObject({
+        EMBEDDINGS_BASE_URL: `http://sift-embeddings:${port('sift-embeddings')}/v1`,
+        EMBEDDINGS_MODEL: 'BAAI/bge-small-en-v1.5',
+        RERANK_BASE_URL: `http://sift-rerank:${port('sift-rerank')}`,
+      });
+    });
+
+    it('runs text-embeddings-inference on CPU with the named models, non-root, with bounded resources', () => {
+      const models = servers.map((server) => {
+        const pod = podSpecOf(server);
+        expect(pod.securityContext).toMatchObject({ runAsNonRoot: true });
+        const [container] = pod.containers as (Container & { image: string; args: string[] })[];
+        expect(container.image).toMatch(/^ghcr\.io\/huggingface\/text-embeddings-inference:cpu-/);
+        expect(container.securityContext).toMatchObject({ allowPrivilegeEscalation: false, readOnlyRootFilesystem: true, capabilities: { drop: ['ALL'] } });
+        expect(container.resources?.limits?.memory).toBeDefined();
+        expect(container.readinessProbe?.httpGet?.path).toBe('/health');
+        return container.args[container.args.indexOf('--model-id') + 1];
+      });
+      expect(models.sort()).toEqual(['BAAI/bge-reranker-base', 'BAAI/bge-small-en-v1.5']);
+    });
+
+    it.each(PROCESSES)('lets %s pods reach the model servers\' port, which the base\'s policy alone forbids', (processName) => {
+      const labels = podLabelsOf(named('Deployment', `sift-${processName}`));
+      const reaching = policies.filter((policy) => {
+        const selector = (policy.spec as { podSelector: { matchExpressions?: { key: string; values: string[] }[] } }).podSelector;
+        return (selector.matchExpressions ?? []).every((expression) => expression.values.includes(labels[expression.key]));
+      });
+      const rules = reaching.flatMap(egressOf);
+      expect(rules).toContainEqual({ to: [{ podSelector: { matchLabels: { 'app.kubernetes.io/name': 'text-embeddings-inference' } } }], ports: [{ protocol: 'TCP', port: 8080 }] });
+    });
+
+    it('lets only Sift\'s pods in, and the servers out to DNS and the public internet, never a private range', () => {
+      expect(podLabelsOf(servers[0])['app.kubernetes.io/name']).toBe((modelsPolicy.spec as { podSelector: { matchLabels: Record<string, string> } }).podSelector.matchLabels['app.kubernetes.io/name']);
+      expect((modelsPolicy.spec as { ingress: unknown[] }).ingress).toEqual([{ from: [{ podSelector: { matchLabels: { 'app.kubernetes.io/name': 'sift' } } }], ports: [{ protocol: 'TCP', port: 8080 }] }]);
+      const rules = egressOf(modelsPolicy);
+      for (const address of ['10.0.0.1', '172.16.0.1', '192.168.0.1', '169.254.169.254', '127.0.0.1', 'fd00:ec2::254']) expect([address, egressAllowsAddress(rules, address)]).toEqual([address, false]);
+      for (const address of ['18.164.174.23', '2606:4700:4700::1111']) expect([address, egressAllowsAddress(rules, address)]).toEqual([address, true]);
+    });
+  });
+
   it('keeps SearXNG\'s settings the same as compose\'s', () => {
     expect(readFileSync(join(kubernetesRoot, 'base', 'searxng', 'settings.yml'), 'utf8')).toBe(readFileSync(join(repositoryRoot, 'docker', 'searxng', 'settings.yml'), 'utf8'));
   });

@@ -4,7 +4,12 @@
 // Figures per model and per half of the question set (dev / held-out): source recall (the pages that answer a
 // question among the task's sources), citation grounding (each cited sentence found in its source's stored text,
 // with @sift/research's isGroundedIn), citations within the source list, and time from POST to completed.
-// Run: node scripts/run-ts.js bench/research/run.ts   (BENCH_RESEARCH_MODELS=mini to run one model)
+// Each of three ways of ranking, with the stack started for it: lexical, hybrid (the embedding model's nearest pages
+// fused with the words' ranking) and reranked (hybrid, and the reranker choosing the sentences quoted); the last two
+// only when a model is given (../search-quality/bench-models.ts: BENCH_EMBEDDINGS_*, BENCH_RERANK_*, or
+// BENCH_LOOPBACK_MODEL=1 for a plumbing check whose figures measure no model).
+// Run: node scripts/run-ts.js bench/research/run.ts   (BENCH_RESEARCH_MODELS=mini to run one model,
+// BENCH_RESEARCH_QUESTIONS=1,4,9 to ask only those questions)
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -15,12 +20,14 @@ import { startGitDocsSite } from '@sift/testing';
 // eslint-disable-next-line @nx/enforce-module-boundaries -- the benchmarks share one stack helper; bench projects are not libraries
 import { cranfieldImportLines, gitDocsImportLines } from '../search-quality/bench-corpora';
 // eslint-disable-next-line @nx/enforce-module-boundaries -- the benchmarks share one stack helper; bench projects are not libraries
-import { createBenchKey, dropDatabase, importThroughAdmin } from '../search-quality/search-stack';
+import { createBenchKey, dropDatabase, embedThroughAdmin, importThroughAdmin } from '../search-quality/search-stack';
+// eslint-disable-next-line @nx/enforce-module-boundaries -- the benchmarks share one stack helper; bench projects are not libraries
+import { benchModels, RANKING_MODES, rankingEnvironment, rankingHeading, type BenchModels, type RankingMode } from '../search-quality/bench-models';
 import { citedClaimsOf } from './report-citations';
 import { researchToCompletion, startSift, type FinishedResearch } from './research-stack';
 
 const databaseUrl = process.env.BENCH_DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/sift_bench_research';
-const models = (process.env.BENCH_RESEARCH_MODELS ?? 'mini,pro').split(',') as Model[];
+const researchModels = (process.env.BENCH_RESEARCH_MODELS ?? 'mini,pro').split(',') as Model[];
 const taskTimeoutMs = 20 * 60_000;
 const targets = { sourceRecall: 0.9, grounding: 1, p50Seconds: { mini: 20, pro: 60 } };
 
@@ -50,7 +57,9 @@ interface QuestionResult {
 }
 
 function readQuestions(): Question[] {
-  return (JSON.parse(readFileSync(join(__dirname, 'questions.json'), 'utf8')) as { questions: Question[] }).questions;
+  const questions = (JSON.parse(readFileSync(join(__dirname, 'questions.json'), 'utf8')) as { questions: Question[] }).questions;
+  const chosen = (process.env.BENCH_RESEARCH_QUESTIONS ?? '').split(',').filter((id) => id.trim() !== '').map(Number);
+  return chosen.length > 0 ? questions.filter((question) => chosen.includes(question.id)) : questions;
 }
 
 function pathOnSite(url: string, origin: string): string {
@@ -124,7 +133,7 @@ function summaryRow(label: string, results: QuestionResult[]): string {
   );
 }
 
-function printModel(model: Model, results: QuestionResult[]): void {
+function printModel(model: Model, results: QuestionResult[], targetsChecked: boolean): void {
   console.log(`\n## model ${model}\n`);
   console.log('| Questions | Completed | Source recall | Cited sentences grounded | Citations within the source list | p50 time | p90 time |');
   console.log('|---|---|---|---|---|---|---|');
@@ -134,9 +143,13 @@ function printModel(model: Model, results: QuestionResult[]): void {
   const claims = results.reduce((sum, result) => sum + result.claims, 0);
   const grounded = results.reduce((sum, result) => sum + result.groundedClaims, 0);
   const p50 = percentile(results.map((result) => result.seconds), 0.5);
-  console.log(`\nsource recall ${recall.toFixed(3)} ≥ ${targets.sourceRecall}: ${met(recall >= targets.sourceRecall)}`);
-  console.log(`grounding ${claims ? ((100 * grounded) / claims).toFixed(1) : '–'}% = 100%: ${met(claims > 0 && grounded === claims)}`);
-  console.log(`p50 ${p50.toFixed(1)} s < ${targets.p50Seconds[model]} s: ${met(p50 < targets.p50Seconds[model])}`);
+  if (targetsChecked) {
+    console.log(`\nsource recall ${recall.toFixed(3)} ≥ ${targets.sourceRecall}: ${met(recall >= targets.sourceRecall)}`);
+    console.log(`grounding ${claims ? ((100 * grounded) / claims).toFixed(1) : '–'}% = 100%: ${met(claims > 0 && grounded === claims)}`);
+    console.log(`p50 ${p50.toFixed(1)} s < ${targets.p50Seconds[model]} s: ${met(p50 < targets.p50Seconds[model])}`);
+  } else {
+    console.log('\nTargets not checked: the loopback model measures the plumbing, not a model.');
+  }
   console.log('\nPer question (misses and ungrounded claims, for the failure analysis):');
   for (const result of results) {
     const missing = result.question.pages.filter((page) => !result.sourcePaths.includes(page));
@@ -149,6 +162,34 @@ function printModel(model: Model, results: QuestionResult[]): void {
   }
 }
 
+interface BenchWorld {
+  origin: string;
+  questions: Question[];
+  pages: PageRepository;
+  textCache: Map<string, string>;
+}
+
+/** Every question at every model through a stack started for one way of ranking. */
+async function measureRanking(mode: RankingMode, environment: Record<string, string>, models: BenchModels | null, world: BenchWorld): Promise<void> {
+  // Started after the import: the index's corpus statistics are read once per process.
+  const sift = await startSift(databaseUrl, { RATE_LIMIT_PROD_PER_MINUTE: '1000000', RATE_LIMIT_DEV_PER_MINUTE: '1000000', ...environment });
+  try {
+    const apiKey = await createBenchKey(databaseUrl);
+    // One warm-up task, so the first measured one does not pay for lazy starts.
+    await researchToCompletion(sift.baseUrl, apiKey, { input: 'What does git status show?', model: 'mini' }, taskTimeoutMs);
+    for (const model of researchModels) {
+      const results: QuestionResult[] = [];
+      for (const question of world.questions) {
+        const { task, seconds } = await researchToCompletion(sift.baseUrl, apiKey, { input: question.input, model }, taskTimeoutMs);
+        results.push(await scoreTask(question, task, seconds, world.origin, world.pages, world.textCache));
+      }
+      printModel(model, results, mode === 'lexical' || models?.kind !== 'loopback');
+    }
+  } finally {
+    await sift.stop();
+  }
+}
+
 async function main(): Promise<void> {
   console.log(`load average at start: ${loadavg().map((value) => value.toFixed(2)).join(' ')}`);
   const questions = readQuestions();
@@ -156,29 +197,25 @@ async function main(): Promise<void> {
   const site = await startGitDocsSite();
   const workDirectory = mkdtempSync(join(tmpdir(), 'sift-bench-research-'));
   const prisma = createPrismaClient(databaseUrl, 2);
-  let sift: Awaited<ReturnType<typeof startSift>> | undefined;
+  const models = await benchModels();
   try {
     const importFile = join(workDirectory, 'corpus.jsonl');
     writeFileSync(importFile, [...gitDocsImportLines(site.origin), ...cranfieldImportLines()].join('\n'));
     const imported = await importThroughAdmin(databaseUrl, importFile);
     console.log(`admin index import: imported ${imported.imported}, skipped ${imported.skipped} in ${imported.seconds.toFixed(1)} s`);
-    // Started after the import: the index's corpus statistics are read once per process.
-    sift = await startSift(databaseUrl, { RATE_LIMIT_PROD_PER_MINUTE: '1000000', RATE_LIMIT_DEV_PER_MINUTE: '1000000' });
-    const apiKey = await createBenchKey(databaseUrl);
-    const pages = new PageRepository(prisma);
-    const textCache = new Map<string, string>();
-    // One warm-up task, so the first measured one does not pay for lazy starts.
-    await researchToCompletion(sift.baseUrl, apiKey, { input: 'What does git status show?', model: 'mini' }, taskTimeoutMs);
-    for (const model of models) {
-      const results: QuestionResult[] = [];
-      for (const question of questions) {
-        const { task, seconds } = await researchToCompletion(sift.baseUrl, apiKey, { input: question.input, model }, taskTimeoutMs);
-        results.push(await scoreTask(question, task, seconds, site.origin, pages, textCache));
+    const world: BenchWorld = { origin: site.origin, questions, pages: new PageRepository(prisma), textCache: new Map() };
+    for (const mode of RANKING_MODES) {
+      console.log(`\n${rankingHeading(mode, models)}`);
+      const environment = rankingEnvironment(mode, models);
+      if (!environment) continue;
+      if (mode === 'hybrid' && models?.embeddings) {
+        const embedded = await embedThroughAdmin(databaseUrl, models.embeddings);
+        console.log(`\nadmin index embed: ${embedded.embedded} chunks in ${embedded.seconds.toFixed(1)} s`);
       }
-      printModel(model, results);
+      await measureRanking(mode, environment, models, world);
     }
   } finally {
-    await sift?.stop();
+    await models?.close();
     await Promise.allSettled([site.close(), prisma.$disconnect()]);
     rmSync(workDirectory, { recursive: true, force: true });
     console.log(`\nload average at end: ${loadavg().map((value) => value.toFixed(2)).join(' ')}`);

@@ -7,6 +7,10 @@
 // 2. Our own natural-language questions over the Git documentation site (git-docs-questions.json, dev and
 //    held-out halves): success@3 (an answering page in the top 3) and MRR over the top 10. Misses are printed for
 //    the dev half only, the half ranking changes may be tuned on.
+// 3. Each of these three ways, each with a gateway of its own: lexical (words alone), hybrid (fused with the nearest
+//    pages of an embedding model) and reranked (hybrid, then the reranker); the last two only when a model is given
+//    (bench-models.ts: BENCH_EMBEDDINGS_*, BENCH_RERANK_*, or BENCH_LOOPBACK_MODEL=1 for a plumbing check whose figures
+//    measure no model). The index's chunks are embedded once with `admin index embed` before the hybrid way.
 // Run: node scripts/run-ts.js bench/search-quality/run.ts   (BENCH_REUSE_INDEX=1 keeps an imported index)
 // Metric: ../shared/bench-data/README.md.
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -16,7 +20,8 @@ import { CRANFIELD_DOMAIN, CRANFIELD_URL_PREFIX, cranfieldImportLines, cranfield
 import { Client } from 'pg';
 import { answersOf, describeAnswers, floorUrls, POSTGRES_FLOORS } from './postgres-floors';
 import { averagePrecision, mean, ndcgAtK, precisionAtK, reciprocalRank } from './ranking-metrics';
-import { createBenchKey, dropDatabase, importThroughAdmin, searchOverHttp, startGateway, type GatewayProcess } from './search-stack';
+import { benchModels, RANKING_MODES, rankingEnvironment, rankingHeading, type BenchModels, type RankingMode } from './bench-models';
+import { createBenchKey, dropDatabase, embedThroughAdmin, importThroughAdmin, searchOverHttp, startGateway, type GatewayProcess } from './search-stack';
 
 const databaseUrl = process.env.BENCH_DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/sift_bench';
 const reuseIndex = process.env.BENCH_REUSE_INDEX === '1';
@@ -215,10 +220,28 @@ function printTargets(cranfield: { path: SearchPath; ndcg: number }[], questions
   for (const row of questions) console.log(`success@3 ${row.successAt3.toFixed(3)} ≥ ${targets.successAt3} (${pathLabel(row.path)}): ${met(row.successAt3 >= targets.successAt3)}`);
 }
 
+/** The tables of one way of ranking, through a gateway started with its models; targets only for a real model's. */
+async function measureRanking(mode: RankingMode, environment: Record<string, string>, models: BenchModels | null, apiKey: string): Promise<void> {
+  // Started after the import (and the embedding): the index's corpus statistics are read once per process.
+  const gateway = await startGateway(databaseUrl, { RATE_LIMIT_PROD_PER_MINUTE: '1000000', ...environment });
+  try {
+    // One warm-up request per depth, so the first measured query does not pay for the gateway's lazy start.
+    for (const depth of depths) await searchOverHttp(gateway, apiKey, { query: 'warm up', search_depth: depth });
+    const cranfield = await measureCranfield(gateway, apiKey);
+    const questions = await measureQuestions(gateway, apiKey);
+    // The floors are plain Postgres full-text search: the same whatever the models.
+    if (mode === 'lexical') await measureFloors();
+    if (mode !== 'lexical' && models?.kind === 'loopback') console.log('\nTargets not checked: the loopback model measures the plumbing, not a model.');
+    else printTargets(cranfield, questions);
+  } finally {
+    await gateway.stop();
+  }
+}
+
 async function main(): Promise<void> {
   console.log(`load average at start: ${loadavg().map((value) => value.toFixed(2)).join(' ')}`);
   const workDirectory = mkdtempSync(join(tmpdir(), 'sift-bench-search-'));
-  let gateway: GatewayProcess | undefined;
+  const models = await benchModels();
   try {
     if (!reuseIndex) {
       await dropDatabase(databaseUrl);
@@ -227,17 +250,19 @@ async function main(): Promise<void> {
       const imported = await importThroughAdmin(databaseUrl, importFile);
       console.log(`admin index import: imported ${imported.imported}, skipped ${imported.skipped} in ${imported.seconds.toFixed(1)} s`);
     }
-    // Started after the import: the index's corpus statistics are read once per process.
-    gateway = await startGateway(databaseUrl, { RATE_LIMIT_PROD_PER_MINUTE: '1000000' });
     const apiKey = await createBenchKey(databaseUrl);
-    // One warm-up request per depth, so the first measured query does not pay for the gateway's lazy start.
-    for (const depth of depths) await searchOverHttp(gateway, apiKey, { query: 'warm up', search_depth: depth });
-    const cranfield = await measureCranfield(gateway, apiKey);
-    const questions = await measureQuestions(gateway, apiKey);
-    await measureFloors();
-    printTargets(cranfield, questions);
+    for (const mode of RANKING_MODES) {
+      console.log(`\n${rankingHeading(mode, models)}`);
+      const environment = rankingEnvironment(mode, models);
+      if (!environment) continue;
+      if (mode === 'hybrid' && models?.embeddings) {
+        const embedded = await embedThroughAdmin(databaseUrl, models.embeddings);
+        console.log(`\nadmin index embed: ${embedded.embedded} chunks in ${embedded.seconds.toFixed(1)} s`);
+      }
+      await measureRanking(mode, environment, models, apiKey);
+    }
   } finally {
-    await gateway?.stop();
+    await models?.close();
     rmSync(workDirectory, { recursive: true, force: true });
     console.log(`\nload average at end: ${loadavg().map((value) => value.toFixed(2)).join(' ')}`);
   }

@@ -55,10 +55,10 @@ export async function dropDatabase(url: string): Promise<void> {
 }
 
 /** `npm run admin -- <args>` as a child process; its stderr (migration notes, progress) passes through. */
-export async function runAdmin(databaseUrl: string, args: string[], root = repositoryRoot): Promise<string> {
+export async function runAdmin(databaseUrl: string, args: string[], root = repositoryRoot, env: Record<string, string> = {}): Promise<string> {
   const child = run(process.execPath, [entryRunner(root), 'apps/admin-cli/src/main.ts', ...args], {
     cwd: root,
-    env: { ...process.env, SWC_NODE_PROJECT: resolve(root, 'tsconfig.runtime.json'), DATABASE_URL: databaseUrl },
+    env: { ...process.env, SWC_NODE_PROJECT: resolve(root, 'tsconfig.runtime.json'), DATABASE_URL: databaseUrl, ...env },
     maxBuffer: 64 * 1024 * 1024,
   });
   child.child.stderr?.pipe(process.stderr);
@@ -70,6 +70,17 @@ export async function runAdmin(databaseUrl: string, args: string[], root = repos
 export async function importThroughAdmin(databaseUrl: string, file: string): Promise<{ imported: number; skipped: number; seconds: number }> {
   const stdout = await runAdmin(databaseUrl, ['index', 'import', file, '--json']);
   return JSON.parse(stdout.trim().split('\n').at(-1) ?? '{}') as { imported: number; skipped: number; seconds: number };
+}
+
+/**
+ * Gives every stored chunk a vector of the embedding model in `env` (EMBEDDINGS_*) through `admin index embed`, as an
+ * operator backfills an index; returns the chunks it embedded.
+ */
+export async function embedThroughAdmin(databaseUrl: string, env: Record<string, string>): Promise<{ embedded: number; seconds: number }> {
+  const started = performance.now();
+  const stdout = await runAdmin(databaseUrl, ['index', 'embed', '--batch-size', '64', '--json'], repositoryRoot, env);
+  const result = JSON.parse(stdout.trim().split('\n').at(-1) ?? '{}') as { embedded?: number };
+  return { embedded: result.embedded ?? 0, seconds: (performance.now() - started) / 1000 };
 }
 
 /** A production key on the enterprise plan, created through `admin keys create` (of the checkout at `root`). */

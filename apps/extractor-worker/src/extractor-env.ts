@@ -1,13 +1,10 @@
-import { browserEnv, coreEnv, fetchEnv, modelsEnv, parsingEnv, threadCount } from '@sift/config';
+import { browserEnv, coreEnv, fetchEnv, parsingEnv, threadCount } from '@sift/config';
 import { z } from 'zod';
 
 const integer = (fallback: number, minimum = 0) => z.coerce.number().int().min(minimum).default(fallback);
 
-/**
- * The settings of the extractor worker: core, fetch, parsing and browser fragments plus its own, and the embedding
- * model's (the worker embeds the stored chunks in the background when EMBEDDINGS_BASE_URL is set).
- */
-export const extractorEnv = coreEnv.merge(fetchEnv).merge(parsingEnv).merge(browserEnv).merge(modelsEnv).extend({
+/** The settings of the extractor worker: core, fetch, parsing and browser fragments plus its own. */
+export const extractorEnv = coreEnv.merge(fetchEnv).merge(parsingEnv).merge(browserEnv).extend({
   /**
    * Jobs of queue "extract" this process runs at once. Mostly waiting on the network (parsing has its own threads,
    * rendering BROWSER_PAGES): enough that a 10-URL extract or a search's hedged fetches all start at once, so an

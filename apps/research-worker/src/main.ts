@@ -1,15 +1,17 @@
 import { BillingService, creditsChargedCounter } from '@sift/billing';
 import { loadConfig } from '@sift/config';
 import { OpenAiCompatibleClient } from '@sift/llm';
+import { endpointUrl, modelFallbacksCounter } from '@sift/models';
 import { AccountRepository, ApiKeyRepository, createPrismaClient, CreditLedgerRepository, DatabaseProbe, ProjectRepository, RequestLogRepository } from '@sift/persistence';
-import { createRedisConnection, DEPENDENCY_CHECK_TIMEOUT_MS, JobQueue, runWorkerProcess, workerLogger } from '@sift/queue';
+import { createRedisConnection, DEPENDENCY_CHECK_TIMEOUT_MS, JobQueue, observeUpstreamRequests, runWorkerProcess, workerLogger } from '@sift/queue';
 import { QueueName } from '@sift/queue-contracts';
 import { ResearchEvents, ResearchTaskFinisher, ResearchTaskRepository, runResearch } from '@sift/research';
 import { egressPolicyFromConfig } from '@sift/safe-fetch';
-import { configuredSearchProviders, LocalIndexProvider, SearchFanOut } from '@sift/search-index';
+import { configuredSearchProviders, SearchFanOut } from '@sift/search-index';
 import { createResearchHandlers } from './research.handler';
 import { researchDependenciesFor } from './research-dependencies';
 import { researchEnv } from './research-env';
+import { researchIndexOf } from './research-index';
 import { ResearchSweep } from './research-sweep';
 import { ResearchTaskRunner } from './research-task-runner';
 
@@ -34,13 +36,14 @@ async function main(): Promise<void> {
   const finisher = new ResearchTaskFinisher(tasks, events, billing, new RequestLogRepository(prisma), log, (credits) =>
     creditsCharged?.inc({ endpoint: 'research' }, credits),
   );
-  const fanOut = new SearchFanOut(configuredSearchProviders(new LocalIndexProvider(prisma), { searxngUrl: config.SEARXNG_URL, policy }), (name, message) =>
+  const { localIndex, reranker, embeddingModel, embeddingLoop } = researchIndexOf(config, prisma, policy, (level, message) => log(level === 'warn' ? 'warn' : 'info', message));
+  const fanOut = new SearchFanOut(configuredSearchProviders(localIndex, { searxngUrl: config.SEARXNG_URL, policy }), (name, message) =>
     log('error', 'search provider failed', { provider: name, error: message }),
   );
   const llm = config.LLM_BASE_URL
     ? new OpenAiCompatibleClient({ baseUrl: config.LLM_BASE_URL, model: config.LLM_MODEL, apiKey: config.LLM_API_KEY || undefined, policy })
     : undefined;
-  const world = { fanOut, jobQueue, llm, maxCacheAgeMs: config.DOCUMENT_CACHE_SECONDS * 1000 };
+  const world = { fanOut, jobQueue, llm, reranker, maxCacheAgeMs: config.DOCUMENT_CACHE_SECONDS * 1000 };
   const runner = new ResearchTaskRunner({ tasks, events, finisher, runResearch, dependenciesFor: (task) => researchDependenciesFor(world, task), log });
 
   const sweeper = new ResearchSweep({ tasks, finisher, jobQueue, requeueAfterMs: config.RESEARCH_SWEEP_INTERVAL_MS, log });
@@ -58,13 +61,24 @@ async function main(): Promise<void> {
     healthPort: config.RESEARCH_PORT,
     registerMetrics: (registry) => {
       creditsCharged = creditsChargedCounter(registry);
+      if (embeddingModel || reranker.enabled) {
+        // The model clients count their failures in the default registry; the worker's /metrics serves its own.
+        registry.registerMetric(modelFallbacksCounter());
+        observeUpstreamRequests(registry, {
+          embeddings: embeddingModel ? endpointUrl(config.EMBEDDINGS_BASE_URL, 'embeddings') : '',
+          rerank: reranker.enabled ? endpointUrl(config.RERANK_BASE_URL, 'rerank') : '',
+        });
+      }
     },
-    startedDetails: { writer: llm ? 'llm' : 'extractive', searxng: Boolean(config.SEARXNG_URL) },
-    release: () => {
+    startedDetails: { writer: llm ? 'llm' : 'extractive', searxng: Boolean(config.SEARXNG_URL), embeddings: embeddingModel, reranker: reranker.enabled },
+    release: async () => {
       clearInterval(sweep);
+      // The embedding batch under way finishes first: it writes through the database connection.
+      await embeddingLoop?.stop();
       return Promise.allSettled([jobQueue.close(), redis.quit(), prisma.$disconnect()]);
     },
   });
+  embeddingLoop?.start();
 }
 
 main().catch((error: unknown) => {

@@ -1,5 +1,6 @@
 import { conventionalFavicon } from '@sift/content-extraction';
 import { type LlmClient } from '@sift/llm';
+import type { RerankService } from '@sift/models';
 import { JobQueue, QueueUnavailableError } from '@sift/queue';
 import { ExtractUrlJob } from '@sift/queue-contracts';
 import type { ResearchDependencies, ResearchHit, ResearchPage } from '@sift/research';
@@ -14,6 +15,8 @@ export interface ResearchWorld {
   fanOut: SearchFanOut;
   jobQueue: JobQueue;
   llm?: LlmClient;
+  /** The operator's reranker (RERANK_*): chooses the sentences and passages a report is written from when enabled. */
+  reranker?: RerankService;
   /** DOCUMENT_CACHE_SECONDS in ms: a stored copy younger than this is read instead of fetching again. */
   maxCacheAgeMs: number;
 }
@@ -56,6 +59,15 @@ export function researchDependenciesFor(world: ResearchWorld, task: { requestId:
       return pages.filter((page): page is ResearchPage => page !== null);
     },
     ...(world.llm ? { llm: world.llm } : {}),
+    ...(world.reranker?.enabled ? { rerank: rerankWith(world.reranker) } : {}),
+  };
+}
+
+/** The reranker as the pipeline asks it: the passages' order, or null when it gave none (failed, too slow). */
+function rerankWith(reranker: RerankService): NonNullable<ResearchDependencies['rerank']> {
+  return async (query, passages, options) => {
+    const reranked = await reranker.rerank(query, passages, options.deadlineMs);
+    return reranked.reranked ? reranked.order : null;
   };
 }
 

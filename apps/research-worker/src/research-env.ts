@@ -1,8 +1,8 @@
-import { coreEnv, fetchEnv, llmEnv, searchEnv } from '@sift/config';
+import { coreEnv, fetchEnv, llmEnv, modelsEnv, searchEnv } from '@sift/config';
 import { z } from 'zod';
 
-/** The settings of the research worker: core, fetch (egress, cache), LLM and search fragments plus its own. */
-export const researchEnv = coreEnv.merge(fetchEnv).merge(llmEnv).merge(searchEnv).extend({
+/** The settings of the research worker: core, fetch (egress, cache), LLM, models and search fragments plus its own. */
+export const researchEnv = coreEnv.merge(fetchEnv).merge(llmEnv).merge(modelsEnv).merge(searchEnv).extend({
   /** Port of the worker's /health and /metrics endpoints. */
   RESEARCH_PORT: z.coerce.number().int().min(0).default(3103),
   /** Research tasks this process works on at once (each mostly waits on searches and the extractor worker). */

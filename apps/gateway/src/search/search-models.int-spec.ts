@@ -72,8 +72,8 @@ const filler = (topic: string) =>
   'Nothing in it is surprising; it is here so the article reads as a real one would.';
 
 // The operator's embedding and reranking models on loopback (two servers speaking the real wire formats, so a fault
-// can be set on one), SearXNG as a loopback stand-in, and a real extractor worker fetching the pages SearXNG points at
-// and embedding the stored chunks in its background. One gateway has the models configured, the other none: the
+// can be set on one), SearXNG as a loopback stand-in, a real extractor worker fetching the pages SearXNG points at,
+// and a research worker embedding the stored chunks in its background. One gateway has the models configured, the other none: the
 // second answers as Sift does without models, the reference every degraded answer is compared with.
 describe('POST /search with an embedding model and a reranker', () => {
   let prisma: PrismaClient;
@@ -82,6 +82,8 @@ describe('POST /search with an embedding model and a reranker', () => {
   let site: FixtureServer;
   let searxng: FixtureServer;
   let worker: WorkerProcess;
+  /** The research worker: it hosts the background loop that embeds the stored chunks. */
+  let embedder: WorkerProcess;
   let withModels: TestGateway;
   let withoutModels: TestGateway;
   let apiKey: string;
@@ -152,7 +154,8 @@ describe('POST /search with an embedding model and a reranker', () => {
       EMBEDDINGS_MODEL: `concepts-${marker}`,
       EMBEDDINGS_TIMEOUT_MS: String(EMBEDDINGS_TIMEOUT_MS),
     };
-    worker = await startWorkerProcess('extractor-worker', modelsEnv);
+    worker = await startWorkerProcess('extractor-worker');
+    embedder = await startWorkerProcess('research-worker', { ...modelsEnv, QUEUE_PREFIX: worker.queuePrefix });
     const ownChunks = await prisma.documentChunk.count({ where: { document: { domain: { endsWith: suffix } } } });
     await eventually('the worker embedding the stored chunks', async () => {
       const embedded = await prisma.documentChunkEmbedding.count({ where: { model: `concepts-${marker}`, chunk: { document: { domain: { endsWith: suffix } } } } });
@@ -180,7 +183,7 @@ describe('POST /search with an embedding model and a reranker', () => {
 
   afterAll(async () => {
     await prisma?.document.deleteMany({ where: { OR: [{ domain: { endsWith: suffix } }, { url: { startsWith: site?.url ?? 'none:' } }] } });
-    await Promise.all([withModels?.close(), withoutModels?.close(), worker?.stop(), site?.close(), searxng?.close(), embeddings?.close(), reranker?.close()]);
+    await Promise.all([withModels?.close(), withoutModels?.close(), worker?.stop(), embedder?.stop(), site?.close(), searxng?.close(), embeddings?.close(), reranker?.close()]);
     await prisma?.$disconnect();
   });
 

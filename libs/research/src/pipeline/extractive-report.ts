@@ -1,4 +1,4 @@
-import { quotableSentences, SentenceRanker, tokenOverlap } from '@sift/llm';
+import { quotableSentences, type RankedSentence, SentenceRanker, tokenOverlap } from '@sift/llm';
 import { CitationOrder, sourceList } from './citation-style';
 import type { CitationFormat } from './citation-style';
 import { keywordsOf } from './research-plan';
@@ -35,6 +35,7 @@ export class SentencePicker {
   private readonly ranker: SentenceRanker;
   private readonly used: string[][] = [];
   private readonly usedPositions = new Set<number>();
+  private readonly orders = new Map<string, RankedSentence[]>();
 
   constructor(
     readonly sentences: QuotedSentence[],
@@ -43,17 +44,27 @@ export class SentencePicker {
     this.ranker = new SentenceRanker(sentences.map((sentence) => sentence.text));
   }
 
-  /** The best `count` sentences for the query not quoted yet, unless `evidenceOnly` (a number or a yes/no may share its evidence). */
-  pick(query: string, count: number, ownQueries: string[] = [], evidenceOnly = false): QuotedSentence[] {
+  /** The sentences that support the query by their words, best first, pages of the section's own searches weighing more. */
+  ranked(query: string, ownQueries: string[] = []): RankedSentence[] {
     const weightOf = (position: number) => {
       const page = this.sentences[position].page;
       const own = page.queries.some((query) => ownQueries.includes(query)) ? OWN_SEARCH_WEIGHT : 1;
       const preferred = page.preferred ? PREFERRED_WEIGHT : 1;
       return own * preferred * (1 + 1 / (2 + this.pages.indexOf(page)));
     };
-    const picked: QuotedSentence[] = [];
     // Question words ("what", "how") are rare in prose, so they would weigh most and match least.
-    for (const entry of this.ranker.rank(keywordsOf(query).join(' '), weightOf)) {
+    return this.ranker.rank(keywordsOf(query).join(' '), weightOf);
+  }
+
+  /** From now on `pick(query)` takes these sentences in this order (the reranker's) instead of ranking by words. */
+  reorder(query: string, order: RankedSentence[]): void {
+    this.orders.set(query, order);
+  }
+
+  /** The best `count` sentences for the query not quoted yet, unless `evidenceOnly` (a number or a yes/no may share its evidence). */
+  pick(query: string, count: number, ownQueries: string[] = [], evidenceOnly = false): QuotedSentence[] {
+    const picked: QuotedSentence[] = [];
+    for (const entry of this.orders.get(query) ?? this.ranked(query, ownQueries)) {
       if (picked.length >= count) break;
       if (evidenceOnly) {
         picked.push(this.sentences[entry.position]);
@@ -76,6 +87,11 @@ export function quotation(text: string): string {
   return `“${text.replace(/"/g, "'").replace(/“/g, '‘').replace(/”/g, '’')}”`;
 }
 
+/** What each section of the report is written for: the question itself first, then each part of the plan with its searches. */
+export function sectionQueries(request: ResearchRequest, sections: ResearchSection[]): { section: ResearchSection; query: string }[] {
+  return sections.map((section, position) => ({ section, query: position === 0 ? request.input : `${section.title} ${section.queries.join(' ')}` }));
+}
+
 export interface WrittenReport {
   /** The report in the pieces it is streamed in: title, each section, the source list. */
   pieces: string[];
@@ -87,13 +103,11 @@ export interface WrittenReport {
  * best support it, each in quotation marks and followed by its citation, then the source list. Every sentence is
  * quoted as written and reads as what its source says, never as the report's own words (a page may say anything).
  */
-export function extractiveReport(request: ResearchRequest, sections: ResearchSection[], pages: SourcePage[]): WrittenReport {
+export function extractiveReport(request: ResearchRequest, sections: ResearchSection[], picker: SentencePicker): WrittenReport {
   const format: CitationFormat = request.citationFormat;
-  const picker = new SentencePicker(sentencePool(pages), pages);
   const order = new CitationOrder();
-  const written = sections
-    .map((section, position) => {
-      const query = position === 0 ? request.input : `${section.title} ${section.queries.join(' ')}`;
+  const written = sectionQueries(request, sections)
+    .map(({ section, query }) => {
       const sentences = picker.pick(query, SENTENCES_PER_SECTION[request.outputLength], section.queries);
       if (sentences.length === 0) return null;
       const body = sentences.map((sentence) => `${quotation(sentence.text)} ${order.cite(format, sentence.page.source)}`).join(' ');

@@ -21,16 +21,22 @@ const MODEL_DEADLINE_MS = 120_000;
 const CITATION = /\s?\[(\d+(?:\s*,\s*\d+)*)\]/g;
 const UNFINISHED_CITATION = /\s?\[[\d,\s]*$/;
 
+/** Chunks of each page a model reads, by output_length. */
+export function chunksPerPage(length: ResearchRequest['outputLength']): number {
+  return CHUNKS_PER_PAGE[length];
+}
+
 /**
- * The pages as numbered excerpts (their chunks best matching the question), within the model's context, each in
- * its <source> tags: what a page says is data to cite, never instructions (SOURCES_ARE_DATA).
+ * The pages as numbered excerpts (the passages the reranker chose, else their chunks best matching the question by
+ * words), within the model's context, each in its <source> tags: what a page says is data to cite, never
+ * instructions (SOURCES_ARE_DATA).
  */
 export function numberedExcerpts(question: string, pages: SourcePage[], length: ResearchRequest['outputLength']): string {
   let budget = CONTEXT_CHARACTERS[length];
   const blocks: string[] = [];
   pages.forEach((page, position) => {
     if (budget <= 0) return;
-    const excerpt = topChunks(page.content, `${question} ${page.queries.join(' ')}`, CHUNKS_PER_PAGE[length]).slice(0, budget);
+    const excerpt = (page.excerpt ?? topChunks(page.content, `${question} ${page.queries.join(' ')}`, CHUNKS_PER_PAGE[length])).slice(0, budget);
     budget -= excerpt.length;
     blocks.push(sourceBlock(position + 1, page.source, excerpt));
   });

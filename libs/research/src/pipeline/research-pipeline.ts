@@ -52,6 +52,12 @@ export interface ResearchDependencies {
   read(urls: string[], options: { deadlineMs: number }): Promise<ResearchPage[]>;
   /** Set when LLM_* is configured: the LLM plans and writes; unset: deterministic plan, extractive report. */
   llm?: LlmClient;
+  /**
+   * Set when RERANK_* is configured: the passages' positions, best first, by the operator's reranker (a cross-encoder
+   * reading the query and each passage together); null when it failed or ran out of time, and the pipeline keeps its
+   * own order.
+   */
+  rerank?(query: string, passages: string[], options: { deadlineMs: number }): Promise<number[] | null>;
 }
 
 /** Progress saved after each step, so a task retried after a worker crash resumes instead of starting over. */

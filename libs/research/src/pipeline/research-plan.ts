@@ -1,4 +1,5 @@
 import { tokenize } from '@sift/ranking';
+import { questionParts, referentOf } from './question-parts';
 
 /** A part of the report: its own section, researched with its own searches (pro: a subtopic). */
 export interface ResearchSection {
@@ -44,12 +45,9 @@ export function keywordsOf(text: string): string[] {
   return tokenize(text).filter((token) => !STOPWORDS.has(token));
 }
 
-/** Sentences and clauses of a question: ";", sentence ends, and "and"/"but" that start a new question. */
+/** The parts of a compound question (questionParts) that name something to search for. */
 export function clausesOf(question: string): string[] {
-  return question
-    .split(/\s*;\s*|[?.!]\s+|,?\s+(?:and|but|while|whereas)\s+(?=(?:what|which|who|when|where|why|how|is|are|does|do|did|can|should)\b)/i)
-    .map((clause) => clause.trim().replace(/[?!.,]+$/, ''))
-    .filter((clause) => keywordsOf(clause).length > 0);
+  return questionParts(question).filter((clause) => keywordsOf(clause).length > 0);
 }
 
 /** The items of an enumeration ("Git, Mercurial and Subversion"), each with the words around the list as context. */
@@ -134,9 +132,13 @@ export function deterministicPlan(input: string, model: ResearchModel): Research
   const question = normalizeQuestion(input);
   const clauses = clausesOf(question);
   const entities = entitiesOf(question);
-  // "who maintains it today": a clause that points back needs the subject it points to.
-  const subject = entities.join(' ') || keywordsOf(clauses[0] ?? '').join(' ');
-  const parts = clauses.length > 1 ? clauses.map((clause, position) => (position > 0 && POINTS_BACK.test(clause) && keywordsOf(clause).length < 3 ? `${clause} ${subject}` : clause)) : [];
+  // "who maintains it today", "and then undo it": a clause that points back needs what it points to: the names the
+  // question mentions, else the first thing the clause before it names.
+  const subjectBefore = (position: number) => entities.join(' ') || referentOf(clauses[position - 1]) || keywordsOf(clauses[0]).join(' ');
+  const parts =
+    clauses.length > 1
+      ? clauses.map((clause, position) => (position > 0 && POINTS_BACK.test(clause) && keywordsOf(clause).length < 3 ? `${clause} ${subjectBefore(position)}` : clause))
+      : [];
   const items = clauses.flatMap(enumerationItemsOf);
   const keywords = keywordsOf(question).join(' ');
   const sides = comparedSidesOf(question);

@@ -4,11 +4,12 @@ import { compileOutputSchema } from '../output-schema';
 import { CitationOrder } from './citation-style';
 import { extractiveObject } from './extractive-object';
 import { extractiveReport, SentencePicker, sentencePool } from './extractive-report';
-import { llmObject, llmReport } from './llm-report';
+import { chunksPerPage, llmObject, llmReport } from './llm-report';
 import { llmPlan } from './llm-plan';
 import { choosePages, fusePages, withoutExcluded } from './page-selection';
 import type { FoundPage, SearchStep } from './page-selection';
 import { deterministicPlan, MAXIMUM_QUERIES, resolveModel } from './research-plan';
+import { rerankedExcerpts, rerankSentences } from './reranked-passages';
 import type { ResearchModel, ResearchSection } from './research-plan';
 import type { ResearchBudget, ResearchCheckpoint, ResearchDependencies, ResearchOutcome, ResearchProgress, ResearchRequest } from './research-pipeline';
 import type { SourcePage } from './source-page';
@@ -17,6 +18,11 @@ const RESULTS_PER_SEARCH = 6;
 /** The longest one search or one batch of reads may take; less when the task's deadline is nearer. */
 const SEARCH_DEADLINE_MS = 10_000;
 const READ_DEADLINE_MS = 15_000;
+/**
+ * The longest the reranker may take to choose what the report is written from (all its calls at once); RERANK_TIMEOUT_MS
+ * caps each call, and what it has not ordered by then keeps the words' order.
+ */
+const RERANK_DEADLINE_MS = 5_000;
 /**
  * How much of a search hit's text a checkpoint keeps: a resume ranks hits again, it does not quote them (the
  * pages a report quotes are kept whole in `pages`). A pro task's hits in full were several hundred KB per save.
@@ -186,10 +192,22 @@ interface Synthesis {
   mode: ResearchOutcome['mode'];
 }
 
-async function synthesize(run: ResearchRun, sections: ResearchSection[], pages: SourcePage[]): Promise<Synthesis> {
+/**
+ * The pages with the passages the operator's reranker chose for the model (unchanged without one, or when it fails or
+ * is too slow: the model then reads each page's best chunks by words).
+ */
+async function withRerankedExcerpts(run: ResearchRun, pages: SourcePage[]): Promise<SourcePage[]> {
+  const { request, deps } = run;
+  if (!deps.rerank || pages.length === 0) return pages;
+  const excerpts = await rerankedExcerpts(deps.rerank, request.input, pages, chunksPerPage(request.outputLength), run.within(RERANK_DEADLINE_MS));
+  return excerpts ? pages.map((page) => ({ ...page, ...(excerpts.has(page.source.url) ? { excerpt: excerpts.get(page.source.url) } : {}) })) : pages;
+}
+
+async function synthesize(run: ResearchRun, sections: ResearchSection[], sourcePages: SourcePage[]): Promise<Synthesis> {
   const { request, deps } = run;
   const validator = request.outputSchema ? compileOutputSchema(request.outputSchema) : null;
   if (typeof validator === 'string') throw new Error(`Invalid output_schema: ${validator}`);
+  const pages = deps.llm ? await withRerankedExcerpts(run, sourcePages) : sourcePages;
   const picker = () => new SentencePicker(sentencePool(pages), pages);
   if (validator) {
     if (deps.llm && pages.length > 0) {
@@ -219,7 +237,9 @@ async function synthesize(run: ResearchRun, sections: ResearchSection[], pages: 
       run.checkDeadline('writing the report');
     }
   }
-  const report = extractiveReport(request, sections, pages);
+  const sentences = picker();
+  if (deps.rerank) await rerankSentences(deps.rerank, sentences, request, sections, run.within(RERANK_DEADLINE_MS));
+  const report = extractiveReport(request, sections, sentences);
   for (const piece of report.pieces) await run.emit({ type: 'content', content: piece });
   return { content: report.pieces.join(''), order: report.order, mode: 'extractive' };
 }

@@ -8,4 +8,6 @@ export interface SourcePage {
   queries: string[];
   /** On one of include_domains. */
   preferred: boolean;
+  /** The passages the operator's reranker chose for a model to read; unset: the page's best chunks by their words. */
+  excerpt?: string;
 }
