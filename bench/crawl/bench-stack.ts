@@ -1,5 +1,6 @@
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { dropDatabase, entryRunner, type GatewayProcess, repositoryRoot, stopChild } from '../search-quality/search-stack';
 import { createRedisConnection, waitForRedis } from '@sift/queue';
@@ -115,17 +116,18 @@ export interface BenchWorker {
 }
 
 /**
- * `apps/<app>/src/main.ts` as its own process, as `npm start` runs it; resolves once it consumes its queue. With
- * `cpuProfileDir` it writes a V8 CPU profile (.cpuprofile) there when it stops.
+ * `apps/<app>/src/main.ts` (of the checkout at `root`, this one by default) as its own process, as `npm start` runs
+ * it; resolves once it consumes its queue. With `cpuProfileDir` it writes a V8 CPU profile (.cpuprofile) there when it
+ * stops.
  */
-export async function startBenchWorker(app: 'crawler-worker' | 'extractor-worker', env: Record<string, string>, cpuProfileDir?: string): Promise<BenchWorker> {
+export async function startBenchWorker(app: 'crawler-worker' | 'extractor-worker', env: Record<string, string>, cpuProfileDir?: string, root = repositoryRoot): Promise<BenchWorker> {
   const profiling = cpuProfileDir ? ['--cpu-prof', `--cpu-prof-dir=${cpuProfileDir}`] : [];
   // Node's own flags for the worker (e.g. "--trace-gc"), as GATEWAY_NODE_ARGS for the search benchmarks' gateway.
   const nodeArguments = (process.env.WORKER_NODE_ARGS ?? '').split(' ').filter(Boolean);
-  const child: ChildProcess = spawn(process.execPath, [...profiling, ...nodeArguments, entryRunner(), `apps/${app}/src/main.ts`], {
-    cwd: repositoryRoot,
+  const child: ChildProcess = spawn(process.execPath, [...profiling, ...nodeArguments, entryRunner(root), `apps/${app}/src/main.ts`], {
+    cwd: root,
     // The "started" line is logged at info: a quieter level would hide it.
-    env: { ...process.env, ...env, SIFT_LOG_LEVEL: 'log' },
+    env: { ...process.env, SWC_NODE_PROJECT: resolve(root, 'tsconfig.runtime.json'), ...env, SIFT_LOG_LEVEL: 'log' },
     stdio: ['ignore', 'ignore', 'pipe'],
   });
   const startedMessage = `${app.replace(/-worker$/, '')} worker started`;

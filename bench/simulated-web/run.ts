@@ -1,0 +1,412 @@
+// Simulated-web benchmark: Sift against pages that answer as the web does (issue #37). The Git documentation site is
+// served on four loopback hosts with the latency profile of profile.json (80 % of pages 150–600 ms, 15 %
+// 1–2.5 s, 5 % 4–8 s, 2 % never answering, one host answering 429 above 3 requests/s), a SearXNG stand-in answers
+// each query in 300–700 ms with the ten pages that match it best, and the gateway, an extractor worker and a crawler
+// worker run as `npm start` runs them, against a fresh database. Three parts, each printed with its floor or ideal and
+// the issue's target beside it:
+//   search   p50/p95/p99 of POST /search per depth, one client, the upstream's own time beside each, and the share of
+//            results that came with page content rather than the upstream's snippet;
+//   extract  POST /extract of 10 URLs of known latency against the slowest of them, and once with a page that hangs;
+//   crawl    POST /crawl of the site served at a fixed latency against the host's best possible (the crawler's per-host
+//            concurrency ceiling over the latency), then a crawl during which the host starts answering 429.
+// Nothing is cached between the measured requests: every request's URLs are unique (`?visit=<run>-<part>-<n>`, the
+// page and its latency stay those of its path), and before each one the fetches of earlier ones are waited out and the
+// pages they stored deleted (forgetPages).
+// Run: node scripts/run-ts.js bench/simulated-web/run.ts
+// Settings (environment):
+//   SIM_PARTS                 search,extract,crawl (any of them, comma-separated)
+//   SIM_SEARCH_DEPTHS         ultra-fast,fast,basic,advanced
+//   SIM_SEARCH_QUERIES        20: queries per depth (queries.json, taken in order, repeated past its end)
+//   SIM_MAX_RESULTS           5
+//   SIM_EXTRACT_REPETITIONS   5: requests of 10 URLs
+//   SIM_EXTRACT_HANG_TIMEOUT  3: the `timeout` (s) of the request holding a page that never answers (0: skip it)
+//   SIM_CRAWL_LATENCY_MS, SIM_CRAWL_429_AFTER_PAGES, SIM_CRAWL_429_RATE: the crawl host (default: profile.json)
+//   CRAWL_HOST_MAX_CONCURRENCY  the crawler's per-host ceiling the host's best possible is computed from (default 16);
+//                               passed on to the crawler worker like every other variable of the environment
+//   SIM_ROOT                  another checkout whose gateway and workers to measure (a before/after figure): it needs
+//                             node_modules (a link to this one's will do) and its own Prisma client
+//                             (`node scripts/prisma-generate.js` in it), and runs compiled once `node scripts/build.js` ran in it
+//   SIM_DATABASE_URL          postgresql://postgres@127.0.0.1:5432/sift_bench_simulated_web (dropped and created anew)
+import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { loadavg } from 'node:os';
+import { join, resolve } from 'node:path';
+import { setTimeout as delay } from 'node:timers/promises';
+import { usableCpuCount } from '@sift/config';
+import { createRedisConnection, JobQueue } from '@sift/queue';
+import { QueueName } from '@sift/queue-contracts';
+// eslint-disable-next-line @nx/enforce-module-boundaries -- the benchmarks share their stack helpers; bench projects are not libraries
+import { benchStackEnv, type BenchWorker, dropBenchQueues, forgetStoredPages, postJson, startBenchWorker } from '../crawl/bench-stack';
+// eslint-disable-next-line @nx/enforce-module-boundaries -- as above
+import { createBenchKey, dropDatabase, type GatewayProcess, repositoryRoot, startGateway } from '../search-quality/search-stack';
+import { type LatencyProfile, loadLatencyProfile, pageFate, pageHost, seededFraction, upstreamMs } from './latency-profile';
+import { type SearxngStandIn, startSearxngStandIn } from './searxng-stand-in';
+import { type SimulatedHost, startSimulatedHost } from './simulated-host';
+
+const DATABASE_URL = process.env.SIM_DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/sift_bench_simulated_web';
+const PARTS = new Set((process.env.SIM_PARTS ?? 'search,extract,crawl').split(',').map((part) => part.trim()));
+const DEPTHS = (process.env.SIM_SEARCH_DEPTHS ?? 'ultra-fast,fast,basic,advanced').split(',').map((depth) => depth.trim());
+const QUERY_COUNT = Number(process.env.SIM_SEARCH_QUERIES ?? 20);
+const MAX_RESULTS = Number(process.env.SIM_MAX_RESULTS ?? 5);
+const EXTRACT_REPETITIONS = Number(process.env.SIM_EXTRACT_REPETITIONS ?? 5);
+const EXTRACT_URLS = 10;
+const EXTRACT_HANG_TIMEOUT_SECONDS = Number(process.env.SIM_EXTRACT_HANG_TIMEOUT ?? 3);
+const HOST_CEILING = Number(process.env.CRAWL_HOST_MAX_CONCURRENCY ?? 16);
+/** Pages the rate-limited crawl asks for past the point where the host starts limiting (its `limit` is the sum). */
+const CRAWL_PAGES_AFTER_LIMIT = 80;
+/** The longest the bench waits for the previous request's fetches to end before the next request. */
+const SETTLE_LIMIT_MS = 30_000;
+/** The issue's allowance over a floor (the upstream's time, the slowest page's). */
+const ALLOWANCE_MS = 150;
+
+/** The issue's target for each depth, checked against the measured times and the upstream's. */
+const SEARCH_TARGETS: Record<string, { text: string; met(times: number[], overUpstream: number[]): boolean }> = {
+  'ultra-fast': { text: `p95 ≤ upstream + ${ALLOWANCE_MS} ms`, met: (_times, over) => percentile(over, 0.95) <= ALLOWANCE_MS },
+  fast: { text: `p95 ≤ upstream + ${ALLOWANCE_MS} ms`, met: (_times, over) => percentile(over, 0.95) <= ALLOWANCE_MS },
+  basic: { text: 'p95 ≤ 1.5 s, p50 ≤ 1.0 s', met: (times) => percentile(times, 0.95) <= 1500 && percentile(times, 0.5) <= 1000 },
+  advanced: { text: 'p95 ≤ 3 s', met: (times) => percentile(times, 0.95) <= 3000 },
+};
+
+/** Nearest-rank percentile (of 20 values, p95 is the 19th and p99 the largest). */
+function percentile(values: number[], fraction: number): number {
+  if (values.length === 0) return Number.NaN;
+  const sorted = [...values].sort((left, right) => left - right);
+  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(fraction * sorted.length) - 1))];
+}
+
+const ms = (value: number): string => (Number.isNaN(value) ? '–' : `${Math.round(value)}`);
+const loadLine = (): string => loadavg().map((load) => load.toFixed(2)).join(' ');
+
+interface Stack {
+  gateway: GatewayProcess;
+  apiKey: string;
+  profile: LatencyProfile;
+  hosts: SimulatedHost[];
+  standIn: SearxngStandIn;
+  /** The benchmark's view of the extract queue (its depth). */
+  jobs: JobQueue;
+  /** Distinguishes this run's URLs from any stored by an earlier run. */
+  runId: string;
+}
+
+/** The URL of a page on the host that serves it, unique to one visit. */
+function visitUrl(stack: Stack, path: string, visit: string): string {
+  return `${stack.hosts[pageHost(stack.profile, path)].origin}${path}?visit=${encodeURIComponent(visit)}`;
+}
+
+/**
+ * Readies the next measured request: waits until no fetch of an earlier one can still store a page (every host has
+ * answered all but the requests of pages that never answer, and the extract queue holds no other job; a search may
+ * leave its slow fetches to finish in the background, and the local index would find their pages for the next
+ * query), then deletes every page earlier requests stored (any loopback port), so the next request fetches its own.
+ */
+async function forgetPages(stack: Stack): Promise<void> {
+  const giveUpAt = Date.now() + SETTLE_LIMIT_MS;
+  for (;;) {
+    const [extract] = await stack.jobs.depths([QueueName.Extract]);
+    const hanging = stack.hosts.reduce((sum, host) => sum + host.hung(), 0);
+    const pending = stack.hosts.reduce((sum, host) => sum + host.pending(), 0);
+    if (pending === 0 && extract.waiting === 0 && extract.delayed === 0 && extract.active <= hanging) break;
+    if (Date.now() > giveUpAt) {
+      console.log(`  (earlier fetches still running after ${SETTLE_LIMIT_MS / 1000} s: ${pending} requests pending, ${extract.active} extract jobs active)`);
+      break;
+    }
+    await delay(50);
+  }
+  await forgetStoredPages(DATABASE_URL, stack.hosts[0].origin);
+}
+
+interface SearchResult {
+  url: string;
+  raw_content?: string | null;
+}
+
+interface SearchResponse {
+  results: SearchResult[];
+  warnings?: string[];
+}
+
+interface SearchFigures {
+  times: number[];
+  /** Each search's time less the upstream's answer time (its floor). */
+  overUpstream: number[];
+  upstream: number[];
+  results: number;
+  withPage: number;
+  snippetOnly: number;
+  /** Results on URLs this search did not get from the upstream (pages stored by an earlier request). */
+  foreign: number;
+  warned: number;
+}
+
+/**
+ * Whether a result came with its page: its raw content is more than the upstream's snippet. A result shown by its
+ * snippet has the snippet as raw content, or none (null or absent) where the service says so that way.
+ */
+function hasPageContent(result: SearchResult, snippets: Map<string, string>): boolean {
+  if (result.raw_content === null || result.raw_content === undefined) return false;
+  const snippet = snippets.get(result.url) ?? '';
+  return result.raw_content.trim().length > 2 * snippet.trim().length;
+}
+
+async function measureDepth(stack: Stack, depth: string, queries: string[]): Promise<SearchFigures> {
+  const figures: SearchFigures = { times: [], overUpstream: [], upstream: [], results: 0, withPage: 0, snippetOnly: 0, foreign: 0, warned: 0 };
+  for (const [index, query] of queries.entries()) {
+    await forgetPages(stack);
+    const visit = `${stack.runId}-${depth}-${index}`;
+    stack.standIn.setVisit(visit);
+    const callsBefore = stack.standIn.calls.length;
+    const startedAt = performance.now();
+    const response = await postJson<SearchResponse>(stack.gateway, stack.apiKey, '/search', {
+      query,
+      search_depth: depth,
+      max_results: MAX_RESULTS,
+      include_raw_content: 'markdown',
+    });
+    const elapsedMs = performance.now() - startedAt;
+    const calls = stack.standIn.calls.slice(callsBefore);
+    const upstream = Math.max(0, ...calls.map((call) => call.delayMs));
+    const snippets = new Map(calls.flatMap((call) => call.results.map((result) => [result.url, result.content] as const)));
+    figures.times.push(elapsedMs);
+    figures.upstream.push(upstream);
+    figures.overUpstream.push(elapsedMs - upstream);
+    figures.warned += response.warnings && response.warnings.length > 0 ? 1 : 0;
+    for (const result of response.results) {
+      figures.results += 1;
+      if (!snippets.has(result.url)) figures.foreign += 1;
+      else if (hasPageContent(result, snippets)) figures.withPage += 1;
+      else figures.snippetOnly += 1;
+    }
+  }
+  return figures;
+}
+
+async function measureSearch(stack: Stack): Promise<void> {
+  const all = (JSON.parse(readFileSync(join(__dirname, 'queries.json'), 'utf8')) as { queries: string[] }).queries;
+  const queries = Array.from({ length: QUERY_COUNT }, (_, index) => all[index % all.length]);
+  console.log(`\n## Search: POST /search, ${queries.length} queries per depth, one client, max_results ${MAX_RESULTS}, include_raw_content markdown`);
+  console.log('depth       |  p50 ms  p95 ms  p99 ms | upstream p50  p95 | over upstream p95 | target                    | met | results: page / snippet only / other; searches warned');
+  for (const depth of DEPTHS) {
+    const figures = await measureDepth(stack, depth, queries);
+    const target = SEARCH_TARGETS[depth];
+    console.log(
+      `${depth.padEnd(11)} | ${ms(percentile(figures.times, 0.5)).padStart(7)} ${ms(percentile(figures.times, 0.95)).padStart(7)} ${ms(percentile(figures.times, 0.99)).padStart(7)} |` +
+        ` ${ms(percentile(figures.upstream, 0.5)).padStart(12)} ${ms(percentile(figures.upstream, 0.95)).padStart(4)} | ${ms(percentile(figures.overUpstream, 0.95)).padStart(17)} |` +
+        ` ${(target?.text ?? '').padEnd(25)} | ${target ? (target.met(figures.times, figures.overUpstream) ? 'yes' : 'no ') : ' – '} |` +
+        ` ${figures.withPage} / ${figures.snippetOnly} / ${figures.foreign} of ${figures.results} (${((100 * figures.withPage) / Math.max(1, figures.results)).toFixed(0)} % with page); ${figures.warned}`,
+    );
+    console.log(`  times (ms, in query order): ${figures.times.map((time) => Math.round(time)).join(', ')}`);
+  }
+}
+
+/** Pages of known latency for the extract part: answering, and not on the host that rate-limits. */
+function knownLatencyPaths(stack: Stack): string[] {
+  return stack.standIn.pages
+    .map((page) => page.path)
+    .filter((path) => pageFate(stack.profile, path).kind === 'answers' && pageHost(stack.profile, path) !== stack.profile.hosts.rateLimited.host);
+}
+
+/** `count` paths drawn for one request: the same for every run and checkout. */
+function drawPaths(stack: Stack, paths: string[], draw: string, count: number): string[] {
+  return [...paths].sort((left, right) => seededFraction(stack.profile.seed, draw, left) - seededFraction(stack.profile.seed, draw, right)).slice(0, count);
+}
+
+const latencyOf = (stack: Stack, path: string): number => {
+  const fate = pageFate(stack.profile, path);
+  return fate.kind === 'answers' ? fate.ms : Number.POSITIVE_INFINITY;
+};
+
+interface ExtractResponse {
+  results: Array<{ url: string }>;
+  failed_results: Array<{ url: string; error: string }>;
+}
+
+async function timedExtract(stack: Stack, urls: string[], timeoutSeconds?: number): Promise<{ elapsedMs: number; body: ExtractResponse }> {
+  await forgetPages(stack);
+  const startedAt = performance.now();
+  const body = await postJson<ExtractResponse>(stack.gateway, stack.apiKey, '/extract', {
+    urls,
+    extract_depth: 'basic',
+    format: 'markdown',
+    ...(timeoutSeconds ? { timeout: timeoutSeconds } : {}),
+  });
+  return { elapsedMs: performance.now() - startedAt, body };
+}
+
+async function measureExtract(stack: Stack): Promise<void> {
+  const paths = knownLatencyPaths(stack);
+  console.log(`\n## Extract: POST /extract of ${EXTRACT_URLS} URLs of known latency (basic, markdown), target ≤ slowest URL + ${ALLOWANCE_MS} ms`);
+  console.log('request | slowest URL (its latency ms)               | answered ms | over slowest ms | results / failed');
+  const over: number[] = [];
+  for (let repetition = 0; repetition < EXTRACT_REPETITIONS; repetition += 1) {
+    const chosen = drawPaths(stack, paths, `extract-${repetition}`, EXTRACT_URLS);
+    const slowest = chosen.reduce((worst, path) => (latencyOf(stack, path) > latencyOf(stack, worst) ? path : worst));
+    const { elapsedMs, body } = await timedExtract(stack, chosen.map((path) => visitUrl(stack, path, `${stack.runId}-extract-${repetition}`)));
+    over.push(elapsedMs - latencyOf(stack, slowest));
+    console.log(
+      `${String(repetition + 1).padStart(7)} | ${`${slowest} (${latencyOf(stack, slowest)})`.padEnd(42)} | ${ms(elapsedMs).padStart(11)} | ${ms(elapsedMs - latencyOf(stack, slowest)).padStart(15)} | ${body.results.length} / ${body.failed_results.length}`,
+    );
+  }
+  console.log(`over slowest: p50 ${ms(percentile(over, 0.5))} ms, max ${ms(Math.max(...over))} ms; target met in ${over.filter((value) => value <= ALLOWANCE_MS).length} of ${over.length}`);
+  if (EXTRACT_HANG_TIMEOUT_SECONDS > 0) {
+    const hanging = stack.standIn.pages.map((page) => page.path).find((path) => pageFate(stack.profile, path).kind === 'hangs');
+    if (!hanging) return;
+    const others = drawPaths(stack, paths, 'extract-with-hang', EXTRACT_URLS - 1);
+    const { elapsedMs, body } = await timedExtract(
+      stack,
+      [...others, hanging].map((path) => visitUrl(stack, path, `${stack.runId}-extract-hang`)),
+      EXTRACT_HANG_TIMEOUT_SECONDS,
+    );
+    const slowestAnswering = Math.max(...others.map((path) => latencyOf(stack, path)));
+    console.log(
+      `with a page that never answers (${hanging}) and timeout ${EXTRACT_HANG_TIMEOUT_SECONDS} s: answered in ${ms(elapsedMs)} ms (target ≤ ${EXTRACT_HANG_TIMEOUT_SECONDS * 1000 + ALLOWANCE_MS});` +
+        ` slowest answering URL ${slowestAnswering} ms; ${body.results.length} results / ${body.failed_results.length} failed`,
+    );
+  }
+}
+
+interface CrawlResponse {
+  results: Array<{ url: string }>;
+}
+
+async function timedCrawl(stack: Stack, host: SimulatedHost, limit: number): Promise<{ pages: number; startedAt: number; endedAt: number }> {
+  await forgetPages(stack);
+  const startedAt = performance.now();
+  const body = await postJson<CrawlResponse>(stack.gateway, stack.apiKey, '/crawl', {
+    url: `${host.origin}/index.html`,
+    max_depth: 2,
+    max_breadth: 500,
+    limit,
+    format: 'markdown',
+    allow_external: false,
+    timeout: 150,
+  });
+  return { pages: body.results.length, startedAt, endedAt: performance.now() };
+}
+
+async function measureCrawl(stack: Stack): Promise<void> {
+  const { crawl } = stack.profile;
+  const latencyMs = Number(process.env.SIM_CRAWL_LATENCY_MS ?? crawl.latencyMs);
+  const afterPages = Number(process.env.SIM_CRAWL_429_AFTER_PAGES ?? crawl.rateLimitAfterPages);
+  const requestsPerSecond = Number(process.env.SIM_CRAWL_429_RATE ?? crawl.requestsPerSecond);
+  const best = HOST_CEILING / (latencyMs / 1000);
+  console.log(`\n## Crawl: POST /crawl of the site (depth 2, breadth 500, markdown), every response after ${latencyMs} ms`);
+  const steady = await startSimulatedHost({ fate: () => ({ kind: 'answers', ms: latencyMs }) });
+  try {
+    const run = await timedCrawl(stack, steady, 500);
+    const seconds = (run.endedAt - run.startedAt) / 1000;
+    const concurrency = steady.concurrency();
+    console.log(
+      `limit 500, steady host: ${run.pages} pages in ${seconds.toFixed(2)} s = ${(run.pages / seconds).toFixed(1)} pages/s; host's best possible ${best.toFixed(1)} pages/s` +
+        ` (per-host ceiling ${HOST_CEILING} / ${latencyMs} ms): ${(run.pages / seconds / best).toFixed(2)} of it (target ≥ 0.8);` +
+        ` requests in flight at the host: mean ${concurrency.mean.toFixed(1)}, peak ${concurrency.peak}`,
+    );
+  } finally {
+    await steady.close();
+  }
+
+  const limited = await startSimulatedHost({
+    fate: () => ({ kind: 'answers', ms: latencyMs }),
+    rateLimit: { requestsPerSecond, retryAfterSeconds: crawl.retryAfterSeconds, afterPages },
+  });
+  try {
+    const run = await timedCrawl(stack, limited, afterPages + CRAWL_PAGES_AFTER_LIMIT);
+    const since = limited.rateLimitedSince();
+    const pagesServed = limited.served.filter((response) => response.status === 200);
+    const throttled = limited.served.filter((response) => response.status === 429).length;
+    console.log(
+      `limit ${afterPages + CRAWL_PAGES_AFTER_LIMIT}, the host answering 429 (Retry-After ${crawl.retryAfterSeconds} s) above ${requestsPerSecond} requests/s once it has served ${afterPages} pages:` +
+        ` ${run.pages} pages in ${((run.endedAt - run.startedAt) / 1000).toFixed(2)} s; ${throttled} requests answered 429`,
+    );
+    if (since === undefined) {
+      console.log('  the crawl ended before the host started limiting');
+      return;
+    }
+    const before = pagesServed.filter((response) => response.at < since).length;
+    const after = pagesServed.length - before;
+    const lastAt = Math.max(since, ...limited.served.map((response) => response.at));
+    console.log(
+      `  before the limit: ${before} pages in ${((since - run.startedAt) / 1000).toFixed(2)} s = ${(before / ((since - run.startedAt) / 1000)).toFixed(1)} pages/s;` +
+        ` after: ${after} pages in ${((lastAt - since) / 1000).toFixed(2)} s = ${(after / Math.max(0.001, (lastAt - since) / 1000)).toFixed(1)} pages/s (the most the host allows: ${requestsPerSecond})`,
+    );
+    const seconds = Math.min(15, Math.ceil((lastAt - since) / 1000));
+    const perSecond = Array.from({ length: seconds }, (_, second) => {
+      const inSecond = limited.served.filter((response) => response.at >= since + second * 1000 && response.at < since + (second + 1) * 1000);
+      return `${inSecond.length}(${inSecond.filter((response) => response.status === 429).length})`;
+    });
+    console.log(`  requests answered in each second after the limit started (of them 429): ${perSecond.join(' ')}`);
+  } finally {
+    await limited.close();
+  }
+}
+
+/**
+ * Unmeasured requests, so the first measured ones do not pay for the processes' first requests (connections, code
+ * compiled on first use, the parsing threads): a search at each depth that fetches nothing, and an extraction of the
+ * quickest page.
+ */
+async function warmUp(stack: Stack): Promise<void> {
+  if (!PARTS.has('search') && !PARTS.has('extract')) return;
+  stack.standIn.setVisit(`${stack.runId}-warm-up`);
+  for (const depth of ['ultra-fast', 'fast']) await postJson(stack.gateway, stack.apiKey, '/search', { query: 'git documentation', search_depth: depth, max_results: MAX_RESULTS });
+  const quickest = [...knownLatencyPaths(stack)].sort((left, right) => latencyOf(stack, left) - latencyOf(stack, right))[0];
+  await timedExtract(stack, [visitUrl(stack, quickest, `${stack.runId}-warm-up`)]);
+}
+
+async function main(): Promise<void> {
+  const root = process.env.SIM_ROOT ? resolve(process.env.SIM_ROOT) : repositoryRoot;
+  const profile = loadLatencyProfile();
+  console.log(`load average at start: ${loadLine()}; ${usableCpuCount()} usable CPUs; Sift from ${root}`);
+  console.log(
+    `profile: pages ${profile.pages.bands.map((band) => `${Math.round(band.share * 100)} % ${band.minMs}–${band.maxMs} ms`).join(', ')}, ${Math.round(profile.pages.hangShare * 100)} % never answer;` +
+      ` ${profile.hosts.count} hosts, host ${profile.hosts.rateLimited.host} answers 429 above ${profile.hosts.rateLimited.requestsPerSecond} requests/s;` +
+      ` SearXNG stand-in ${profile.searxng.minMs}–${profile.searxng.maxMs} ms, ${profile.searxng.resultsPerQuery} results`,
+  );
+  const started: (() => Promise<unknown>)[] = [];
+  let env: Record<string, string> | undefined;
+  try {
+    const hosts: SimulatedHost[] = [];
+    for (let index = 0; index < profile.hosts.count; index += 1) {
+      const limit = profile.hosts.rateLimited;
+      const host = await startSimulatedHost({ fate: (path) => pageFate(profile, path), rateLimit: index === limit.host ? { ...limit, afterPages: 0 } : undefined });
+      started.push(() => host.close());
+      hosts.push(host);
+    }
+    const standIn = await startSearxngStandIn({
+      delayOf: (query) => upstreamMs(profile, query),
+      originOf: (path) => hosts[pageHost(profile, path)].origin,
+      resultsPerQuery: profile.searxng.resultsPerQuery,
+    });
+    started.push(() => standIn.close());
+    env = benchStackEnv(DATABASE_URL, 'simulated-web', { EXTRACTOR_PORT: '0', CRAWLER_PORT: '0', RATE_LIMIT_CRAWL_PER_MINUTE: '100000', SEARXNG_URL: standIn.url });
+    // A fresh database each run, created and migrated by the measured checkout's own admin command line.
+    await dropDatabase(DATABASE_URL);
+    const apiKey = await createBenchKey(DATABASE_URL, root);
+    const workers: Promise<BenchWorker>[] = [];
+    if (PARTS.has('search') || PARTS.has('extract')) workers.push(startBenchWorker('extractor-worker', env, undefined, root));
+    if (PARTS.has('crawl')) workers.push(startBenchWorker('crawler-worker', env, undefined, root));
+    for (const worker of await Promise.all(workers)) started.push(() => worker.stop());
+    const gateway = await startGateway(DATABASE_URL, env, root);
+    started.push(() => gateway.stop());
+    const redis = createRedisConnection(env.REDIS_URL ?? process.env.REDIS_URL ?? 'redis://127.0.0.1:6379', { failFast: true });
+    const jobs = new JobQueue({ connection: redis, prefix: env.QUEUE_PREFIX });
+    started.push(async () => {
+      await jobs.close();
+      redis.disconnect();
+    });
+    const stack: Stack = { gateway, apiKey, profile, hosts, standIn, jobs, runId: randomBytes(3).toString('hex') };
+    await warmUp(stack);
+    if (PARTS.has('search')) await measureSearch(stack);
+    if (PARTS.has('extract')) await measureExtract(stack);
+    if (PARTS.has('crawl')) await measureCrawl(stack);
+  } finally {
+    await Promise.allSettled(started.reverse().map((stop) => stop()));
+    if (env) await dropBenchQueues(env).catch((error: unknown) => console.error("could not drop the benchmark's queues", error));
+    console.log(`\nload average at end: ${loadLine()}`);
+  }
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exitCode = 1;
+});
