@@ -12,6 +12,32 @@ const egressBan = {
   ],
 };
 
+/**
+ * The squads that own the projects (the `scope:` tag of each project.json; CODEOWNERS names the same teams), and whose
+ * projects each squad's may use: a layering, so no two squads depend on each other. The edge (the HTTP and MCP
+ * surface, keys, the admin API) composes everything; research reads pages and searches the index; search indexes the
+ * pages; the pages squad fetches, renders and extracts on the platform (config, database, queues, egress, billing).
+ * Contracts (`type:contracts`) are everyone's. Benchmarks, end-to-end suites and the test fixtures are leaves that
+ * measure or exercise whatever they need, so the squad rules apply to apps and libraries only.
+ */
+const SQUAD_DEPENDENCIES = {
+  platform: ['platform'],
+  pages: ['pages', 'platform'],
+  search: ['search', 'pages', 'platform'],
+  research: ['research', 'search', 'pages', 'platform'],
+  edge: ['edge', 'research', 'search', 'pages', 'platform'],
+};
+
+function squadConstraints() {
+  const ruledTypes = ['type:app', 'type:feature', 'type:infra', 'type:domain', 'type:contracts'];
+  return Object.entries(SQUAD_DEPENDENCIES).flatMap(([squad, allowed]) =>
+    ruledTypes.map((type) => ({
+      allSourceTags: [`scope:${squad}`, type],
+      onlyDependOnLibsWithTags: [...allowed.map((scope) => `scope:${scope}`), 'type:contracts'],
+    })),
+  );
+}
+
 const depConstraints = [
   { sourceTag: 'type:app', onlyDependOnLibsWithTags: ['type:feature', 'type:infra', 'type:domain', 'type:contracts'] },
   { sourceTag: 'type:e2e', onlyDependOnLibsWithTags: ['type:testing', 'type:contracts'] },
@@ -22,11 +48,7 @@ const depConstraints = [
   { sourceTag: 'type:domain', onlyDependOnLibsWithTags: ['type:domain', 'type:contracts'] },
   { sourceTag: 'type:contracts', onlyDependOnLibsWithTags: ['type:contracts'] },
   { sourceTag: 'type:testing', onlyDependOnLibsWithTags: ['type:feature', 'type:infra', 'type:domain', 'type:contracts', 'type:testing'] },
-  { sourceTag: 'scope:gateway', onlyDependOnLibsWithTags: ['scope:gateway', 'scope:shared'] },
-  { sourceTag: 'scope:extractor', onlyDependOnLibsWithTags: ['scope:extractor', 'scope:shared'] },
-  { sourceTag: 'scope:crawler', onlyDependOnLibsWithTags: ['scope:crawler', 'scope:shared'] },
-  { sourceTag: 'scope:research', onlyDependOnLibsWithTags: ['scope:research', 'scope:shared'] },
-  { sourceTag: 'scope:shared', onlyDependOnLibsWithTags: ['scope:shared'] },
+  ...squadConstraints(),
 ];
 
 module.exports = [
@@ -60,9 +82,11 @@ module.exports = [
           enforceBuildableLibDependency: false,
           allow: [],
           depConstraints: depConstraints.map((constraint) =>
-            constraint.sourceTag.startsWith('type:') && constraint.sourceTag !== 'type:domain' && constraint.sourceTag !== 'type:contracts'
+            constraint.allSourceTags
               ? { ...constraint, onlyDependOnLibsWithTags: [...constraint.onlyDependOnLibsWithTags, 'type:testing'] }
-              : constraint,
+              : constraint.sourceTag.startsWith('type:') && constraint.sourceTag !== 'type:domain' && constraint.sourceTag !== 'type:contracts'
+                ? { ...constraint, onlyDependOnLibsWithTags: [...constraint.onlyDependOnLibsWithTags, 'type:testing'] }
+                : constraint,
           ),
         },
       ],

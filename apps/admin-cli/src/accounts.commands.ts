@@ -1,6 +1,5 @@
 import type { Command } from 'commander';
-import { requireAccount, requirePlan } from './account-lookup';
-import { AdminCommandError } from './admin-command-error';
+import { AdminError } from '@sift/admin';
 import { withAdminContext } from './admin-context';
 import { printResult } from './command-output';
 import { parseCredits } from './credits-argument';
@@ -14,7 +13,7 @@ export function registerAccountsCommands(program: Command): void {
     .option('--json', 'print the result as JSON on the last line')
     .action((options: { json?: boolean }) =>
       withAdminContext(async (context) => {
-        const list = await context.accounts.listAll();
+        const list = await context.accounts.listAccounts();
         printResult(
           options.json,
           list.length === 0
@@ -39,9 +38,8 @@ export function registerAccountsCommands(program: Command): void {
     .option('--json', 'print the result as JSON on the last line')
     .action((name: string, state: string, options: { json?: boolean }) =>
       withAdminContext(async (context) => {
-        if (state !== 'on' && state !== 'off') throw new AdminCommandError('State must be "on" or "off".');
-        const account = await requireAccount(context, name);
-        const updated = await context.accounts.updateZeroDataRetention(account.id, state === 'on');
+        if (state !== 'on' && state !== 'off') throw new AdminError('State must be "on" or "off".');
+        const updated = await context.accounts.update(context.actor, name, { zeroDataRetention: state === 'on' });
         printResult(options.json, [`Zero data retention is ${state} for "${name}".`], {
           name, zero_data_retention: updated.zeroDataRetention,
         });
@@ -56,9 +54,7 @@ export function registerAccountsCommands(program: Command): void {
     .option('--json', 'print the result as JSON on the last line')
     .action((name: string, planId: string, options: { json?: boolean }) =>
       withAdminContext(async (context) => {
-        await requirePlan(context, planId);
-        const account = await requireAccount(context, name);
-        await context.accounts.updatePlan(account.id, planId);
+        await context.accounts.update(context.actor, name, { plan: planId });
         printResult(options.json, [`"${name}" is now on plan ${planId}.`], { name, plan: planId });
       }),
     );
@@ -72,8 +68,7 @@ export function registerAccountsCommands(program: Command): void {
     .action((name: string, credits: string, options: { json?: boolean }) =>
       withAdminContext(async (context) => {
         const limit = credits === 'off' ? null : parseCredits(credits);
-        const account = await requireAccount(context, name);
-        await context.accounts.updatePaygoLimit(account.id, limit);
+        await context.accounts.update(context.actor, name, { paygoLimit: limit });
         printResult(options.json, [`Pay-as-you-go limit of "${name}": ${limit ?? 'off'}.`], { name, paygo_limit: limit });
       }),
     );

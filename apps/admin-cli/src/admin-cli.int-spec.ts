@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { ApiKeyAuthenticator } from '@sift/auth';
+import { AdminAuditRepository } from '@sift/admin';
 import { AccountRepository, ApiKeyRepository, createPrismaClient, type PrismaClient } from '@sift/persistence';
 import { CHILD_PROCESS_TEST_TIMEOUT, runAdmin } from './testing/run-admin';
 
@@ -53,6 +54,20 @@ describe('admin command line (child process, real Postgres)', () => {
     await adminOk('keys', 'deactivate', '--account', name, output.key_id as string);
     expect(await authenticator.authenticate(apiKey)).toBeNull();
     expect(await authenticator.authenticate(second.api_key as string)).not.toBeNull();
+    await adminOk('keys', 'deactivate', '--key', second.api_key as string);
+
+    // On the audit trail the admin API shares: the user at this machine, each action, no key in the record.
+    const events = await new AdminAuditRepository(prisma).list({ accountId: output.account_id as string, limit: 10 });
+    expect(events.map((event) => `${event.action} ${event.outcome}`).reverse()).toEqual([
+      'keys.create succeeded',
+      'keys.create succeeded',
+      'keys.deactivate succeeded',
+      'keys.deactivate succeeded',
+    ]);
+    for (const event of events) expect(event).toMatchObject({ channel: 'cli', actor: expect.stringMatching(/^.+@.+$/) });
+    expect(events[0].parameters).toEqual({ api_key: `${(second.api_key as string).slice(0, 12)}…${(second.api_key as string).slice(-4)}` });
+    expect(JSON.stringify(events)).not.toContain(apiKey);
+    expect(JSON.stringify(events)).not.toContain(second.api_key as string);
   }, CHILD_PROCESS_TEST_TIMEOUT);
 
   it('keys create --ttl-hours makes a key that expires then, and refuses hours outside 1–8760', async () => {

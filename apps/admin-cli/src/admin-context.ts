@@ -1,24 +1,11 @@
-import {
-  AccountRepository,
-  ApiKeyRepository,
-  MemberRepository,
-  applyMigrations,
-  createPrismaClient,
-  ensureDatabaseExists,
-  type PrismaClient,
-} from '@sift/persistence';
-import { TeamService } from '@sift/auth';
+import { applyMigrations, createPrismaClient, ensureDatabaseExists, type PrismaClient } from '@sift/persistence';
+import { commandLineActor, createAdminServices, type AdminActor, type AdminServices } from '@sift/admin';
 import { loadDatabaseUrl } from '@sift/config';
 import { PageRepository } from '@sift/pages';
-import { ChunkVectorStore } from '@sift/search-index';
 
-export interface AdminContext {
-  accounts: AccountRepository;
-  apiKeys: ApiKeyRepository;
-  members: MemberRepository;
-  team: TeamService;
-  pages: PageRepository;
-  vectors: ChunkVectorStore;
+export interface AdminContext extends AdminServices {
+  /** Who the audit records: the user at this command line. */
+  actor: AdminActor;
 }
 
 /**
@@ -32,15 +19,7 @@ export async function withAdminContext<T>(work: (context: AdminContext) => Promi
   if (migrations.applied.length > 0) process.stderr.write(`Applied migrations: ${migrations.applied.join(', ')}\n`);
   const prisma: PrismaClient = createPrismaClient(databaseUrl, connections);
   try {
-    const members = new MemberRepository(prisma);
-    return await work({
-      accounts: new AccountRepository(prisma),
-      apiKeys: new ApiKeyRepository(prisma),
-      members,
-      team: new TeamService(members),
-      pages: new PageRepository(prisma),
-      vectors: new ChunkVectorStore(prisma),
-    });
+    return await work({ ...createAdminServices(prisma, new PageRepository(prisma)), actor: commandLineActor() });
   } finally {
     await prisma.$disconnect();
   }

@@ -1,14 +1,11 @@
-import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
+import { resolve } from 'node:path';
 import type { Command } from 'commander';
+import { AdminError, CRAWL_DEFAULTS, CRAWL_LIMITS, type IndexReport } from '@sift/admin';
 import { coreEnv, fetchEnv, loadConfig, modelsEnv } from '@sift/config';
 import { configuredModels } from '@sift/models';
 import { egressPolicyFromConfig } from '@sift/safe-fetch';
-import { ChunkEmbedder } from '@sift/search-index';
-import { createRedisConnection, JobFailedError, JobQueue, JobTimeoutError } from '@sift/queue';
-import { CrawlJob, type CrawlPayload, OPERATOR_ACCOUNT_ID } from '@sift/queue-contracts';
-import { importJsonl, type ImportProgress } from '@sift/pages';
-import { AdminCommandError } from './admin-command-error';
+import { createRedisConnection, JobQueue } from '@sift/queue';
 import { withAdminContext } from './admin-context';
 import { printResult } from './command-output';
 
@@ -24,15 +21,12 @@ interface CrawlOptions {
 const IMPORT_CONCURRENCY = 8;
 /** A progress line at most this often, so short imports print only their result. */
 const PROGRESS_INTERVAL_MS = 2_000;
-/** The crawl job's own deadline is capped at 150 s (spec POST /crawl); the worker replies a little after it. */
-const MAX_CRAWL_SECONDS = 150;
-const CRAWL_REPLY_MARGIN_MS = 5_000;
 
 function positiveInteger(name: string, maximum: number): (value: string) => number {
   return (value) => {
     const parsed = Number(value);
     if (!Number.isInteger(parsed) || parsed < 1 || parsed > maximum) {
-      throw new AdminCommandError(`${name} must be a whole number from 1 to ${maximum}, not "${value}".`);
+      throw new AdminError(`${name} must be a whole number from 1 to ${maximum}, not "${value}".`);
     }
     return parsed;
   };
@@ -52,7 +46,12 @@ export function registerIndexCommands(program: Command): void {
     .command('rechunk')
     .description('Cut the documents stored before search chunks existed into chunks (safe to run again)')
     .option('--json', 'print the result as JSON on the last line')
-    .action((options: { json?: boolean }) => rechunkDocuments(options));
+    .action((options: { json?: boolean }) =>
+      withAdminContext(async (context) => {
+        const report = await context.index.rechunk(context.actor, { onProgress: progressReporter((progress) => `${progress.chunked} documents chunked so far`) });
+        printReport(options.json, `chunked ${report.chunked} documents`, report);
+      }),
+    );
 
   index
     .command('embed')
@@ -65,16 +64,28 @@ export function registerIndexCommands(program: Command): void {
     .command('resegment')
     .description('Index again the pages stored before word segmentation (Chinese, Japanese, Thai), before headings were indexed or before dotted names (user.email) were split into words, and record the links and title names of pages stored before the link graph and the names (safe to run again)')
     .option('--json', 'print the result as JSON on the last line')
-    .action((options: { json?: boolean }) => resegmentDocuments(options));
+    .action((options: { json?: boolean }) =>
+      withAdminContext(async (context) => {
+        const report = await context.index.resegment(context.actor, {
+          onProgress: progressReporter((progress) => `${progress.read} documents read, ${progress.indexed} indexed again`),
+        });
+        printReport(options.json, `indexed ${report.indexed} documents again`, report);
+      }),
+    );
 
   index
     .command('crawl')
     .description('Crawl a site into the index through the crawler worker (start it with `npm start`)')
     .argument('<url>', 'where the crawl starts')
-    .option('--max-depth <n>', 'link hops from the start page (1-5)', positiveInteger('--max-depth', 5), 1)
-    .option('--max-breadth <n>', 'links followed per page (1-500)', positiveInteger('--max-breadth', 500), 20)
-    .option('--limit <n>', 'pages to crawl at most', positiveInteger('--limit', 10_000), 50)
-    .option('--timeout <seconds>', `how long the crawl may run (1-${MAX_CRAWL_SECONDS})`, positiveInteger('--timeout', MAX_CRAWL_SECONDS), MAX_CRAWL_SECONDS)
+    .option('--max-depth <n>', `link hops from the start page (1-${CRAWL_LIMITS.maxDepth})`, positiveInteger('--max-depth', CRAWL_LIMITS.maxDepth), CRAWL_DEFAULTS.maxDepth)
+    .option('--max-breadth <n>', `links followed per page (1-${CRAWL_LIMITS.maxBreadth})`, positiveInteger('--max-breadth', CRAWL_LIMITS.maxBreadth), CRAWL_DEFAULTS.maxBreadth)
+    .option('--limit <n>', 'pages to crawl at most', positiveInteger('--limit', CRAWL_LIMITS.limit), CRAWL_DEFAULTS.limit)
+    .option(
+      '--timeout <seconds>',
+      `how long the crawl may run (1-${CRAWL_LIMITS.timeoutSeconds})`,
+      positiveInteger('--timeout', CRAWL_LIMITS.timeoutSeconds),
+      CRAWL_DEFAULTS.timeoutSeconds,
+    )
     .option('--json', 'print the result as JSON on the last line')
     .action((url: string, options: CrawlOptions) => crawlSite(url, options));
 }
@@ -83,118 +94,68 @@ export function registerIndexCommands(program: Command): void {
  * A progress line on stderr (stdout carries only the result, for scripts) at most every PROGRESS_INTERVAL_MS, so
  * short runs print only their result.
  */
-function progressReporter(): (line: () => string) => void {
+function progressReporter<Progress>(line: (progress: Progress) => string): (progress: Progress) => void {
   let lastReportAt = Date.now();
-  return (line) => {
+  return (progress) => {
     const now = Date.now();
     if (now - lastReportAt < PROGRESS_INTERVAL_MS) return;
     lastReportAt = now;
-    process.stderr.write(`${line()}\n`);
+    process.stderr.write(`${line(progress)}\n`);
   };
 }
 
+/** `<summary> (<seconds> s)`, or the report as JSON. */
+function printReport(json: boolean | undefined, summary: string, report: IndexReport, more: string[] = []): void {
+  printResult(json, [`${summary} (${Number(report.seconds).toFixed(1)} s)`, ...more], report);
+}
+
 async function importDocuments(file: string, options: { json?: boolean }): Promise<void> {
-  if (!existsSync(file)) throw new AdminCommandError(`No such file: ${file}`);
+  if (!existsSync(file)) throw new AdminError(`No such file: ${file}`);
   await withAdminContext(async (context) => {
-    const startedAt = Date.now();
-    const report = progressReporter();
-    const result = await importJsonl(file, {
-      pages: context.pages,
-      concurrency: IMPORT_CONCURRENCY,
-      progressEvery: 500,
-      onProgress: (progress: ImportProgress) =>
-        report(() => `${progress.lines} lines read: imported ${progress.imported}, skipped ${progress.skipped}`),
-    });
-    const seconds = (Date.now() - startedAt) / 1000;
-    printResult(options.json, [`imported ${result.imported}, skipped ${result.skipped} (${seconds.toFixed(1)} s)`], {
-      imported: result.imported,
-      skipped: result.skipped,
-      seconds,
-    });
-  }, IMPORT_CONCURRENCY);
-}
-
-async function rechunkDocuments(options: { json?: boolean }): Promise<void> {
-  await withAdminContext(async (context) => {
-    const startedAt = Date.now();
-    const report = progressReporter();
-    const chunked = await context.pages.chunkUnchunked({ onBatch: (total) => report(() => `${total} documents chunked so far`) });
-    const seconds = (Date.now() - startedAt) / 1000;
-    printResult(options.json, [`chunked ${chunked} documents (${seconds.toFixed(1)} s)`], { chunked, seconds });
-  });
-}
-
-async function resegmentDocuments(options: { json?: boolean }): Promise<void> {
-  await withAdminContext(async (context) => {
-    const startedAt = Date.now();
-    const report = progressReporter();
-    const indexed = await context.pages.resegment({ onBatch: (read, done) => report(() => `${read} documents read, ${done} indexed again`) });
-    const seconds = (Date.now() - startedAt) / 1000;
-    printResult(options.json, [`indexed ${indexed} documents again (${seconds.toFixed(1)} s)`], { indexed, seconds });
-  });
+    const report = await context.index.importFile(
+      context.actor,
+      file,
+      { concurrency: IMPORT_CONCURRENCY, parameters: { file: resolve(file) } },
+      { onProgress: progressReporter((progress) => `${progress.lines} lines read: imported ${progress.imported}, skipped ${progress.skipped}`) },
+    );
+    printReport(options.json, `imported ${report.imported}, skipped ${report.skipped}`, report);
+  }, IMPORT_CONCURRENCY + 1);
 }
 
 async function embedChunks(options: { batchSize: number; json?: boolean }): Promise<void> {
   const config = loadConfig(coreEnv.merge(fetchEnv).merge(modelsEnv));
   const { embeddings } = configuredModels(config, { policy: egressPolicyFromConfig(config) });
-  if (!embeddings) throw new AdminCommandError('EMBEDDINGS_BASE_URL is not set: there is no model to embed with (docs/models.md).');
   await withAdminContext(async (context) => {
-    const startedAt = Date.now();
-    const report = progressReporter();
-    const embedder = new ChunkEmbedder(context.vectors, embeddings, { batchSize: options.batchSize });
-    const pass = await embedder.embedPending(({ embedded, pending }) => report(() => `${embedded} of ${pending} chunks embedded`));
-    if (pass.failure) {
-      throw new AdminCommandError(`the embeddings server failed after ${pass.embedded} chunks (${pass.failure.reason}: ${pass.failure.message}); run the command again to go on`);
-    }
-    const hnsw = pass.dimension !== null && (await context.vectors.hasPgvector());
-    if (hnsw && pass.dimension !== null) await context.vectors.ensureHnswIndex(pass.dimension);
-    const seconds = (Date.now() - startedAt) / 1000;
-    printResult(
-      options.json,
-      [`embedded ${pass.embedded} chunks with ${embeddings.model} (${pass.dimension} dimensions, ${hnsw ? 'pgvector HNSW index' : 'scanned in memory'}; ${seconds.toFixed(1)} s)`],
-      { model: embeddings.model, dimension: pass.dimension, embedded: pass.embedded, pending: pass.pending, index: hnsw ? 'hnsw' : 'memory', seconds },
-    );
+    const report = await context.index.embed(context.actor, embeddings, { batchSize: options.batchSize }, {
+      onProgress: progressReporter((progress) => `${progress.embedded} of ${progress.pending} chunks embedded`),
+    });
+    const index = report.index === 'hnsw' ? 'pgvector HNSW index' : 'scanned in memory';
+    printReport(options.json, `embedded ${report.embedded} chunks with ${report.model} (${report.dimension} dimensions, ${index})`, report);
   });
 }
 
 async function crawlSite(url: string, options: CrawlOptions): Promise<void> {
   const config = loadConfig(coreEnv);
-  const startUrl = /^[a-z][a-z0-9+.-]*:/i.test(url) ? url : `https://${url}`;
-  const payload: CrawlPayload = {
-    requestId: `admin-${randomUUID()}`,
-    // Operator crawls belong to no customer account and are not billed; their pages are stored as the operator's.
-    accountId: OPERATOR_ACCOUNT_ID,
-    url: startUrl,
-    chunksPerSource: 3,
-    maxDepth: options.maxDepth,
-    maxBreadth: options.maxBreadth,
-    limit: options.limit,
-    allowExternal: false,
-    includeImages: false,
-    extractDepth: 'basic',
-    format: 'markdown',
-    includeFavicon: false,
-    timeoutMs: options.timeout * 1000,
-  };
   const connection = createRedisConnection(config.REDIS_URL);
   const queue = new JobQueue({ connection, prefix: config.QUEUE_PREFIX });
   try {
-    const result = await queue.enqueueAndWait(CrawlJob, payload, { timeoutMs: payload.timeoutMs + CRAWL_REPLY_MARGIN_MS });
-    const total = await withAdminContext((context) => context.pages.count());
-    printResult(
-      options.json,
-      [
-        `crawled ${result.successfulPages} pages into the index, ${result.failedPages} failed${result.partial ? ' (stopped early by the limit or deadline)' : ''}`,
-        `the index now holds ${total} documents`,
-      ],
-      { successful_pages: result.successfulPages, failed_pages: result.failedPages, partial: result.partial, documents: total },
-    );
-  } catch (error) {
-    if (error instanceof JobTimeoutError) {
-      throw new AdminCommandError(`No crawler worker answered within ${options.timeout + CRAWL_REPLY_MARGIN_MS / 1000} s; is it running (npm start)?`);
-    }
-    if (error instanceof JobFailedError) throw new AdminCommandError(`The crawl failed: ${error.message}`);
-    throw error;
+    await withAdminContext(async (context) => {
+      const report = await context.index.crawl(context.actor, queue, {
+        url,
+        maxDepth: options.maxDepth,
+        maxBreadth: options.maxBreadth,
+        limit: options.limit,
+        timeoutSeconds: options.timeout,
+      });
+      printResult(
+        options.json,
+        [
+          `crawled ${report.successful_pages} pages into the index, ${report.failed_pages} failed${report.partial ? ' (stopped early by the limit or deadline)' : ''}`,
+          `the index now holds ${report.documents} documents`,
+        ],
+        report,
+      );
+    });
   } finally {
     await queue.close();
     await connection.quit();

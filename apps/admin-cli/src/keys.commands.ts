@@ -1,10 +1,8 @@
 import { InvalidArgumentError, Option, type Command } from 'commander';
 import { KEY_MANAGEMENT_LIMITS } from '@sift/api-contracts';
-import { generateApiKey, hashApiKey, type ApiKeyEnvironment } from '@sift/auth';
-import type { AccountWithPlan, MemberRecord } from '@sift/persistence';
-import { requireAccount, requirePlan } from './account-lookup';
-import { AdminCommandError } from './admin-command-error';
-import { withAdminContext, type AdminContext } from './admin-context';
+import { AdminError, DEFAULT_PLAN, type KeyReference } from '@sift/admin';
+import type { ApiKeyEnvironment } from '@sift/auth';
+import { withAdminContext } from './admin-context';
 import { printResult } from './command-output';
 import { parseCredits } from './credits-argument';
 
@@ -27,9 +25,6 @@ function parseTtlHours(value: string): number {
   if (!/^\d+$/.test(value) || hours < min || hours > max) throw new InvalidArgumentError(`Expected whole hours from ${min} to ${max}.`);
   return hours;
 }
-
-// The operator's own keys are not capped: hosted plans (researcher, growth, …) are for operators who resell.
-const DEFAULT_PLAN = 'self-hosted';
 
 export function registerKeysCommands(program: Command): void {
   const keys = program.command('keys').description('Create, list and deactivate API keys');
@@ -58,8 +53,7 @@ export function registerKeysCommands(program: Command): void {
     .option('--json', 'print the result as JSON on the last line')
     .action((options: { account: string; json?: boolean }) =>
       withAdminContext(async (context) => {
-        const account = await requireAccount(context, options.account);
-        const list = await context.apiKeys.list(account.id);
+        const { keys: list } = await context.keys.list(options.account);
         printResult(
           options.json,
           list.map((key) => `${key.id}  ${key.prefix}…${key.lastFour}  ${key.environment}  ${key.status}  ${key.memberId ?? 'operator'}  ${key.name}`),
@@ -80,55 +74,28 @@ export function registerKeysCommands(program: Command): void {
     .option('--json', 'print the result as JSON on the last line')
     .action((keyId: string | undefined, options: { account?: string; key?: string; json?: boolean }) =>
       withAdminContext(async (context) => {
-        let accountId: string;
-        let apiKeyId: string;
-        if (options.key) {
-          const found = await context.apiKeys.findByHash(hashApiKey(options.key));
-          if (!found) throw new AdminCommandError('No such key.');
-          accountId = found.accountId;
-          apiKeyId = found.id;
-        } else if (keyId && options.account) {
-          accountId = (await requireAccount(context, options.account)).id;
-          apiKeyId = keyId;
-        } else {
-          throw new AdminCommandError('Give a key id with --account <name>, or --key <api-key>.');
-        }
-        if (!(await context.apiKeys.deactivate(accountId, apiKeyId))) {
-          throw new AdminCommandError('No active key with that id in this account.');
-        }
-        printResult(options.json, [`Deactivated key ${apiKeyId}.`], { id: apiKeyId, status: 'deactivated' });
+        let reference: KeyReference;
+        if (options.key) reference = { apiKey: options.key };
+        else if (keyId && options.account) reference = { account: options.account, keyId };
+        else throw new AdminError('Give a key id with --account <name>, or --key <api-key>.');
+        const { keyId: deactivated } = await context.keys.deactivate(context.actor, reference);
+        printResult(options.json, [`Deactivated key ${deactivated}.`], { id: deactivated, status: 'deactivated' });
       }),
     );
 }
 
 async function createKey(options: CreateKeyOptions): Promise<void> {
   await withAdminContext(async (context) => {
-    if (options.plan) await requirePlan(context, options.plan);
-    let account = await context.accounts.findByName(options.account);
-    // A member key needs the member, so the account must already exist: nothing is created when the member is unknown.
-    const member = options.member ? await requireMember(context, account, options.member) : null;
-    let accountCreated = false;
-    if (!account) {
-      account = await context.accounts.create({
-        name: options.account,
-        planId: options.plan ?? DEFAULT_PLAN,
-        paygoLimit: options.paygoLimit ?? null,
-      });
-      accountCreated = true;
-    } else {
-      if (options.plan && options.plan !== account.planId) account = await context.accounts.updatePlan(account.id, options.plan);
-      if (options.paygoLimit !== undefined) account = await context.accounts.updatePaygoLimit(account.id, options.paygoLimit);
-    }
-    const generated = generateApiKey(options.env);
-    const key = await context.apiKeys.create(account.id, {
+    const { apiKey, key, account, accountCreated, member } = await context.keys.create(context.actor, {
+      account: options.account,
+      createAccount: true,
+      plan: options.plan,
+      paygoLimit: options.paygoLimit,
       name: options.name,
-      keyHash: generated.keyHash,
-      prefix: generated.prefix,
-      lastFour: generated.lastFour,
       environment: options.env,
       creditLimit: options.limit ?? null,
-      memberId: member?.id ?? null,
-      expiresAt: options.ttlHours === undefined ? null : new Date(Date.now() + options.ttlHours * 3_600_000),
+      member: options.member,
+      ttlHours: options.ttlHours,
     });
     printResult(
       options.json,
@@ -138,10 +105,10 @@ async function createKey(options: CreateKeyOptions): Promise<void> {
           (key.expiresAt ? `, expiring ${key.expiresAt.toISOString()}` : '') +
           (member ? ` for ${member.email} (${member.role}).` : " (account-level: the operator's, with the owner's rights)."),
         'API key (shown only this once; store it now):',
-        generated.apiKey,
+        apiKey,
       ],
       {
-        api_key: generated.apiKey,
+        api_key: apiKey,
         key_id: key.id,
         name: key.name,
         environment: options.env,
@@ -157,11 +124,4 @@ async function createKey(options: CreateKeyOptions): Promise<void> {
       },
     );
   });
-}
-
-async function requireMember(context: AdminContext, account: AccountWithPlan | null, emailOrId: string): Promise<MemberRecord> {
-  if (!account) throw new AdminCommandError('A member key needs an existing account with that member; add the member first (members add).');
-  const member = (await context.members.findById(account.id, emailOrId)) ?? (await context.members.findByEmail(account.id, emailOrId));
-  if (!member) throw new AdminCommandError(`No member "${emailOrId}" in account "${account.name}". See: members list`);
-  return member;
 }

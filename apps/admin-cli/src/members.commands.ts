@@ -1,6 +1,5 @@
 import { Option, type Command } from 'commander';
 import type { MemberRoleName } from '@sift/persistence';
-import { requireAccount } from './account-lookup';
 import { withAdminContext } from './admin-context';
 import { printResult } from './command-output';
 
@@ -17,11 +16,11 @@ export function registerMembersCommands(program: Command): void {
     .option('--json', 'print the result as JSON on the last line')
     .action((options: { account: string; email: string; name?: string; role: MemberRoleName; json?: boolean }) =>
       withAdminContext(async (context) => {
-        const account = await requireAccount(context, options.account);
-        const member = await context.team.addMember(
-          { accountId: account.id, operator: true },
-          { email: options.email, name: options.name ?? null, role: options.role },
-        );
+        const { account, member } = await context.members.add(context.actor, options.account, {
+          email: options.email,
+          name: options.name ?? null,
+          role: options.role,
+        });
         printResult(options.json, [`Added ${member.email} as ${member.role} of "${account.name}" (${member.id}).`], {
           id: member.id, email: member.email, name: member.name, role: member.role, account: account.name,
         });
@@ -35,8 +34,7 @@ export function registerMembersCommands(program: Command): void {
     .option('--json', 'print the result as JSON on the last line')
     .action((options: { account: string; json?: boolean }) =>
       withAdminContext(async (context) => {
-        const account = await requireAccount(context, options.account);
-        const list = await context.team.listMembers({ accountId: account.id, operator: true });
+        const { members: list } = await context.members.list(options.account);
         printResult(
           options.json,
           list.map((member) => `${member.id}  ${member.role.padEnd(6)}  ${member.email}`),
@@ -53,8 +51,7 @@ export function registerMembersCommands(program: Command): void {
     .option('--json', 'print the result as JSON on the last line')
     .action((options: { account: string; to: string; json?: boolean }) =>
       withAdminContext(async (context) => {
-        const account = await requireAccount(context, options.account);
-        await context.team.transferOwnership({ accountId: account.id, operator: true }, options.to);
+        const { account } = await context.members.transferOwnership(context.actor, options.account, options.to);
         printResult(options.json, [`${options.to} now owns "${account.name}".`], { account: account.name, owner: options.to });
       }),
     );

@@ -42,6 +42,8 @@ export async function startSiftStack(extraEnv: NodeJS.ProcessEnv = {}): Promise<
     SIFT_LOG_LEVEL: 'log',
     ...extraEnv,
   };
+  // A setting given as undefined is left unset, as a user who never heard of it would leave it.
+  for (const [name, value] of Object.entries(extraEnv)) if (value === undefined) delete env[name];
   const child: ChildProcess = spawn(process.execPath, [resolve(repositoryRoot, 'scripts', 'start.js')], {
     cwd: repositoryRoot,
     env,

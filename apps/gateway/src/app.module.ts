@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { AdminModule } from './admin/admin.module';
 import { AccountPlaneModule } from './account-plane.module';
 import { AuthModule } from './caller/auth.module';
 import { BillingModule } from './billing/billing.module';
@@ -9,9 +10,10 @@ import { HealthController } from './health/health.controller';
 import { RequestLogModule } from './request-log/request-log.module';
 import { MetricsModule } from './metrics/metrics.module';
 import { PaymentsModule } from './payments/payments.module';
+import { ConsoleModule } from './console/console.module';
 
 @Module({
-  imports: [CoreModule, PersistenceModule, RequestLogModule, PaymentsModule, AuthModule, BillingModule, AccountPlaneModule, DataPlaneModule, MetricsModule],
+  imports: [CoreModule, PersistenceModule, RequestLogModule, PaymentsModule, AuthModule, BillingModule, AccountPlaneModule, DataPlaneModule, MetricsModule, ConsoleModule, AdminModule],
   controllers: [HealthController],
 })
 export class AppModule {}

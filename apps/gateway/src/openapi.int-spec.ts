@@ -4,7 +4,7 @@ import type { OpenAPIObject } from '@nestjs/swagger';
 import * as contracts from '@sift/api-contracts';
 import { callGateway } from '@sift/testing';
 import { createRequestValidationPipe } from './http/request-validation.pipe';
-import { API_KEY_SCHEME, HTTP_METHODS, OPENAPI_TAGS } from './openapi';
+import { API_KEY_SCHEME, HTTP_METHODS, OPENAPI_TAGS, OPERATOR_SCHEME } from './openapi';
 import { buildOfflineOpenApiDocument, COMMITTED_OPENAPI_PATH, serializeOpenApiDocument } from './openapi-export';
 import { startTestGateway, TestGateway } from './testing/gateway-harness';
 
@@ -30,6 +30,25 @@ const OPERATION_IDS = [
   'removeTeamMember',
   'mcp',
   'health',
+  'adminListPlans',
+  'adminListAccounts',
+  'adminCreateAccount',
+  'adminUpdateAccount',
+  'adminListKeys',
+  'adminCreateKey',
+  'adminDeactivateKey',
+  'adminDeactivateKeyByValue',
+  'adminListMembers',
+  'adminAddMember',
+  'adminTransferOwnership',
+  'adminImportDocuments',
+  'adminCrawlSite',
+  'adminRechunkDocuments',
+  'adminResegmentDocuments',
+  'adminEmbedChunks',
+  'adminListJobs',
+  'adminGetJob',
+  'adminListAuditEvents',
 ];
 
 interface DocumentedOperation {
@@ -63,14 +82,16 @@ describe('openapi.json', () => {
     });
   });
 
-  it('documents the bearer scheme on every route except /health and /metrics', () => {
+  it('documents the bearer scheme on every route except /health and /metrics, and the operator scheme alone on /admin', () => {
     expect(document.components?.securitySchemes?.[API_KEY_SCHEME]).toMatchObject({ type: 'http', scheme: 'bearer' });
+    expect(document.components?.securitySchemes?.[OPERATOR_SCHEME]).toMatchObject({ type: 'http', scheme: 'bearer', description: expect.stringContaining('ADMIN_TOKEN') });
     const operations = Object.entries(document.paths).flatMap(([path, item]) =>
       HTTP_METHODS.filter((method) => item[method]).map((method) => ({ path, method, security: item[method]?.security })),
     );
     expect(operations.length).toBeGreaterThanOrEqual(11);
     for (const operation of operations) {
-      const expected = PUBLIC_PATHS.includes(operation.path) ? undefined : [{ [API_KEY_SCHEME]: [] }];
+      const scheme = operation.path.startsWith('/admin/') ? OPERATOR_SCHEME : API_KEY_SCHEME;
+      const expected = PUBLIC_PATHS.includes(operation.path) ? undefined : [{ [scheme]: [] }];
       expect(operation).toEqual({ path: operation.path, method: operation.method, security: expected });
     }
     for (const path of ['/usage', '/logs', '/feedback', '/generate-keys', '/deactivate-keys', '/key-info', '/team/members', '/team/members/{memberId}']) {

@@ -17,6 +17,7 @@ export const OPENAPI_TAGS = [
   { name: 'team', description: 'Team members and their roles.' },
   { name: 'mcp', description: 'The MCP endpoint for agents (search and extract as tools).' },
   { name: 'operations', description: 'Health for load balancers and orchestrators.' },
+  { name: 'admin', description: 'The operator\'s admin API (what `npm run admin` does): accounts, plans, keys, members, index jobs, the audit trail. Needs ADMIN_TOKEN, never a tenant\'s key.' },
 ] as const;
 
 export type OpenApiTag = (typeof OPENAPI_TAGS)[number]['name'];
@@ -24,6 +25,13 @@ export type OpenApiTag = (typeof OPENAPI_TAGS)[number]['name'];
 const API_KEY_DESCRIPTION =
   'Your Sift API key, sent as `Authorization: Bearer sift-prod-…` (`sift-dev-` or `sift-prod-` followed by 43 ' +
   'characters). Create one with `npm run admin -- keys create --account <name>`. Tavily clients send it as their API key.';
+
+/** The admin routes' credential (apps/gateway/src/admin/operator.guard.ts). */
+export const OPERATOR_SCHEME = 'operator';
+
+const OPERATOR_DESCRIPTION =
+  'The operator credential: the gateway\'s ADMIN_TOKEN, sent as `Authorization: Bearer <ADMIN_TOKEN>`. Only the /admin routes take it, ' +
+  'and they take nothing else: a tenant\'s API key is refused with 403. Without ADMIN_TOKEN set the admin API is off (403).';
 
 export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
   const builder = new DocumentBuilder()
@@ -34,7 +42,8 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
     )
     .setVersion('1.0.0')
     // Not addBearerAuth: it adds `bearerFormat: JWT`, and a Sift key is no JWT.
-    .addSecurity(API_KEY_SCHEME, { type: 'http', scheme: 'bearer', description: API_KEY_DESCRIPTION });
+    .addSecurity(API_KEY_SCHEME, { type: 'http', scheme: 'bearer', description: API_KEY_DESCRIPTION })
+    .addSecurity(OPERATOR_SCHEME, { type: 'http', scheme: 'bearer', description: OPERATOR_DESCRIPTION });
   for (const tag of OPENAPI_TAGS) builder.addTag(tag.name, tag.description);
   // Each route names its own tag; the controller-name tag Nest adds by default would list every operation twice.
   const document = SwaggerModule.createDocument(app, builder.build(), { autoTagControllers: false });

@@ -3,7 +3,7 @@ import { chromium, type Browser, type Page } from 'playwright-core';
 import { webPageOf } from '@sift/content-extraction';
 import { PageRepository } from '@sift/pages';
 import { createTestAccount, createTestKey } from '@sift/testing';
-import { HTTP_METHODS, OPENAPI_TAGS } from './openapi';
+import { API_KEY_SCHEME, HTTP_METHODS, OPENAPI_TAGS, OPERATOR_SCHEME } from './openapi';
 import { startTestGateway, TestGateway } from './testing/gateway-harness';
 
 const CHROMIUM_ARGUMENTS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
@@ -20,10 +20,11 @@ describe('Swagger UI at /docs (Chromium)', () => {
   let browser: Browser;
   let page: Page;
   let apiKey: string;
+  const adminToken = randomUUID();
   const seededUrls = [`https://crawler-${randomUUID().slice(0, 8)}.example/how-it-works`, `https://crawler-${randomUUID().slice(0, 8)}.example/politeness`];
 
   beforeAll(async () => {
-    gateway = await startTestGateway();
+    gateway = await startTestGateway({ ADMIN_TOKEN: adminToken });
     const pages = new PageRepository(gateway.prisma);
     await pages.save(
       'operator',
@@ -83,9 +84,11 @@ describe('Swagger UI at /docs (Chromium)', () => {
   it('authorizes with an API key through the dialog, and "Try it out" on POST /search returns 200 with results', async () => {
     await page.locator('.auth-wrapper .authorize').click();
     const dialog = page.locator('.modal-ux');
-    await dialog.locator('input').fill(apiKey);
-    await dialog.locator('button.authorize').click();
-    await dialog.locator('button.btn-done').click();
+    // One form per security scheme: the tenant's key goes in bearer's (the operator's token has its own).
+    const keyForm = dialog.locator('form').filter({ hasText: `${API_KEY_SCHEME} (http, Bearer)` });
+    await keyForm.locator('input').fill(apiKey);
+    await keyForm.locator('button.authorize').click();
+    await keyForm.locator('button.btn-done').click();
 
     const search = page.locator('#operations-data-search');
     await search.locator('.opblock-summary').click();
@@ -100,5 +103,24 @@ describe('Swagger UI at /docs (Chromium)', () => {
     const answer = JSON.parse((await liveResponse.locator('.response-col_description pre').first().textContent()) ?? '') as SearchAnswer;
     expect(answer.query).toBe(exampleBody.query);
     expect(answer.results.map((result) => result.url)).toEqual(expect.arrayContaining(seededUrls));
+  });
+
+  it('authorizes the operator with ADMIN_TOKEN in its own form, and "Try it out" on an admin route answers', async () => {
+    await page.locator('.auth-wrapper > button.authorize').click();
+    const dialog = page.locator('.modal-ux');
+    const operatorForm = dialog.locator('form').filter({ hasText: `${OPERATOR_SCHEME} (http, Bearer)` });
+    await operatorForm.locator('input').fill(adminToken);
+    await operatorForm.locator('button.authorize').click();
+    await operatorForm.locator('button.btn-done').click();
+
+    const plans = page.locator('#operations-admin-adminListPlans');
+    await plans.locator('.opblock-summary').click();
+    await plans.locator('.try-out__btn').click();
+    await plans.locator('button.execute').click();
+    const liveResponse = plans.locator('.live-responses-table .response');
+    await liveResponse.first().waitFor({ timeout: 30_000 });
+    expect((await liveResponse.locator('.response-col_status').first().textContent())?.trim()).toBe('200');
+    const answer = JSON.parse((await liveResponse.locator('.response-col_description pre').first().textContent()) ?? '') as { plans: Array<{ id: string }> };
+    expect(answer.plans.map((plan) => plan.id)).toContain('self-hosted');
   });
 });

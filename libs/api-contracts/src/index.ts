@@ -56,3 +56,11 @@ export * from './team/invite-member-request.dto';
 export * from './team/change-role-request.dto';
 
 export * from './health/health-response.dto';
+
+export * from './admin/admin.constants';
+export * from './admin/admin-account.dto';
+export * from './admin/admin-key.dto';
+export * from './admin/admin-member.dto';
+export * from './admin/admin-index.dto';
+export * from './admin/admin-job.dto';
+export * from './admin/admin-audit.dto';

@@ -98,7 +98,7 @@ export const gatewayEnv = z.object({
   METRICS_PORT: integer(0),
   /** When set, /metrics answers only `Authorization: Bearer <METRICS_TOKEN>` (on either port). */
   METRICS_TOKEN: z.string().default(''),
-  /** When set, the queue dashboard at /admin/queues answers `Authorization: Bearer <ADMIN_TOKEN>`; unset = no dashboard. */
+  /** The operator credential: the admin API (/admin), the queue dashboard (/admin/queues) answer `Authorization: Bearer <ADMIN_TOKEN>`; unset = admin API off (403), no dashboard. */
   ADMIN_TOKEN: z.string().default(''),
   /** OTLP/HTTP collector (e.g. http://otel-collector:4318); when set, the gateway sends traces there. */
   OTEL_EXPORTER_OTLP_ENDPOINT: z.string().default(''),

@@ -6,3 +6,4 @@ export * from './member.repository';
 export * from './project.repository';
 export * from './request-log.repository';
 export * from './database-probe';
+export * from './usage-report.repository';
