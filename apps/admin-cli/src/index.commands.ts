@@ -37,7 +37,7 @@ export function registerIndexCommands(program: Command): void {
 
   index
     .command('import')
-    .description('Import a JSONL file of documents ({url, title, text | html, published_date?, language?} per line)')
+    .description('Import a JSONL file of documents ({url, title, text | html, published_date?, language?, news?} per line; docs/search-filters.md)')
     .argument('<file>', 'path of the .jsonl file')
     .option('--json', 'print the result as JSON on the last line')
     .action((file: string, options: { json?: boolean }) => importDocuments(file, options));

@@ -24,6 +24,8 @@ export function createCrawlHandlers(dependenciesFor: (payload: CrawlPayload) => 
         successfulPages: outcome.successfulPages,
         failedPages: outcome.failedPages,
         partial: outcome.partial,
+        failures: outcome.failures,
+        robotsRefused: outcome.robotsRefused,
       };
     }),
     defineJobHandler(MapJob, async (payload, context) => {
@@ -34,6 +36,8 @@ export function createCrawlHandlers(dependenciesFor: (payload: CrawlPayload) => 
         successfulPages: outcome.successfulPages,
         failedPages: outcome.failedPages,
         partial: outcome.partial,
+        failures: outcome.failures,
+        robotsRefused: outcome.robotsRefused,
       };
     }),
   ];

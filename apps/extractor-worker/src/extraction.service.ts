@@ -1,5 +1,5 @@
 import type { WebPage } from '@sift/content-extraction';
-import { type AcquiredVia, Deadline, ExtractionFailure, failureReasonOf, pageOwnerOf, PageAcquisition, type PageAcquisitionOptions } from '@sift/pages';
+import { type AcquiredVia, Deadline, ExtractionFailure, failureOf, noContentFailure, pageOwnerOf, PageAcquisition, type PageAcquisitionOptions } from '@sift/pages';
 import type { ExtractUrlFailure, ExtractUrlPayload } from '@sift/queue-contracts';
 import { topChunks } from '@sift/ranking';
 import { FetchError } from '@sift/safe-fetch';
@@ -18,14 +18,21 @@ export type ExtractionOutcome = { ok: true; page: WebPage; content: string; from
 /**
  * Extracts one URL through the page acquisition pipeline (@sift/pages: store, fetch, parse, block verdict, browser,
  * store), then cuts what the caller asked for: the format, or the query's chunks. Every per-URL problem is returned as
- * a failed result with the reason the caller sees; nothing here throws.
+ * a failed result with the reason and code the caller sees; nothing here throws.
  */
 export class ExtractionService {
   private readonly acquisition: PageAcquisition;
+  /** Stores still running after their job answered (storeAfterAnswer). */
+  private readonly storing = new Set<Promise<void>>();
 
   constructor(private readonly options: ExtractionServiceOptions) {
     const { pages, ...acquisition } = options;
     this.acquisition = new PageAcquisition({ ...acquisition, ...(pages ? { store: pages } : {}) });
+  }
+
+  /** Settles once every store still running after its job answered has ended: before the database connection goes. */
+  async storesSettled(): Promise<void> {
+    await Promise.allSettled([...this.storing]);
   }
 
   async extract(payload: ExtractUrlPayload): Promise<ExtractionOutcome> {
@@ -41,9 +48,15 @@ export class ExtractionService {
       const page = acquired?.page;
       if (!acquired || !page) throw new Error('the page acquisition answered without a page');
       const content = payload.format === 'text' ? page.text : page.markdown;
-      if (content.trim() === '') throw new ExtractionFailure('No content could be extracted from the page');
-      // The caller gets the page once it is stored (or the store failed): a later request then finds it.
-      await acquired.stored;
+      if (content.trim() === '') throw noContentFailure();
+      // The caller gets the page once it is stored (or the store failed): a later request then finds it. A search
+      // within its budget gets it at once; the store goes on, and the worker waits for it before it stops.
+      if (payload.storeAfterAnswer) {
+        const storing = acquired.stored.finally(() => this.storing.delete(storing));
+        this.storing.add(storing);
+      } else {
+        await acquired.stored;
+      }
       return {
         ok: true,
         page,
@@ -53,7 +66,7 @@ export class ExtractionService {
       };
     } catch (error) {
       if (!(error instanceof ExtractionFailure) && !(error instanceof FetchError)) this.options.onError?.(error, payload.url);
-      return { ok: false, url: payload.url, error: failureReasonOf(error, payload.timeoutMs) };
+      return { ok: false, url: payload.url, ...failureOf(error, payload.timeoutMs) };
     }
   }
 }

@@ -124,7 +124,7 @@ describe('hostile content in the extractor', () => {
     const { result, elapsedMs, slowestHealthMs } = await extractWhileProbingHealth(payloadFor('/bomb.pdf'));
     // On a fast machine the caps (200 pages, 2 million characters) end the work before the deadline: a bounded answer.
     if (result.ok) expect(result.content.length).toBeLessThanOrEqual(2_000_000);
-    else expect(result).toEqual({ ok: false, url: `${site.url}/bomb.pdf`, error: 'Content too complex: parsing took longer than 3s' });
+    else expect(result).toEqual({ ok: false, url: `${site.url}/bomb.pdf`, error: 'Content too complex: parsing took longer than 3s', errorCode: 'too_large' });
     expect(elapsedMs).toBeLessThan(PARSE_DEADLINE_MS + 2_000);
     expect(slowestHealthMs).toBeLessThan(1_000);
     await expectNormalPageStillExtracts();
@@ -132,7 +132,7 @@ describe('hostile content in the extractor', () => {
 
   it('refuses 5 MB of random bytes served as text/html before parsing them', async () => {
     const { result, elapsedMs, slowestHealthMs } = await extractWhileProbingHealth(payloadFor('/noise.html'));
-    expect(result).toEqual({ ok: false, url: `${site.url}/noise.html`, error: 'Unsupported content: binary data' });
+    expect(result).toEqual({ ok: false, url: `${site.url}/noise.html`, error: 'Unsupported content: binary data', errorCode: 'unsupported_type' });
     expect(elapsedMs).toBeLessThan(2_000);
     expect(slowestHealthMs).toBeLessThan(1_000);
     await expectNormalPageStillExtracts();
@@ -140,7 +140,7 @@ describe('hostile content in the extractor', () => {
 
   it('stops markup crafted for quadratic regular expressions at the parse deadline, off the event loop', async () => {
     const { result, elapsedMs, slowestHealthMs } = await extractWhileProbingHealth(payloadFor('/unclosed-scripts.html'));
-    expect(result).toEqual({ ok: false, url: `${site.url}/unclosed-scripts.html`, error: 'Content too complex: parsing took longer than 3s' });
+    expect(result).toEqual({ ok: false, url: `${site.url}/unclosed-scripts.html`, error: 'Content too complex: parsing took longer than 3s', errorCode: 'too_large' });
     expect(elapsedMs).toBeLessThan(PARSE_DEADLINE_MS + 2_000);
     expect(slowestHealthMs).toBeLessThan(1_000);
     await expectNormalPageStillExtracts();
@@ -166,6 +166,7 @@ describe('hostile content in the extractor', () => {
       ok: false,
       url: `${site.url}/links-100k.html`,
       error: expect.stringMatching(/^Content too complex: parsing took longer than 3s$|^Content too large: parsing needed more than 256 MB of memory$/),
+      errorCode: 'too_large',
     });
     expect(elapsedMs).toBeLessThan(PARSE_DEADLINE_MS + 2_000);
     expect(slowestHealthMs).toBeLessThan(1_000);

@@ -49,8 +49,12 @@ async function main(): Promise<void> {
     },
     healthPort: config.EXTRACTOR_PORT,
     startedDetails: { parseThreads: parser.threads },
-    // Running extractions finish first; only then do the browser and the database connection go.
-    release: () => Promise.allSettled([browser.close(), parser.close(), prisma.$disconnect()]),
+    // Running extractions, and the stores of those that answered first, finish; only then do the browser and the
+    // database connection go.
+    release: async () => {
+      await extractionService.storesSettled();
+      return Promise.allSettled([browser.close(), parser.close(), prisma.$disconnect()]);
+    },
   });
 }
 

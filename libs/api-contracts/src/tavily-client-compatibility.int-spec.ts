@@ -20,24 +20,46 @@ import { SearchResponseDto } from './search/search-response.dto';
 
 const searchResponse: SearchResponseDto = {
   query: 'q',
-  results: [{ id: 'r1', title: 'Title', url: 'https://example.com/', content: 'chunk [...] chunk', score: 0.9 }],
+  results: [
+    {
+      id: 'r1',
+      title: 'Title',
+      url: 'https://example.com/',
+      content: 'chunk [...] chunk',
+      score: 0.9,
+      published_date: '2025-05-01T00:00:00.000Z',
+      published_date_source: 'import',
+    },
+  ],
   images: [],
   response_time: 0.1,
   request_id: 'req-search',
+  // Sift's extra fields: an official client must read the response with them present.
+  warnings: ["include_domains: 1 invalid entry was dropped: ['edu']; searched with the other 1."],
 };
 const extractResponse: ExtractResponseDto = {
   results: [{ url: 'https://example.com/', title: null, raw_content: '# Page' }],
-  failed_results: [{ url: 'https://unreachable.example/', error: 'timeout' }],
+  failed_results: [{ url: 'https://unreachable.example/', error: 'timeout', error_code: 'timeout', retryable: true }],
   response_time: 0.1,
   request_id: 'req-extract',
+  warnings: ['Every URL failed (timeout).'],
 };
 const crawlResponse: CrawlResponseDto = {
   base_url: 'https://example.com',
   results: [{ url: 'https://example.com/', raw_content: '# Page' }],
   response_time: 0.1,
   request_id: 'req-crawl',
+  failed_results: [{ url: 'https://example.com/gone', error: 'HTTP 404', error_code: 'not_found', retryable: false }],
+  warnings: ['1 link was not followed: the site\'s robots.txt disallows it.'],
 };
-const mapResponse: MapResponseDto = { base_url: 'https://example.com', results: ['https://example.com/a'], response_time: 0.1, request_id: 'req-map' };
+const mapResponse: MapResponseDto = {
+  base_url: 'https://example.com',
+  results: ['https://example.com/a'],
+  response_time: 0.1,
+  request_id: 'req-map',
+  failed_results: [{ url: 'https://example.com/', error: 'Disallowed by robots.txt', error_code: 'robots', retryable: false }],
+  warnings: ['1 link was not followed: the site\'s robots.txt disallows it.'],
+};
 const researchResponse: ResearchResponseDto = {
   request_id: 'req-research',
   created_at: '2025-06-01T12:00:00.000Z',

@@ -57,6 +57,14 @@ function showsMoreTextThan(html: string, limit: number): boolean {
   }
 }
 
+/**
+ * The reason detectBlockPage gives for a refusal status whatever the page shows: a caller telling "the status
+ * refused" (401, 403, 429, 503) from "the page is a challenge" compares the two.
+ */
+export function refusalStatusReason(status: number): string | undefined {
+  return REFUSAL_STATUSES[status];
+}
+
 /** Why a response is a block, challenge or captcha page rather than content, or null when it is real content. */
 export function detectBlockPage(input: { status: number; html: string; title?: string }): string | null {
   const refusal = REFUSAL_STATUSES[input.status];

@@ -6,7 +6,7 @@ export { extractLinks, extractLinksAndTextSize } from './link-extractor';
 export { defaultPdfLimits, extractPdf, type PdfLimits } from './pdf-extractor';
 export { looksBinary } from './binary-content';
 export { extractPlainText } from './plain-text-extractor';
-export { detectBlockPage } from './block-page-detector';
+export { detectBlockPage, refusalStatusReason } from './block-page-detector';
 export { faviconFor } from './favicon';
 export { countryHintsOf } from './country-hints';
 export { markdownHeadings } from './markdown-headings';

@@ -23,7 +23,7 @@ export interface ImportResult {
   skipped: number;
 }
 
-/** One line of an import file: {url, title, text | html, published_date?, language?}. */
+/** One line of an import file: {url, title, text | html, published_date?, language?, news? | topic?}. */
 interface ImportLine {
   url?: unknown;
   title?: unknown;
@@ -31,10 +31,25 @@ interface ImportLine {
   html?: unknown;
   published_date?: unknown;
   language?: unknown;
+  /** true: the document is news (topic "news" finds it); false: it is not, even with a publish date. */
+  news?: unknown;
+  /** "news" is the same as news: true; any other topic as news: false. */
+  topic?: unknown;
 }
 
 function optionalString(value: unknown): string | undefined {
   return typeof value === 'string' && value.trim() !== '' ? value : undefined;
+}
+
+/**
+ * Whether a line's document is news: as the line says (news, or topic), else when it is dated (the line's
+ * published_date, or the date its HTML states) or its HTML marks it as a news article. An operator's dated documents
+ * are what a news search over their own corpus is for; a line says `"news": false` to keep a dated one out.
+ */
+function isNewsLine(line: ImportLine, dated: boolean, markedAsNews: boolean): boolean {
+  if (typeof line.news === 'boolean') return line.news;
+  if (typeof line.topic === 'string' && line.topic.trim() !== '') return line.topic.trim().toLowerCase() === 'news';
+  return dated || markedAsNews;
 }
 
 /** The page a line describes, or null when it lacks a URL or any content. */
@@ -46,15 +61,17 @@ export function pageFromImportLine(line: ImportLine): WebPage | null {
   const title = optionalString(line.title);
   const publishedDate = optionalString(line.published_date);
   const language = optionalString(line.language);
-  if (text) return webPageOf({ finalUrl: url, title: title ?? '', markdown: text, text, publishedDate, language });
+  if (text) return webPageOf({ finalUrl: url, title: title ?? '', markdown: text, text, publishedDate, language, isNews: isNewsLine(line, publishedDate !== undefined, false) });
   if (!html) return null;
   const extracted = extractHtml(html, { baseUrl: url, includeImages: true });
   if (!extracted.text.trim()) return null;
+  const pagePublishedDate = publishedDate ?? extracted.publishedDate;
   return {
     ...extracted,
     title: title ?? extracted.title,
     language: language ?? extracted.language,
-    publishedDate: publishedDate ?? extracted.publishedDate,
+    publishedDate: pagePublishedDate,
+    isNews: isNewsLine(line, pagePublishedDate !== undefined, extracted.isNews),
   };
 }
 

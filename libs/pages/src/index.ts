@@ -21,5 +21,14 @@ export {
 } from './acquisition/page-acquisition';
 export { Deadline } from './acquisition/deadline';
 export { inlineContentParser } from './acquisition/inline-content-parser';
-export { BINARY_CONTENT_REASON, ExtractionFailure, failureReasonOf, parsingFailureReason, timedOutReason } from './acquisition/extraction-failure';
+export {
+  BINARY_CONTENT_REASON,
+  ExtractionFailure,
+  failureOf,
+  failureReasonOf,
+  noContentFailure,
+  parsingFailureReason,
+  timedOutReason,
+  type UrlFailure,
+} from './acquisition/extraction-failure';
 export { needsBrowser } from './acquisition/needs-browser';

@@ -6,6 +6,7 @@ import {
   extractDepthSchema,
   requestIdSchema,
 } from './shared-schemas';
+import { urlFailureCodeSchema } from './url-failure-code';
 
 /** Payload shared by crawl and map jobs: it mirrors the crawl request (spec POST /crawl). */
 export const crawlPayloadSchema = z.object({
@@ -31,9 +32,21 @@ export const crawlPayloadSchema = z.object({
 });
 export type CrawlPayload = z.infer<typeof crawlPayloadSchema>;
 
+/** A page the crawl reached but could not process: the reason in words and its code (the answer's failed_results). */
+export const crawlFailureSchema = z.object({
+  url: z.string(),
+  error: z.string(),
+  errorCode: urlFailureCodeSchema,
+});
+export type CrawlFailure = z.infer<typeof crawlFailureSchema>;
+
 /** Pages the crawl could not process and whether the deadline or limit cut it short. */
 export const crawlProgressSchema = z.object({
   successfulPages: z.number().int().min(0),
   failedPages: z.number().int().min(0),
   partial: z.boolean(),
+  /** The failed pages (the first 100), optional: a worker of an earlier version answers without them. */
+  failures: z.array(crawlFailureSchema).optional(),
+  /** Links in scope that were not followed because robots.txt disallows them. */
+  robotsRefused: z.number().int().min(0).optional(),
 });

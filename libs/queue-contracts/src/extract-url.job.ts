@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { defineJob } from './job-definition';
 import { QueueName } from './queue-name';
+import { urlFailureCodeSchema } from './url-failure-code';
 import {
   accountIdSchema,
   chunksPerSourceSchema,
@@ -29,6 +30,11 @@ export const extractUrlPayloadSchema = z.object({
    * content from it. Otherwise the result carries only `content`, what the caller asked for, and the page's metadata.
    */
   wholePage: z.boolean().optional(),
+  /**
+   * Answer as soon as the page is made and store it afterwards: a search within its latency budget, which has just
+   * asked the store itself. Otherwise the job answers once the page is stored, so the caller's next request finds it.
+   */
+  storeAfterAnswer: z.boolean().optional(),
 });
 export type ExtractUrlPayload = z.infer<typeof extractUrlPayloadSchema>;
 
@@ -57,6 +63,8 @@ export const extractUrlFailureSchema = z.object({
   ok: z.literal(false),
   url: z.string(),
   error: z.string(),
+  /** Optional: a worker of an earlier version answers without it (the gateway then reports `internal`). */
+  errorCode: urlFailureCodeSchema.optional(),
 });
 export type ExtractUrlFailure = z.infer<typeof extractUrlFailureSchema>;
 

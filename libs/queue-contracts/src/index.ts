@@ -2,6 +2,7 @@ export * from './queue-name';
 export * from './job-definition';
 export * from './shared-schemas';
 export * from './web-page.schema';
+export * from './url-failure-code';
 export * from './extract-url.job';
 export * from './crawl-payload.schema';
 export * from './crawl.job';

@@ -31,9 +31,9 @@ export async function resolveAllowedAddress(hostname: string, policy: EgressPoli
   try {
     addresses = await lookup(host, { all: true, verbatim: true });
   } catch (error) {
-    throw new FetchError('network', url, `The host ${host} could not be resolved`, { cause: error });
+    throw new FetchError('dns', url, `The host ${host} could not be resolved`, { cause: error });
   }
-  if (addresses.length === 0) throw new FetchError('network', url, `The host ${host} has no address`);
+  if (addresses.length === 0) throw new FetchError('dns', url, `The host ${host} has no address`);
   const forbidden = addresses.find(({ address }) => !isAddressAllowed(address, policy));
   if (forbidden) throw blockedDestination(url, host);
   return addresses[0].address;

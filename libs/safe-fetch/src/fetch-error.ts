@@ -6,6 +6,9 @@ export type FetchErrorCode =
   | 'unsupported_content'
   | 'too_many_redirects'
   | 'redirect_without_location'
+  /** The host name did not resolve (or resolved to no address). */
+  | 'dns'
+  /** The connection failed, was reset or closed, or the response was cut or corrupt. */
   | 'network';
 
 /** Every failure of the egress path, with a message that can be shown to the API caller as is. */

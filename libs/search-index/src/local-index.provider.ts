@@ -182,6 +182,7 @@ interface RankedDocumentRow {
   markdown: string | null;
   images: unknown;
   published_date: Date | null;
+  source: string;
   language: string | null;
   content_hash: string;
 }
@@ -227,8 +228,13 @@ const VISIBLE_AND_FILTERED_SQL = `(d.owner_account_id IS NULL OR d.owner_account
       AND (:exclude_domains::text[] IS NULL OR NOT EXISTS (
             SELECT 1 FROM unnest(:exclude_domains::text[]) AS x(domain)
             WHERE d.domain = x.domain OR right(d.domain, length(x.domain) + 1) = '.' || x.domain))
-      AND (:after::timestamptz IS NULL OR coalesce(d.published_date, d.fetched_at) >= :after::timestamptz)
-      AND (:before::timestamptz IS NULL OR coalesce(d.published_date, d.fetched_at) < :before::timestamptz)
+      AND CASE
+            -- A page stating no publish date, under a date filter: kept, dropped, or judged by its fetch (QueryFilters.undated).
+            WHEN d.published_date IS NULL AND :undated::text = 'keep' THEN true
+            WHEN d.published_date IS NULL AND :undated::text = 'drop' THEN :after::timestamptz IS NULL AND :before::timestamptz IS NULL
+            ELSE (:after::timestamptz IS NULL OR coalesce(d.published_date, d.fetched_at) >= :after::timestamptz)
+             AND (:before::timestamptz IS NULL OR coalesce(d.published_date, d.fetched_at) < :before::timestamptz)
+          END
       AND (:language::text IS NULL OR d.language = :language::text)
       AND (:any_topic::boolean OR d.is_news)
       AND (:unsafe_allowed::boolean OR NOT d.is_unsafe)
@@ -399,7 +405,7 @@ const loadingSql = (chunkOrder: string) => `
   SELECT r.id, r.relevance, d.final_url, d.title, k.chunks,
          CASE WHEN :include_text::boolean OR k.chunks IS NULL THEN d.text ELSE '' END AS text,
          CASE WHEN :include_markdown::boolean THEN d.markdown END AS markdown,
-         d.images, d.published_date, d.language, d.content_hash
+         d.images, d.published_date, d.source, d.language, d.content_hash
   FROM ranked r
   JOIN documents d ON d.id = r.id
   -- The best :chunks_per_source chunks of each shown page, in page order (none asked or none stored: NULL): ranked
@@ -451,6 +457,11 @@ interface QueryFilters {
   boostDomains: string[];
   after: Date | null;
   before: Date | null;
+  /**
+   * A page stating no publish date under a date window: `keep` it, `drop` it, or judge it by when it was fetched
+   * (`fetched`, when the caller did not say: include_undated absent).
+   */
+  undated: 'keep' | 'drop' | 'fetched';
   language: string | null;
   phrases: string[];
   filtered: boolean;
@@ -466,6 +477,7 @@ function filtersOf(query: SearchQuery): QueryFilters {
     boostDomains: includeMode === 'boost' && included ? included : [],
     after: window.after ?? null,
     before: window.before ?? null,
+    undated: query.includeUndated === undefined ? ('fetched' as const) : query.includeUndated ? ('keep' as const) : ('drop' as const),
     language: query.filterByLanguage ? (languageCodeOf(query.language) ?? null) : null,
     phrases: query.exactMatch ? quotedPhrases(query.query) : [],
   };
@@ -608,6 +620,7 @@ export class LocalIndexProvider implements SearchProvider {
       exclude_domains: filters.excludeDomains,
       after: filters.after,
       before: filters.before,
+      undated: filters.undated,
       language: filters.language,
       any_topic: query.topic !== 'news',
       unsafe_allowed: !query.safeSearch,
@@ -781,6 +794,7 @@ export class LocalIndexProvider implements SearchProvider {
       exclude_domains: filters.excludeDomains,
       after: filters.after,
       before: filters.before,
+      undated: filters.undated,
       language: filters.language,
       any_topic: query.topic !== 'news',
       unsafe_allowed: !query.safeSearch,
@@ -903,7 +917,10 @@ export class LocalIndexProvider implements SearchProvider {
     };
     if (row.chunks !== null) candidate.chunks = row.chunks;
     if (row.markdown !== null) candidate.markdown = row.markdown;
-    if (row.published_date) candidate.publishedDate = row.published_date.toISOString();
+    if (row.published_date) {
+      candidate.publishedDate = row.published_date.toISOString();
+      candidate.publishedDateSource = row.source === 'import' ? 'import' : 'page_metadata';
+    }
     if (row.language) candidate.language = row.language;
     return candidate;
   }

@@ -1,3 +1,6 @@
+/** Where a page's publish date was read (the search response's published_date_source). */
+export type PublishedDateSource = 'page_metadata' | 'import' | 'upstream';
+
 export interface ImageReference {
   url: string;
   alt?: string;
@@ -18,6 +21,8 @@ export interface SearchCandidate {
   provider: string;
   /** ISO 8601. */
   publishedDate?: string;
+  /** With publishedDate: the page's markup, the operator's import file, or the search engine's listing. */
+  publishedDateSource?: PublishedDateSource;
   language?: string;
   images: ImageReference[];
   /**

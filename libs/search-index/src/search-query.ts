@@ -21,6 +21,11 @@ export interface SearchQuery {
   startDate?: string;
   /** YYYY-MM-DD; results published before this day. */
   endDate?: string;
+  /**
+   * Pages stating no publish date under a date filter: true keeps them, false drops them. Unset: the local index
+   * judges them by when they were fetched, SearXNG's are kept for timeRange and dropped for start/end dates.
+   */
+  includeUndated?: boolean;
   includeDomains?: string[];
   excludeDomains?: string[];
   /** filter (default): only the listed domains; boost: the listed domains rank higher. */

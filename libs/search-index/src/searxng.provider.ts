@@ -97,8 +97,10 @@ export class SearxngProvider implements SearchProvider {
       query.includeDomainsMode !== 'boost' && query.includeDomains?.length ? query.includeDomains.map(normalizeDomainEntry) : undefined;
     const exclude = query.excludeDomains?.length ? query.excludeDomains.map(normalizeDomainEntry) : undefined;
     const window = timeWindowOf(query);
-    // SearXNG applies time_range itself; explicit start/end dates it does not know, so undated results go.
-    const needsDate = Boolean(query.startDate || query.endDate);
+    // SearXNG applies time_range itself; explicit start/end dates it does not know, so undated results go unless the
+    // caller chose (includeUndated).
+    const dateFilter = Boolean(query.timeRange || query.startDate || query.endDate);
+    const needsDate = query.includeUndated === undefined ? Boolean(query.startDate || query.endDate) : dateFilter && !query.includeUndated;
     const topScore = Math.max(0, ...results.map((result) => result.score ?? 0));
     const candidates: SearchCandidate[] = [];
     results.forEach((result, rank) => {
@@ -123,7 +125,10 @@ export class SearxngProvider implements SearchProvider {
         provider: this.name,
         images: result.img_src && isReturnableUrl(result.img_src, this.options.policy) ? [{ url: result.img_src }] : [],
       };
-      if (published) candidate.publishedDate = published.toISOString();
+      if (published) {
+        candidate.publishedDate = published.toISOString();
+        candidate.publishedDateSource = 'upstream';
+      }
       candidates.push(candidate);
     });
     return candidates.slice(0, query.upstreamMaxResults ?? query.maxResults ?? 10);

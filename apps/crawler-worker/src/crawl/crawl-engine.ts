@@ -1,8 +1,8 @@
 import { PageSlots } from '@sift/browser';
 import type { ExtractedLink, WebPage } from '@sift/content-extraction';
-import { type AcquiredPage, Deadline, type FetchedPage } from '@sift/pages';
+import { type AcquiredPage, Deadline, failureOf, type FetchedPage } from '@sift/pages';
 import { FetchError } from '@sift/safe-fetch';
-import type { CrawledPage, CrawlPage } from '@sift/queue-contracts';
+import type { CrawledPage, CrawlFailure, CrawlPage } from '@sift/queue-contracts';
 import { setMaxListeners } from 'node:events';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { CrawlDependencies, CrawlEngineSettings, DEFAULT_CRAWL_ENGINE_SETTINGS, FetchedResource, RenderedResource } from './crawl-dependencies';
@@ -28,6 +28,8 @@ const MAX_INCOMING_DESCRIPTIONS = 20;
  * which would hold up the worker's other crawls, its job-lock renewals and /metrics if done in one go.
  */
 const LINKS_PER_TURN = 1_000;
+/** Failed pages listed in the answer (all are counted): enough to see what went wrong, bounded for the job result. */
+const MAX_REPORTED_FAILURES = 100;
 
 interface CollectedPage {
   visitOrder: number;
@@ -81,6 +83,9 @@ class CrawlRun {
   /** With instructions: what the links to a page say about it, by page key (anchor-text evidence). */
   private readonly incomingDescriptions = new Map<string, string[]>();
   private failedPages = 0;
+  private readonly failures: CrawlFailure[] = [];
+  /** In-scope links not followed because robots.txt disallows them. */
+  private robotsRefused = 0;
   /** Pages left out because the deadline was too close to fetch them: the crawl is partial though its frontier emptied. */
   private pagesNotStarted = 0;
   private inFlight = 0;
@@ -182,7 +187,11 @@ class CrawlRun {
     const visitOrder = this.visitCounter++;
 
     const rules = await this.robotsFor(entry.url);
-    if (!rules.isAllowed(entry.url)) return;
+    if (!rules.isAllowed(entry.url)) {
+      // Links are checked before they are followed, so this is the root (or a page the caller named): say why.
+      this.reportFailure({ url: entry.url.href, error: 'Disallowed by robots.txt', errorCode: 'robots' });
+      return;
+    }
     if (this.request.mode === 'map' && entry.depth >= this.request.maxDepth) {
       // Map lists the last level without fetching it: its links would not be followed anyway. Unfetched, it is not
       // checked at connect time, so the policy's address rules are applied to the URL itself.
@@ -215,7 +224,10 @@ class CrawlRun {
       // the error is only the abort itself.
       if (this.stopped) throw error;
       if (error instanceof TooLateToStartError) this.pagesNotStarted += 1;
-      else this.failedPages += 1;
+      else {
+        this.failedPages += 1;
+        this.reportFailure({ url: entry.url.href, ...failureOf(error, this.settings.pageTimeoutMs) });
+      }
       return;
     }
     // The crawl may have answered while the page was being extracted; it no longer counts.
@@ -317,13 +329,20 @@ class CrawlRun {
       );
       for (const candidate of batch) {
         if (this.seenKeys.has(candidate.key)) continue;
-        if (!rulesByOrigin.get(candidate.url.origin)?.isAllowed(candidate.url)) continue;
+        if (!rulesByOrigin.get(candidate.url.origin)?.isAllowed(candidate.url)) {
+          this.robotsRefused += 1;
+          continue;
+        }
         this.seenKeys.add(candidate.key);
         this.frontier.push({ url: candidate.url, depth, score: scores.get(candidate) ?? 0 });
         selected += 1;
       }
     }
     this.wake();
+  }
+
+  private reportFailure(failure: CrawlFailure): void {
+    if (this.failures.length < MAX_REPORTED_FAILURES) this.failures.push(failure);
   }
 
   private recordIncoming(key: string, link: ExtractedLink): void {
@@ -506,10 +525,14 @@ class CrawlRun {
         listed.add(key);
         urls.push(url);
       }
-      return { baseUrl: this.request.url, pages: [], urls, successfulPages: urls.length, failedPages: this.failedPages, partial };
+      return { baseUrl: this.request.url, pages: [], urls, successfulPages: urls.length, ...this.failureCounts(), partial };
     }
     const pages = this.rankedPages().map((page) => this.toResult(page));
-    return { baseUrl: this.request.url, pages, urls: [], successfulPages: pages.length, failedPages: this.failedPages, partial };
+    return { baseUrl: this.request.url, pages, urls: [], successfulPages: pages.length, ...this.failureCounts(), partial };
+  }
+
+  private failureCounts(): Pick<CrawlOutcome, 'failedPages' | 'failures' | 'robotsRefused'> {
+    return { failedPages: this.failedPages, failures: [...this.failures], robotsRefused: this.robotsRefused };
   }
 
   /**

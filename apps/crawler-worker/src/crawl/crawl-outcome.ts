@@ -1,4 +1,4 @@
-import type { CrawlPage } from '@sift/queue-contracts';
+import type { CrawlFailure, CrawlPage } from '@sift/queue-contracts';
 
 export interface CrawlOutcome {
   baseUrl: string;
@@ -12,6 +12,10 @@ export interface CrawlOutcome {
   /** What the gateway bills: pages returned (crawl) or URLs returned (map). */
   successfulPages: number;
   failedPages: number;
+  /** The first failed pages, each with its reason and code; robots.txt refusals of the pages it was asked to visit. */
+  failures: CrawlFailure[];
+  /** In-scope links not followed because robots.txt disallows them. */
+  robotsRefused: number;
   /** True when the deadline, a cancellation or the limit stopped the crawl before its frontier was empty. */
   partial: boolean;
 }

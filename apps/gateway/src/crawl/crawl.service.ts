@@ -7,6 +7,7 @@ import { RequestContext, responseTimeSeconds } from '../caller/request-context';
 import { failuresRecordedWith, NO_USAGE, RequestOutcome } from '../request-log/request-outcome';
 import { crawlResultOf } from '../pages/page-responses';
 import { SiteTraversal } from './site-traversal';
+import { traversalReportOf } from './traversal-report';
 
 @Injectable()
 export class CrawlService {
@@ -41,13 +42,14 @@ export class CrawlService {
     reservation: Reservation | null,
   ): Promise<RequestOutcome<CrawlResponseDto>> {
     const limit = this.metering.pageLimit(reservation, [mapping, extraction], body.limit);
+    const noAnswer = { baseUrl: url, results: [], successfulPages: 0, failedPages: 0, partial: true };
     const outcome = await this.traversal.run(CrawlJob, context, url, { ...body, limit }, {
       includeImages: body.include_images,
       extractDepth: body.extract_depth,
       format: body.format,
       includeFavicon: body.include_favicon,
       chunksPerSource: body.chunks_per_source,
-    }, { baseUrl: url, results: [], successfulPages: 0, failedPages: 0, partial: true });
+    }, noAnswer);
     // Crawl = mapping (per 10 pages) + extraction (per 5 pages) of the pages that succeeded, in one settlement
     // (both or neither); failures are free.
     const charged = await this.metering.settle(context, reservation, [
@@ -62,6 +64,7 @@ export class CrawlService {
       response_time: responseTimeSeconds(context),
       request_id: context.requestId,
       ...(body.include_usage ? { usage: { credits: charged } } : {}),
+      ...traversalReportOf(outcome, outcome === noAnswer, body.timeout),
     };
     const detail = { pages: outcome.successfulPages, failed: outcome.failedPages, partial: outcome.partial };
     return { response, usage: { depth: body.extract_depth, credits: charged, detail } };

@@ -6,7 +6,7 @@ import { startWorkerProcess, WorkerProcess } from '../testing/worker-process';
 
 interface ExtractBody {
   results: Array<{ url: string; title: string | null; raw_content: string; images?: string[]; favicon?: string }>;
-  failed_results: Array<{ url: string; error: string }>;
+  failed_results: Array<{ url: string; error: string; error_code: string; retryable: boolean }>;
   request_id: string;
   response_time: number;
   usage?: { credits: number };
@@ -90,7 +90,7 @@ describe('POST /extract', () => {
   it('refuses a redirect from an allowed host to a forbidden one, with zero hits on the forbidden one', async () => {
     const { body } = await callGateway<ExtractBody>(gateway.baseUrl, 'POST', '/extract', { apiKey: await keyFor(), body: { urls: `${site.url}/to-internal` } });
     expect(body.results).toEqual([]);
-    expect(body.failed_results).toEqual([{ url: `${site.url}/to-internal`, error: 'URL is not supported' }]);
+    expect(body.failed_results).toEqual([{ url: `${site.url}/to-internal`, error: 'URL is not supported', error_code: 'not_allowed', retryable: false }]);
     expect(internal.requests).toEqual([]);
   });
 
@@ -103,7 +103,7 @@ describe('POST /extract', () => {
     expect(status).toBe(200);
     expect(Date.now() - started).toBeLessThan(6_000);
     expect(body.results.map((result) => result.url)).toEqual([`${site.url}/b`]);
-    expect(body.failed_results[0]).toEqual({ url: `${site.url}/slow`, error: expect.stringMatching(/timed out/i) });
+    expect(body.failed_results[0]).toEqual({ url: `${site.url}/slow`, error: expect.stringMatching(/timed out/i), error_code: 'timeout', retryable: true });
   });
 
   it('charges 1 credit per 5 successful basic extractions, carried over, and never charges failures', async () => {

@@ -1,8 +1,8 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import { ExtractRequestDto, ExtractResponseDto } from '@sift/api-contracts';
+import { ExtractRequestDto, ExtractResponseDto, FailedResultDto } from '@sift/api-contracts';
 import { BillingMeterName, extractMeter, meteredCreditsBound, Reservation } from '@sift/billing';
 import { JobQueue, JobTimeoutError, QueueUnavailableError } from '@sift/queue';
-import { ExtractUrlJob, ExtractUrlResult } from '@sift/queue-contracts';
+import { ExtractUrlFailure, ExtractUrlJob, ExtractUrlResult, isRetryableFailure } from '@sift/queue-contracts';
 import { MeteringService } from '../billing/metering.service';
 import { RequestContext, responseTimeSeconds } from '../caller/request-context';
 import { failuresRecordedWith, NO_USAGE, RequestOutcome } from '../request-log/request-outcome';
@@ -55,7 +55,7 @@ export class ExtractService {
       if (outcome.ok) {
         results.push(extractResultOf(outcome.page, outcome.content ?? '', { includeImages: body.include_images, includeFavicon: body.include_favicon }));
       } else {
-        failedResults.push({ url: outcome.url, error: outcome.error });
+        failedResults.push(failedResultOf(outcome));
       }
     }
     // Failures are never charged: only successes advance the 1-credit-per-5 meter.
@@ -66,13 +66,14 @@ export class ExtractService {
       response_time: responseTimeSeconds(context),
       request_id: context.requestId,
       ...(body.include_usage ? { usage: { credits: charged } } : {}),
+      ...(results.length === 0 && failedResults.length > 1 ? { warnings: [everyUrlFailedWarning(failedResults)] } : {}),
     };
     // Each URL's time and outcome: the answer goes at the slowest URL's time, and this shows which one that was.
     const detail = {
       urls: outcomes.map((outcome, index) => ({
         url: urls[index],
         ms: elapsedMs[index],
-        ...(outcome.ok ? { outcome: 'ok', via: outcome.via } : { outcome: 'failed', error: outcome.error }),
+        ...(outcome.ok ? { outcome: 'ok', via: outcome.via } : { outcome: 'failed', error: outcome.error, error_code: outcome.errorCode ?? 'internal' }),
       })),
     };
     return { response, usage: { depth: body.extract_depth, credits: charged, detail } };
@@ -121,10 +122,26 @@ export class ExtractService {
       if (outcome.status === 'fulfilled') return outcome.value;
       const url = urls[index];
       const error: unknown = outcome.reason;
-      if (error instanceof JobTimeoutError) return { ok: false, url, error: `Timed out after ${deadlineMs / 1000} seconds.` };
+      if (error instanceof JobTimeoutError) return { ok: false, url, error: `Timed out after ${deadlineMs / 1000} seconds.`, errorCode: 'timeout' };
       this.logger.error(`extract of ${url} failed: ${error instanceof Error ? error.message : String(error)}`);
-      return { ok: false, url, error: 'Internal error while extracting this URL.' };
+      return { ok: false, url, error: 'Internal error while extracting this URL.', errorCode: 'internal' };
     });
     return { outcomes, elapsedMs };
   }
+}
+
+/** A failed URL as the response shows it; a worker of an earlier version answers without a code. */
+function failedResultOf(failure: ExtractUrlFailure): FailedResultDto {
+  const errorCode = failure.errorCode ?? 'internal';
+  return { url: failure.url, error: failure.error, error_code: errorCode, retryable: isRetryableFailure(errorCode) };
+}
+
+/** Every URL failed: what may be worth retrying, in one line an agent can act on. */
+function everyUrlFailedWarning(failed: readonly FailedResultDto[]): string {
+  const retryable = failed.filter((failure) => failure.retryable).length;
+  const codes = [...new Set(failed.map((failure) => failure.error_code))].join(', ');
+  return (
+    `Every URL failed (${codes}); ${retryable === 0 ? 'none is worth retrying as is' : `${retryable} of ${failed.length} may succeed if retried (retryable: true)`}. ` +
+    'See failed_results[].error_code.'
+  );
 }

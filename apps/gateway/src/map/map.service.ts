@@ -6,6 +6,7 @@ import { MeteringService } from '../billing/metering.service';
 import { RequestContext, responseTimeSeconds } from '../caller/request-context';
 import type { RequestOutcome } from '../request-log/request-outcome';
 import { SiteTraversal } from '../crawl/site-traversal';
+import { traversalReportOf } from '../crawl/traversal-report';
 
 @Injectable()
 export class MapService {
@@ -24,13 +25,14 @@ export class MapService {
 
   private async mapWithin(context: RequestContext, body: MapRequestDto, url: string, meter: BillingMeterName, reservation: Reservation | null): Promise<RequestOutcome<MapResponseDto>> {
     const limit = this.metering.pageLimit(reservation, [meter], body.limit);
+    const noAnswer = { baseUrl: url, urls: [], successfulPages: 0, failedPages: 0, partial: true };
     const outcome = await this.traversal.run(MapJob, context, url, { ...body, limit }, {
       includeImages: false,
       extractDepth: 'basic',
       format: 'text',
       includeFavicon: false,
       chunksPerSource: 3,
-    }, { baseUrl: url, urls: [], successfulPages: 0, failedPages: 0, partial: true });
+    }, noAnswer);
     const charged = await this.metering.settle(context, reservation, [{ kind: `map:${meter}`, meter, units: outcome.successfulPages }]);
     const response: MapResponseDto = {
       base_url: outcome.baseUrl,
@@ -38,6 +40,7 @@ export class MapService {
       response_time: responseTimeSeconds(context),
       request_id: context.requestId,
       ...(body.include_usage ? { usage: { credits: charged } } : {}),
+      ...traversalReportOf(outcome, outcome === noAnswer, body.timeout),
     };
     const detail = { pages: outcome.successfulPages, failed: outcome.failedPages, partial: outcome.partial };
     return { response, usage: { depth: null, credits: charged, detail } };

@@ -43,7 +43,10 @@ export function searchResultOf(source: SourceContent, fields: SearchResultFields
   const { page } = source;
   const result: SearchResultDto = { id: fields.id, title: page.title, url: source.candidate.url, content: fields.content, score: fields.score };
   if (fields.rawContentFormat) result.raw_content = fields.rawContentFormat === 'text' ? page.text : page.markdown;
-  if (fields.includePublishedDate && page.publishedDate) result.published_date = page.publishedDate;
+  if (fields.includePublishedDate && page.publishedDate) {
+    result.published_date = page.publishedDate;
+    if (source.publishedDateSource) result.published_date_source = source.publishedDateSource;
+  }
   if (fields.includeFavicon && page.favicon) result.favicon = page.favicon;
   if (fields.images) result.images = fields.images;
   return result;

@@ -4,7 +4,7 @@ describe('inferParameters', () => {
   const now = new Date('2026-03-10T12:00:00Z');
 
   it('reads news, its time range and a plain depth from a short news query', () => {
-    expect(inferParameters('latest news about the volcano today', now)).toEqual({ topic: 'news', searchDepth: 'basic', timeRange: 'day' });
+    expect(inferParameters('latest news about the volcano today', now)).toMatchObject({ topic: 'news', searchDepth: 'basic', timeRange: 'day' });
   });
 
   it('recognises finance queries and tickers', () => {
@@ -15,7 +15,9 @@ describe('inferParameters', () => {
   it('raises the depth for comparisons and long questions only', () => {
     expect(inferParameters('compare postgres and mysql replication', now).searchDepth).toBe('advanced');
     expect(inferParameters('one two three four five six seven eight nine ten', now).searchDepth).toBe('advanced');
-    expect(inferParameters('rust tutorial', now)).toEqual({ topic: 'general', searchDepth: 'basic' });
+    const plain = inferParameters('rust tutorial', now);
+    expect(plain).toMatchObject({ topic: 'general', searchDepth: 'basic' });
+    expect(plain.timeRange).toBeUndefined();
   });
 
   it('takes the current year as a one-year range, and week and month words', () => {
@@ -23,5 +25,15 @@ describe('inferParameters', () => {
     expect(inferParameters('best laptops 2019', now).timeRange).toBeUndefined();
     expect(inferParameters('rust releases this month', now).timeRange).toBe('month');
     expect(inferParameters('what happened past week', now).timeRange).toBe('week');
+  });
+
+  it('says which words of the query decided each value', () => {
+    expect(inferParameters('latest news: compare the two launches today', now).reasons).toEqual({
+      topic: 'the query says "latest"',
+      searchDepth: 'the query asks for a close reading ("compare")',
+      timeRange: 'the query says "today"',
+    });
+    expect(inferParameters('best laptops 2026', now).reasons.timeRange).toBe('the query names the current year 2026');
+    expect(inferParameters('one two three four five six seven eight nine ten', now).reasons.searchDepth).toBe('the query is long (10 words)');
   });
 });

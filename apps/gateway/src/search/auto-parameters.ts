@@ -7,6 +7,8 @@ export interface InferredParameters {
   topic: SearchTopic;
   searchDepth: SearchDepth;
   timeRange?: LongTimeRange;
+  /** Why each value was chosen, in words a caller can check against the query (the response's warnings). */
+  reasons: { topic: string; searchDepth: string; timeRange?: string };
 }
 
 const FINANCE = /\b(stocks?|shares?|share price|stock price|earnings|dividends?|market cap|nasdaq|nyse|ticker|ipo|quarterly results|revenue|bonds?|etfs?|crypto(currency)?|bitcoin)\b|\$[A-Z]{1,5}\b/i;
@@ -26,11 +28,38 @@ const LONG_QUERY_WORDS = 10;
  * predictable (a caller can read why a value was chosen); explicit request values override all of it.
  */
 export function inferParameters(query: string, now: Date = new Date()): InferredParameters {
-  const topic: SearchTopic = FINANCE.test(query) ? 'finance' : NEWS.test(query) ? 'news' : 'general';
-  let timeRange = TIME_WORDS.find(([pattern]) => pattern.test(query))?.[1];
+  const finance = FINANCE.exec(query)?.[0];
+  const news = finance ? undefined : NEWS.exec(query)?.[0];
+  const topic: SearchTopic = finance ? 'finance' : news ? 'news' : 'general';
+  const topicReason = finance ? `the query says "${finance}"` : news ? `the query says "${news}"` : 'the query names no news or finance words';
+  let timeRange: LongTimeRange | undefined;
+  let timeRangeReason: string | undefined;
+  for (const [pattern, range] of TIME_WORDS) {
+    const words = pattern.exec(query)?.[0];
+    if (words) {
+      timeRange = range;
+      timeRangeReason = `the query says "${words}"`;
+      break;
+    }
+  }
   // A query naming the current year asks about this year's events.
-  if (!timeRange && new RegExp(`\\b${now.getUTCFullYear()}\\b`).test(query)) timeRange = 'year';
+  const year = String(now.getUTCFullYear());
+  if (!timeRange && new RegExp(`\\b${year}\\b`).test(query)) {
+    timeRange = 'year';
+    timeRangeReason = `the query names the current year ${year}`;
+  }
   const words = query.trim().split(/\s+/).length;
-  const searchDepth: SearchDepth = NEEDS_DEPTH.test(query) || words >= LONG_QUERY_WORDS ? 'advanced' : 'basic';
-  return { topic, searchDepth, ...(timeRange ? { timeRange } : {}) };
+  const deepWords = NEEDS_DEPTH.exec(query)?.[0];
+  const searchDepth: SearchDepth = deepWords || words >= LONG_QUERY_WORDS ? 'advanced' : 'basic';
+  const depthReason = deepWords
+    ? `the query asks for a close reading ("${deepWords}")`
+    : words >= LONG_QUERY_WORDS
+      ? `the query is long (${words} words)`
+      : 'the query is short and asks for no comparison or explanation';
+  return {
+    topic,
+    searchDepth,
+    ...(timeRange ? { timeRange } : {}),
+    reasons: { topic: topicReason, searchDepth: depthReason, ...(timeRangeReason ? { timeRange: timeRangeReason } : {}) },
+  };
 }

@@ -6,6 +6,7 @@ import {
   SearchTopic,
 } from '@sift/api-contracts';
 import { countryCodeOf, languageCodeOf } from '@sift/pages';
+import { isValidDomainEntry } from '@sift/search-index';
 import { ApiError } from '../http/api-error';
 import { inferParameters, LongTimeRange } from './auto-parameters';
 
@@ -17,6 +18,8 @@ export interface ResolvedSearch {
   timeRange?: LongTimeRange;
   startDate?: string;
   endDate?: string;
+  /** Pages stating no publish date under a date filter: kept (true), dropped (false), or each source's rule (absent). */
+  includeUndated?: boolean;
   maxResults: number;
   chunksPerSource: number;
   includeImages: boolean;
@@ -39,6 +42,8 @@ export interface ResolvedSearch {
   timeoutMs?: number;
   /** The echo of what auto_parameters chose; only when it was on. */
   autoParameters?: SearchAutoParametersDto;
+  /** How the request was changed or narrowed before it ran (the response's warnings). */
+  warnings: string[];
 }
 
 /**
@@ -50,17 +55,28 @@ export function resolveSearch(body: SearchRequestDto, explicitFields: ReadonlySe
   let topic = body.topic;
   let timeRange = body.time_range ? normalizeTimeRange(body.time_range) : undefined;
   let autoParameters: SearchAutoParametersDto | undefined;
+  const warnings: string[] = [];
   if (body.auto_parameters) {
     const inferred = inferParameters(body.query, now);
-    if (!explicitFields.has('search_depth')) depth = inferred.searchDepth;
-    if (!explicitFields.has('topic')) topic = inferred.topic;
+    const choices: string[] = [];
+    if (!explicitFields.has('search_depth')) {
+      depth = inferred.searchDepth;
+      choices.push(`search_depth to ${depth} (${inferred.reasons.searchDepth})`);
+    }
+    if (!explicitFields.has('topic')) {
+      topic = inferred.topic;
+      choices.push(`topic to ${topic} (${inferred.reasons.topic})`);
+    }
     if (!explicitFields.has('time_range') && !explicitFields.has('start_date') && !explicitFields.has('end_date')) {
       timeRange = inferred.timeRange;
+      if (timeRange) choices.push(`time_range to ${timeRange} (${inferred.reasons.timeRange})`);
     }
     autoParameters = { topic, search_depth: depth, ...(timeRange ? { time_range: timeRange } : {}) };
+    if (choices.length > 0) warnings.push(`auto_parameters set ${choices.join(', ')}; send a field explicitly to override it.`);
   }
 
-  const includeDomains = body.include_domains.map((domain) => domain.trim()).filter(Boolean);
+  const includeDomains = validDomainEntries('include_domains', body.include_domains, warnings);
+  const excludeDomains = validDomainEntries('exclude_domains', body.exclude_domains, warnings);
   if (body.include_domains_mode && includeDomains.length === 0) {
     throw new ApiError(400, 'include_domains_mode requires include_domains: send at least one domain or leave include_domains_mode out.');
   }
@@ -87,6 +103,7 @@ export function resolveSearch(body: SearchRequestDto, explicitFields: ReadonlySe
     timeRange,
     startDate: body.start_date,
     endDate: body.end_date,
+    ...(body.include_undated === undefined ? {} : { includeUndated: body.include_undated }),
     maxResults: body.max_results,
     chunksPerSource: body.chunks_per_source,
     includeImages: body.include_images,
@@ -94,7 +111,7 @@ export function resolveSearch(body: SearchRequestDto, explicitFields: ReadonlySe
     answerDepth: body.include_answer === false ? undefined : body.include_answer === 'advanced' ? 'advanced' : 'basic',
     rawContentFormat: body.include_raw_content === false ? undefined : body.include_raw_content === 'text' ? 'text' : 'markdown',
     includeDomains,
-    excludeDomains: body.exclude_domains.map((domain) => domain.trim()).filter(Boolean),
+    excludeDomains,
     includeDomainsMode: includeDomains.length > 0 ? (body.include_domains_mode ?? 'filter') : undefined,
     // The spec boosts a country only for the general topic.
     country: topic === 'general' ? body.country : undefined,
@@ -106,5 +123,25 @@ export function resolveSearch(body: SearchRequestDto, explicitFields: ReadonlySe
     includeUsage: body.include_usage,
     timeoutMs: body.timeout === undefined ? undefined : Math.round(body.timeout * 1000),
     autoParameters,
+    warnings,
   };
+}
+
+/**
+ * The entries of include_domains or exclude_domains that can match a host (isValidDomainEntry); blank ones are left
+ * out silently, as before. Some invalid: they are dropped with a warning. All invalid: 400 naming them, as Tavily
+ * answers, rather than a search that quietly matches nothing (include) or excludes nothing (exclude).
+ */
+function validDomainEntries(field: 'include_domains' | 'exclude_domains', entries: readonly string[], warnings: string[]): string[] {
+  const given = entries.map((domain) => domain.trim()).filter(Boolean);
+  const invalid = given.filter((domain) => !isValidDomainEntry(domain));
+  if (invalid.length === 0) return given;
+  const named = `[${invalid.map((domain) => `'${domain}'`).join(', ')}]`;
+  const rule = "Domains must have a valid suffix (e.g., 'example.com' instead of 'example').";
+  if (invalid.length === given.length) throw new ApiError(400, `All domains in ${field} are invalid: ${named}. ${rule}`);
+  warnings.push(
+    `${field}: ${invalid.length === 1 ? '1 invalid entry was' : `${invalid.length} invalid entries were`} dropped: ${named}; ` +
+      `searched with the other ${given.length - invalid.length}. ${rule}`,
+  );
+  return given.filter((domain) => isValidDomainEntry(domain));
 }

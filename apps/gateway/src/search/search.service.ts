@@ -4,6 +4,7 @@ import { ImageResultDto, SearchRequestDto, SearchResponseDto, SearchResultDto } 
 import { Reservation, searchCredits } from '@sift/billing';
 import { ImageContext, SourceChunk } from '@sift/llm';
 import { type ConfiguredModels, RerankService } from '@sift/models';
+import { isRetryableFailure } from '@sift/queue-contracts';
 import { CHUNK_SEPARATOR } from '@sift/ranking';
 import { containsQuotedPhrases, pageLanguageOf, SearchFanOut, SearchQuery } from '@sift/search-index';
 import { languageCodeOf } from '@sift/pages';
@@ -17,6 +18,7 @@ import { searchResultId } from './result-id';
 import { type SearchDepthProfile, searchDepthProfiles } from './search-depth-profile';
 import { SearchAnswerService } from './search-answer.service';
 import { resolveSearch, ResolvedSearch } from './search-parameters';
+import { fetchFailureWarning, undatedWarnings } from './search-warnings';
 import { searchResultOf } from '../pages/page-responses';
 import { MODELS } from '../pages/pages.module';
 import type { SourceContent } from './source-content';
@@ -161,6 +163,7 @@ export class SearchService {
       fetched: loaded.fetched,
       from_cache: loaded.fromCache,
       fetch_failures: loaded.fetchFailures,
+      ...(loaded.fetchFailures > 0 ? { fetch_failed: fetchFailuresOf(loaded.sources) } : {}),
       still_loading: loaded.stillLoading,
       content_wait: { ended: loaded.waitEnded, budget_ms: budgetMs, waited_ms: Date.now() - contentStartedAt },
       chunk_embeddings: similarity.mode,
@@ -168,6 +171,13 @@ export class SearchService {
       results: results.length,
     };
     const charged = await this.metering.settle(context, reservation, [{ kind: 'search', credits }]);
+    const shownSources = shown.map(({ entry }) => entry.source);
+    const warnings = [
+      ...search.warnings,
+      ...undatedWarnings(search, shownSources, fanOut.providers.some((provider) => provider.name !== 'local')),
+      fetchFailureWarning(search, shownSources, loaded.fetched + loaded.fromCache > 0),
+      loading.length > 0 ? stillLoadingWarning(loading, search.depth, budgetMs) : undefined,
+    ].filter((warning): warning is string => warning !== undefined);
     const response: SearchResponseDto = {
       query: body.query,
       results,
@@ -177,7 +187,7 @@ export class SearchService {
       request_id: context.requestId,
       ...(search.autoParameters ? { auto_parameters: search.autoParameters } : {}),
       ...(search.includeUsage ? { usage: { credits: charged } } : {}),
-      ...(loading.length > 0 ? { warnings: [stillLoadingWarning(loading, search.depth, budgetMs)] } : {}),
+      ...(warnings.length > 0 ? { warnings } : {}),
     };
     return { response, usage: { depth: search.depth, credits: charged, detail } };
   }
@@ -207,6 +217,7 @@ export class SearchService {
       timeRange: search.timeRange,
       startDate: search.startDate,
       endDate: search.endDate,
+      ...(search.includeUndated === undefined ? {} : { includeUndated: search.includeUndated }),
       includeDomains: search.includeDomains,
       excludeDomains: search.excludeDomains,
       includeDomainsMode: search.includeDomainsMode,
@@ -289,6 +300,15 @@ function preferPages(sources: readonly SourceContent[], wanted: number): SourceC
   if (withPage.length >= wanted) return withPage.slice(0, wanted);
   const chosen = new Set([...withPage, ...sources.filter((source) => source.loading || source.fetchFailed).slice(0, wanted - withPage.length)]);
   return sources.filter((source) => chosen.has(source));
+}
+
+/** The request log's detail of each failed page fetch: the URL, why, and whether a retry may pass. */
+function fetchFailuresOf(sources: readonly SourceContent[]): { url: string; error: string; error_code: string; retryable: boolean }[] {
+  return sources.flatMap((source) =>
+    source.fetchFailure
+      ? [{ url: source.candidate.url, error: source.fetchFailure.error, error_code: source.fetchFailure.errorCode, retryable: isRetryableFailure(source.fetchFailure.errorCode) }]
+      : [],
+  );
 }
 
 function stillLoadingWarning(loading: readonly SourceContent[], depth: string, budgetMs: number): string {

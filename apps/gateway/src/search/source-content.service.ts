@@ -2,8 +2,8 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import { conventionalFavicon, type WebPage, webPageOf } from '@sift/content-extraction';
 import { JobQueue, JobTimeoutError } from '@sift/queue';
 import { ExtractUrlJob, ExtractUrlResult } from '@sift/queue-contracts';
-import { SearchCandidate } from '@sift/search-index';
-import { type PageNeeds, PageRepository, storedCopyAnswers } from '@sift/pages';
+import { PublishedDateSource, SearchCandidate } from '@sift/search-index';
+import { type PageNeeds, PageRepository, type StoredPage, storedCopyAnswers } from '@sift/pages';
 import { pageViewerOf, type RequestContext } from '../caller/request-context';
 import { GATEWAY_CONFIG, GatewayAppConfig } from '../core/core.module';
 import type { ResolvedSearch } from './search-parameters';
@@ -91,7 +91,8 @@ export class SourceContentService {
         void this.contentOf(context, search, state.candidate, plan)
           .catch((error: unknown) => {
             this.logger.warn(`content of ${state.candidate.url} failed: ${(error as Error).message}`);
-            return { kind: 'failed' as const, source: { ...this.fromSnippet(state.candidate), fetchFailed: true } };
+            const fetchFailure = { error: 'Internal error while fetching this page.', errorCode: 'internal' as const };
+            return { kind: 'failed' as const, source: { ...this.fromSnippet(state.candidate), fetchFailed: true, fetchFailure } };
           })
           .then((settled) => {
             Object.assign(state, settled);
@@ -141,17 +142,18 @@ export class SourceContentService {
     if (!candidate.contentIsSnippet) return { kind: 'index', source: this.fromIndex(candidate) };
     if (plan.content === 'index') return { kind: 'snippet', source: this.fromSnippet(candidate) };
     const cached = await this.fresh(context, search, candidate.url);
-    if (cached) return { kind: 'cached', source: this.fromPage(candidate, cached) };
+    if (cached) return { kind: 'cached', source: this.fromPage(candidate, cached.page, dateSourceOfStored(cached)) };
     if (plan.content === 'cache') return { kind: 'snippet', source: this.fromSnippet(candidate) };
     const fetched = await this.fetch(context, search, candidate, plan.fetchDeadline);
-    if (!fetched) return { kind: 'failed', source: { ...this.fromSnippet(candidate), fetchFailed: true } };
-    return { kind: 'page', source: fetched };
+    if (!fetched.ok) return { kind: 'failed', source: { ...this.fromSnippet(candidate), fetchFailed: true, fetchFailure: fetched.failure } };
+    return { kind: 'page', source: fetched.source };
   }
 
   private fromIndex(candidate: SearchCandidate): SourceContent {
     return {
       candidate,
       page: candidatePage(candidate, candidate.markdown),
+      ...(candidate.publishedDateSource ? { publishedDateSource: candidate.publishedDateSource } : {}),
       snippetOnly: false,
       ...(candidate.chunks ? { chunks: candidate.chunks } : {}),
       // The local index already dropped unsafe documents when safe_search was on.
@@ -160,11 +162,26 @@ export class SourceContentService {
   }
 
   private fromSnippet(candidate: SearchCandidate): SourceContent {
-    return { candidate, page: candidatePage(candidate), snippetOnly: true, filteredAtSource: false };
+    return {
+      candidate,
+      page: candidatePage(candidate),
+      ...(candidate.publishedDateSource ? { publishedDateSource: candidate.publishedDateSource } : {}),
+      snippetOnly: true,
+      filteredAtSource: false,
+    };
   }
 
-  /** A stored or fetched page, with the candidate's title, language, date and images where the page has none. */
-  private fromPage(candidate: SearchCandidate, page: WebPage, favicon: string | undefined = conventionalFavicon(candidate.url)): SourceContent {
+  /**
+   * A stored or fetched page, with the candidate's title, language, date and images where the page has none.
+   * `pageDateSource` is where the page's own date came from, when it states one.
+   */
+  private fromPage(
+    candidate: SearchCandidate,
+    page: WebPage,
+    pageDateSource: PublishedDateSource = 'page_metadata',
+    favicon: string | undefined = conventionalFavicon(candidate.url),
+  ): SourceContent {
+    const publishedDateSource = page.publishedDate ? pageDateSource : candidate.publishedDateSource;
     return {
       candidate,
       page: {
@@ -176,17 +193,18 @@ export class SourceContentService {
         images: page.images.length > 0 ? page.images : candidateImages(candidate),
         favicon,
       },
+      ...(publishedDateSource ? { publishedDateSource } : {}),
       snippetOnly: false,
       filteredAtSource: false,
     };
   }
 
   /** The stored copy of the page, when it holds what this search needs of it (storedCopyAnswers). */
-  private async fresh(context: RequestContext, search: ResolvedSearch, url: string): Promise<WebPage | null> {
+  private async fresh(context: RequestContext, search: ResolvedSearch, url: string): Promise<StoredPage | null> {
     const needs: PageNeeds = { extractDepth: 'basic', format: search.rawContentFormat ?? 'text', includeImages: search.includeImages };
     try {
       const stored = await this.pages.getFresh(pageViewerOf(context), url, this.config.DOCUMENT_CACHE_SECONDS * 1000);
-      return stored && storedCopyAnswers(stored, needs) ? stored.page : null;
+      return stored && storedCopyAnswers(stored, needs) ? stored : null;
     } catch (error) {
       // The cache only saves time: a store error falls back to fetching or the snippet.
       this.logger.warn(`document store lookup of ${url} failed: ${(error as Error).message}`);
@@ -194,9 +212,10 @@ export class SourceContentService {
     }
   }
 
-  private async fetch(context: RequestContext, search: ResolvedSearch, candidate: SearchCandidate, deadline: number): Promise<SourceContent | null> {
+  /** The page fetched by the extractor worker, or why it could not be. */
+  private async fetch(context: RequestContext, search: ResolvedSearch, candidate: SearchCandidate, deadline: number): Promise<FetchOutcome> {
     const remaining = Math.floor(deadline - Date.now());
-    if (remaining < MINIMUM_FETCH_MS + QUEUE_MARGIN_MS) return null;
+    if (remaining < MINIMUM_FETCH_MS + QUEUE_MARGIN_MS) return { ok: false, failure: { error: 'No time was left to fetch the page.', errorCode: 'timeout' } };
     const caller = context.caller;
     let result: ExtractUrlResult;
     try {
@@ -215,18 +234,30 @@ export class SourceContentService {
           // No maxCacheAgeMs: this search has just asked the store (fresh), so the worker goes straight to the fetch.
           // The result's chunks and raw content are cut here, from the whole page.
           wholePage: true,
+          // The search has just asked the store: the page is wanted now, and goes to the store right after.
+          storeAfterAnswer: true,
         },
         { timeoutMs: remaining },
       );
     } catch (error) {
-      if (!(error instanceof JobTimeoutError)) this.logger.warn(`fetch of ${candidate.url} for search failed: ${(error as Error).message}`);
-      return null;
+      if (error instanceof JobTimeoutError) return { ok: false, failure: { error: `Timed out after ${remaining / 1000} seconds.`, errorCode: 'timeout' } };
+      this.logger.warn(`fetch of ${candidate.url} for search failed: ${(error as Error).message}`);
+      return { ok: false, failure: { error: 'Internal error while fetching this page.', errorCode: 'internal' } };
     }
-    if (!result.ok) return null;
+    if (!result.ok) return { ok: false, failure: { error: result.error, errorCode: result.errorCode ?? 'internal' } };
     const { page } = result;
-    if (page.text === undefined || page.markdown === undefined) return null;
-    return this.fromPage(candidate, { ...page, text: page.text, markdown: page.markdown }, page.favicon ?? conventionalFavicon(candidate.url));
+    if (page.text === undefined || page.markdown === undefined) {
+      return { ok: false, failure: { error: 'The extractor answered without the page.', errorCode: 'internal' } };
+    }
+    return { ok: true, source: this.fromPage(candidate, { ...page, text: page.text, markdown: page.markdown }, 'page_metadata', page.favicon ?? conventionalFavicon(candidate.url)) };
   }
+}
+
+type FetchOutcome = { ok: true; source: SourceContent } | { ok: false; failure: NonNullable<SourceContent['fetchFailure']> };
+
+/** An operator's imported document states the date its import file gave; a fetched one, the date its markup gave. */
+function dateSourceOfStored(stored: StoredPage): PublishedDateSource {
+  return stored.source === 'import' ? 'import' : 'page_metadata';
 }
 
 /** The page as far as the candidate itself tells it: the index's text, or only the upstream snippet. */

@@ -1,5 +1,6 @@
 import type { WebPage } from '@sift/content-extraction';
-import type { SearchCandidate } from '@sift/search-index';
+import type { UrlFailureCode } from '@sift/queue-contracts';
+import type { PublishedDateSource, SearchCandidate } from '@sift/search-index';
 
 /** One search candidate with the page the pipeline could get for it within the depth's rules. */
 export interface SourceContent {
@@ -22,4 +23,8 @@ export interface SourceContent {
   loading?: boolean;
   /** Its page could not be fetched: the snippet stands in. */
   fetchFailed?: boolean;
+  /** With fetchFailed, when a fetch was tried: why it failed (the request log's detail, the depth's warning). */
+  fetchFailure?: { error: string; errorCode: UrlFailureCode };
+  /** With page.publishedDate: where that date was read. */
+  publishedDateSource?: PublishedDateSource;
 }

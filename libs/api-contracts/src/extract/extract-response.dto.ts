@@ -1,4 +1,5 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { FailedResultDto } from '../common/failed-result.dto';
 import { UsageCreditsDto } from '../common/usage-credits.dto';
 
 export class ExtractResultDto {
@@ -19,14 +20,6 @@ export class ExtractResultDto {
   favicon?: string;
 }
 
-export class FailedResultDto {
-  @ApiProperty()
-  url!: string;
-
-  @ApiProperty({ description: 'Why the URL could not be processed.' })
-  error!: string;
-}
-
 export class ExtractResponseDto {
   @ApiProperty({ type: [ExtractResultDto] })
   results!: ExtractResultDto[];
@@ -42,4 +35,7 @@ export class ExtractResponseDto {
 
   @ApiPropertyOptional({ type: UsageCreditsDto, description: 'Only when include_usage is true.' })
   usage?: UsageCreditsDto;
+
+  @ApiPropertyOptional({ type: [String], description: 'Only when something about the answer needs saying, e.g. that every URL failed and which may be retried.' })
+  warnings?: string[];
 }

@@ -1,4 +1,5 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { FailedResultDto } from '../common/failed-result.dto';
 import { UsageCreditsDto } from '../common/usage-credits.dto';
 
 export class MapResponseDto {
@@ -16,4 +17,16 @@ export class MapResponseDto {
 
   @ApiPropertyOptional({ type: UsageCreditsDto, description: 'Only when include_usage is true.' })
   usage?: UsageCreditsDto;
+
+  @ApiPropertyOptional({
+    type: [FailedResultDto],
+    description: 'Only when some page the traversal reached could not be processed (the first 100); never charged. Each with error_code and retryable.',
+  })
+  failed_results?: FailedResultDto[];
+
+  @ApiPropertyOptional({
+    type: [String],
+    description: 'Only when something about the answer needs saying, e.g. links not followed because robots.txt disallows them.',
+  })
+  warnings?: string[];
 }

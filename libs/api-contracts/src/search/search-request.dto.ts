@@ -66,6 +66,18 @@ export class SearchRequestDto {
   @IsCalendarDate()
   end_date?: string;
 
+  // Absent keeps each source's own rule (docs/search-filters.md): the store's pages without a publish date are
+  // judged by when Sift fetched them, the web's are kept for time_range and dropped for start_date/end_date.
+  @ApiPropertyOptional({
+    description:
+      'With time_range, start_date or end_date: what to do with pages that state no publish date. true keeps them all; ' +
+      'false drops them all. Absent: stored pages are judged by the date Sift fetched them, web results are kept for ' +
+      'time_range and dropped for start_date/end_date. A warning says what happened.',
+  })
+  @IsOptionalNotNull()
+  @IsBoolean()
+  include_undated?: boolean;
+
   @ApiPropertyOptional({ type: 'integer', description: 'How many results to return.', minimum: SEARCH_LIMITS.maxResults.min, maximum: SEARCH_LIMITS.maxResults.max, default: SEARCH_LIMITS.maxResults.default })
   @NullAsDefault(SEARCH_LIMITS.maxResults.default)
   @IsInt()

@@ -36,7 +36,11 @@ export class SearchResponseDto {
 
   @ApiPropertyOptional({
     type: [String],
-    description: 'Only when something about the answer needs saying, e.g. results shown by their snippet because their page did not answer within the latency budget.',
+    description:
+      'Only when something about the answer needs saying: the request was changed or narrowed (invalid include_domains or ' +
+      'exclude_domains entries dropped, pages without a publish date kept or dropped by a date filter, what auto_parameters ' +
+      'chose and why, a depth whose page fetches all failed), or results are shown by their snippet because their page did ' +
+      'not answer within the latency budget.',
   })
   warnings?: string[];
 }

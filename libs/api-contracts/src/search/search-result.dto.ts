@@ -1,5 +1,6 @@
 import { ApiExtraModels, ApiProperty, ApiPropertyOptional, getSchemaPath } from '@nestjs/swagger';
 import { ImageResultDto } from './image-result.dto';
+import { PUBLISHED_DATE_SOURCES, PublishedDateSource } from './search.constants';
 
 @ApiExtraModels(ImageResultDto)
 export class SearchResultDto {
@@ -23,6 +24,14 @@ export class SearchResultDto {
 
   @ApiPropertyOptional({ description: 'Only when topic is news.' })
   published_date?: string;
+
+  @ApiPropertyOptional({
+    enum: PUBLISHED_DATE_SOURCES,
+    description:
+      "With published_date: where the date comes from. page_metadata: the page's own markup (article:published_time, " +
+      "JSON-LD datePublished, <time>); import: the operator's import file; upstream: the web search engine's listing.",
+  })
+  published_date_source?: PublishedDateSource;
 
   @ApiPropertyOptional({ description: 'Only when include_favicon is true and a favicon was found.' })
   favicon?: string;

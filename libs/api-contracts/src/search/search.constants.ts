@@ -27,6 +27,10 @@ export type IncludeDomainsMode = (typeof INCLUDE_DOMAINS_MODES)[number];
  */
 export const INCLUDE_DOMAINS_MODE_ALIASES: Readonly<Record<string, IncludeDomainsMode>> = { restrict: 'filter', prefer: 'boost' };
 
+/** Where a result's published_date was read: the page's markup, the operator's import file, the search engine's listing. */
+export const PUBLISHED_DATE_SOURCES = ['page_metadata', 'import', 'upstream'] as const;
+export type PublishedDateSource = (typeof PUBLISHED_DATE_SOURCES)[number];
+
 export const SEARCH_LIMITS = {
   maxResults: { min: 0, max: 20, default: 10 },
   // The spec leaves the upper bound open; 5 matches extract and crawl and Tavily's documented maximum.

@@ -1,12 +1,13 @@
 import { type BrowserPool, PageMemoryExceededError, type RenderedPage } from '@sift/browser';
-import { type ExtractedLinks, type IndexedPage, looksBinary, type WebPage } from '@sift/content-extraction';
+import { type ExtractedLinks, type IndexedPage, looksBinary, refusalStatusReason, type WebPage } from '@sift/content-extraction';
+import { failureCodeOfStatus } from '@sift/queue-contracts';
 import { type ContentKind, type EgressPolicy, type FetchedResource, FetchError, safeFetch } from '@sift/safe-fetch';
 import { bodyDigestOf, type ContentParsingPool, type HtmlAnalysis, type HtmlDocument, sourceFingerprintOf, TaskPoolError } from '@sift/task-pool';
 import type { PageRepository } from '../page.repository';
 import { storedCopyAnswers, type PageNeeds } from '../stored-copy';
 import type { PageOwner } from '../stored-page';
 import type { Deadline } from './deadline';
-import { BINARY_CONTENT_REASON, ExtractionFailure, parsingFailureReason, timedOutReason } from './extraction-failure';
+import { BINARY_CONTENT_REASON, ExtractionFailure, httpStatusFailure, noContentFailure, parsingFailure, timedOut } from './extraction-failure';
 import { needsBrowser } from './needs-browser';
 
 /**
@@ -95,7 +96,7 @@ interface MadePage {
  * content kind (HTML, PDF, text; binary refused) → one parse per response that also yields the links and the index
  * entry → block, challenge and consent-wall verdict → the browser when the page needs it (a JavaScript shell, too
  * little text, advanced depth) → store (which keeps nothing for an account with zero data retention). Per-URL
- * problems throw ExtractionFailure or FetchError, whose message is the caller's failure reason (failureReasonOf).
+ * problems throw ExtractionFailure or FetchError, whose message and code are the caller's failure reason (failureOf).
  */
 export class PageAcquisition {
   constructor(private readonly options: PageAcquisitionOptions) {}
@@ -105,7 +106,7 @@ export class PageAcquisition {
     if (cached) return this.acquired({ via: 'store', page: cached, stored: NOTHING_TO_STORE });
     const fetched = await (request.fetch ?? this.safeFetch)(request.url, { deadlineMs: request.deadline.remainingMs() });
     // Megabytes of noise served as text would only keep a parser busy; refused before any parsing.
-    if (fetched.kind !== 'pdf' && looksBinary(fetched.body, fetched.charset)) throw new ExtractionFailure(BINARY_CONTENT_REASON);
+    if (fetched.kind !== 'pdf' && looksBinary(fetched.body, fetched.charset)) throw new ExtractionFailure('unsupported_type', BINARY_CONTENT_REASON);
     const bodyDigest = bodyDigestOf(fetched.body);
     if (request.admit && !(await request.admit(fetched, bodyDigest))) return null;
     switch (fetched.kind) {
@@ -122,7 +123,7 @@ export class PageAcquisition {
         assertSuccessfulStatus(fetched.status);
         return this.acquired(this.stored(request, { via: 'fetch', ...(await this.parsed(request, () => this.options.parser.text(fetched.text, fetched.finalUrl, request.url, request.deadline.remainingMs(), this.indexes(request)))) }));
       default:
-        throw new ExtractionFailure(`Unsupported content type: ${fetched.mimeType || fetched.kind}`);
+        throw new ExtractionFailure('unsupported_type', `Unsupported content type: ${fetched.mimeType || fetched.kind}`);
     }
   }
 
@@ -157,7 +158,7 @@ export class PageAcquisition {
   }
 
   private async htmlPage(request: PageRequest, fetched: FetchedPage, bodyDigest: string): Promise<AcquiredPage> {
-    if (GONE_STATUSES.has(fetched.status)) throw new ExtractionFailure(`HTTP ${fetched.status}`);
+    if (GONE_STATUSES.has(fetched.status)) throw httpStatusFailure(fetched.status);
     if (request.linksOnly) return this.htmlLinks(request, fetched);
     if (request.needs.extractDepth === 'advanced') return this.stored(request, await this.advancedPage(request, fetched));
     // Only a 200 answer's page is taken back or recorded for it: it is the one basic depth keeps without a browser.
@@ -234,16 +235,16 @@ export class PageAcquisition {
 
   private async renderedPage(request: PageRequest): Promise<MadePage> {
     const render = this.rendererFor(request);
-    if (!render) throw new ExtractionFailure('No content could be extracted from the page');
+    if (!render) throw noContentFailure();
     const analysis = await this.rendered(request, render, { extract: true, links: request.links, index: this.indexes(request) });
     return { via: 'render', page: pageOf(analysis), ...madeOf(analysis) };
   }
 
   /** The page as the browser renders it, judged and parsed as asked; a block or error status fails it. */
   private async rendered(request: PageRequest, render: PageRenderer, asked: Pick<HtmlDocument, 'extract' | 'links' | 'index' | 'textSize' | 'judged'>): Promise<HtmlAnalysis> {
-    if (request.deadline.expired) throw new ExtractionFailure(timedOutReason(request.deadline.budgetMs));
+    if (request.deadline.expired) throw timedOut(request.deadline.budgetMs);
     const page = await render(request.url, { deadlineMs: request.deadline.remainingMs() });
-    if (GONE_STATUSES.has(page.status)) throw new ExtractionFailure(`HTTP ${page.status}`);
+    if (GONE_STATUSES.has(page.status)) throw httpStatusFailure(page.status);
     const analysis = await this.parsed(request, () =>
       this.options.parser.html(
         { html: page.html, status: page.status, title: page.title, baseUrl: page.finalUrl, url: request.url, includeImages: true, ...asked, extract: asked.extract && page.status < 400 },
@@ -268,12 +269,12 @@ export class PageAcquisition {
   /** Runs one parse; a parse stopped by its deadline, its heap cap or a full queue fails the URL with the reason. */
   private async parsed<Parsed>(request: PageRequest, parse: () => Promise<Parsed>): Promise<Parsed> {
     const deadline = request.deadline;
-    if (deadline.expired) throw new ExtractionFailure(timedOutReason(deadline.budgetMs));
+    if (deadline.expired) throw timedOut(deadline.budgetMs);
     try {
       return await parse();
     } catch (error) {
       if (!(error instanceof TaskPoolError)) throw error;
-      throw new ExtractionFailure(deadline.expired ? timedOutReason(deadline.budgetMs) : parsingFailureReason(error), { cause: error });
+      throw deadline.expired ? timedOut(deadline.budgetMs, { cause: error }) : parsingFailure(error);
     }
   }
 
@@ -320,13 +321,20 @@ function isEgressRefusal(error: unknown): boolean {
 }
 
 function assertSuccessfulStatus(status: number): void {
-  if (status >= 400) throw new ExtractionFailure(`HTTP ${status}`);
+  if (status >= 400) throw httpStatusFailure(status);
 }
 
-/** An error status fails as the block it shows or as the status; a success status fails only when it is a block page. */
+/**
+ * An error status fails as the block it shows or as the status; a success status fails only when it is a block page.
+ * A refusal status (401, 403, 429, 503) is always judged a block; its code is the status's (forbidden, rate_limited,
+ * server_error) unless the page itself is a challenge or block page.
+ */
 function assertNotBlocked(status: number, analysis: HtmlAnalysis): void {
-  if (analysis.blockReason) throw new ExtractionFailure(`Blocked by the site (${analysis.blockReason})`);
-  if (status >= 400) throw new ExtractionFailure(`HTTP ${status}`);
+  if (analysis.blockReason) {
+    const code = analysis.blockReason === refusalStatusReason(status) ? failureCodeOfStatus(status) : 'blocked';
+    throw new ExtractionFailure(code, `Blocked by the site (${analysis.blockReason})`);
+  }
+  if (status >= 400) throw httpStatusFailure(status);
 }
 
 /** The extracted page; an extractor that threw is an internal error (a bug to log), not the page's failure reason. */
