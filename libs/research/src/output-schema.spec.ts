@@ -185,7 +185,8 @@ describe('compileOutputSchema', () => {
     });
   });
 
-  describe('the costliest schemas the limits allow compile and validate in well under a second', () => {
+  describe('the costliest schemas the limits allow compile and validate in seconds, not minutes', () => {
+    const BLOW_UP_MS = 5_000;
     // Larger than a model's longest answer (2,500 tokens): long strings, each matched by the patterns to its end (RE2's
     // time depends on the text's length, not its shape; the shapes that make a backtracking engine explode are tested above).
     const long = 'many words in a row '.repeat(50).trim();
@@ -199,8 +200,10 @@ describe('compileOutputSchema', () => {
       const compiledAt = performance.now();
       const problems = validator.problemsWith(report);
       const validatedAt = performance.now();
-      expect(compiledAt - startedAt).toBeLessThan(1_000);
-      expect(validatedAt - compiledAt).toBeLessThan(1_000);
+      // Bounds against a blow-up (a schema whose cost grows with its shape takes minutes), not a speed figure: a quiet
+      // machine takes 0.1-0.4 s; the full suite on two cores has been seen at 1.1 s.
+      expect(compiledAt - startedAt).toBeLessThan(BLOW_UP_MS);
+      expect(validatedAt - compiledAt).toBeLessThan(BLOW_UP_MS);
       return problems;
     }
 

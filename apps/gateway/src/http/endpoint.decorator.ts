@@ -3,6 +3,7 @@ import { ApiBody, ApiExtraModels, ApiHeader, ApiOkResponse, ApiOperation, ApiRes
 import { ErrorResponseDto, KeylessErrorResponseDto, LogEndpoint } from '@sift/api-contracts';
 import { API_KEY_SCHEME, OpenApiTag } from '../openapi';
 import { KeylessAllowed } from '../caller/route-access.decorator';
+import { IdempotentRoute } from '../idempotency/idempotent-route.decorator';
 import { commonErrorExample, keylessLimitExample, routeErrorExample } from './error-response-examples';
 
 /** Route metadata: the endpoint name under which the route's requests appear in POST /logs. */
@@ -71,6 +72,8 @@ export function Endpoint(options: EndpointOptions): MethodDecorator {
     ...errorResponses(options),
     ...(options.keyless ? [KeylessAllowed()] : []),
     ...(options.requestLog ? [SetMetadata(REQUEST_LOG_ENDPOINT, options.requestLog)] : []),
+    // Honoured on every POST of the tenant API; documented where the route declares its body (the POSTs).
+    IdempotentRoute(options.body !== undefined),
   );
 }
 

@@ -85,6 +85,10 @@ describe('MCP research tool', () => {
     return client.callTool({ name: 'tavily_research', arguments: args }, undefined, LONG_CALL);
   }
 
+  function callGetResearch(client: Client, args: Record<string, unknown>): Promise<ToolAnswer> {
+    return client.callTool({ name: 'tavily_get_research', arguments: args }, undefined, LONG_CALL);
+  }
+
   async function researchLogs(on: TestGateway, apiKey: string): Promise<Array<{ request_id: string; credits: number }>> {
     const logs = await callGateway<{ logs: Array<{ request_id: string; credits: number }> }>(on.baseUrl, 'POST', '/logs', { apiKey, body: { endpoints: ['research'] } });
     expect(logs.status).toBe(200);
@@ -124,16 +128,16 @@ describe('MCP research tool', () => {
     expect(logged.map((log) => [log.request_id, log.credits])).toEqual([[task.request_id, usage.body.key.research_usage]]);
   });
 
-  it('with timeout 0 returns the running task\'s request_id at once; a call with that request_id waits for the report', async () => {
+  it('with timeout 0 returns the running task\'s request_id at once; tavily_get_research with that request_id waits for the report', async () => {
     const key = await newKey();
     await withClient(mcpUrl(gateway, key.apiKey), async (client) => {
       const started = await callResearch(client, { input: 'What does git rebase do to commits?', model: 'mini', timeout: 0 });
       const running = started.structuredContent as unknown as ResearchBody;
       expect({ isError: started.isError ?? false, status: running.status }).toEqual({ isError: false, status: expect.stringMatching(/^(pending|in_progress)$/) });
       expect(Object.keys(running).sort()).toEqual(['request_id', 'response_time', 'status']);
-      expect(textOf(started)).toContain(`Call tavily_research again with {"request_id": "${running.request_id}"}`);
+      expect(textOf(started)).toContain(`Call tavily_get_research with {"request_id": "${running.request_id}"}`);
 
-      const resumed = await callResearch(client, { request_id: running.request_id, timeout: 150 });
+      const resumed = await callGetResearch(client, { request_id: running.request_id, timeout: 150 });
       const task = await expectReport(key.apiKey, resumed);
       expect(task.request_id).toBe(running.request_id);
     });
@@ -158,6 +162,15 @@ describe('MCP research tool', () => {
       for (const { args, text } of cases) {
         const answer = await callResearch(client, args);
         expect({ args, isError: answer.isError, text: textOf(answer) }).toEqual({ args, isError: true, text });
+      }
+      const getResearchCases: Array<{ args: Record<string, unknown>; text: string | RegExp }> = [
+        { args: { request_id: randomUUID() }, text: `${restUnknown.status}: ${restUnknown.body.detail.error}` },
+        { args: { request_id: randomUUID(), timeout: 901 }, text: '400: Invalid request: timeout must not be greater than 900' },
+        { args: { input: 'q' }, text: /^400: Invalid request: request_id / },
+      ];
+      for (const { args, text } of getResearchCases) {
+        const answer = await callGetResearch(client, args);
+        expect({ args, isError: answer.isError, text: textOf(answer) }).toEqual({ args, isError: true, text: typeof text === 'string' ? text : expect.stringMatching(text) });
       }
     });
     expect(restModel.body.detail.error).toBe('Invalid model. Must be one of: mini, pro, auto');
@@ -196,8 +209,8 @@ describe('MCP research tool', () => {
         const refused = await callResearch(client, { input: 'What is git?', model: 'pro', timeout: 0 });
         expect({ isError: refused.isError, text: textOf(refused) }).toEqual({ isError: true, text: expect.stringMatching(/^429: Rate limit exceeded/) });
         const requestId = (first.structuredContent as unknown as ResearchBody).request_id;
-        for (let attempt = 0; attempt < 3; attempt += 1) {
-          const resumed = await callResearch(client, { request_id: requestId, timeout: 0 });
+        for (let attempt = 0; attempt < 4; attempt += 1) {
+          const resumed = await (attempt % 2 === 0 ? callResearch : callGetResearch)(client, { request_id: requestId, timeout: 0 });
           expect({ isError: resumed.isError ?? false, status: (resumed.structuredContent as unknown as ResearchBody).status }).toEqual({ isError: false, status: 'pending' });
         }
         return [first, second].map((answer) => (answer.structuredContent as unknown as ResearchBody).request_id);

@@ -8,10 +8,11 @@ import {
   ResearchRequestDto,
   SearchRequestDto,
 } from '@sift/api-contracts';
+import { GetResearchToolArgumentsDto } from './get-research-tool-arguments.dto';
 import { ResearchToolOptionsDto } from './research-tool-options.dto';
 
 /** The tools, named as Tavily's MCP server names them, so agents and prompts written for it work unchanged. */
-export const TOOL_NAMES = ['tavily_search', 'tavily_extract', 'tavily_crawl', 'tavily_map', 'tavily_research', 'tavily_feedback'] as const;
+export const TOOL_NAMES = ['tavily_search', 'tavily_extract', 'tavily_crawl', 'tavily_map', 'tavily_research', 'tavily_get_research', 'tavily_feedback'] as const;
 export type ToolName = (typeof TOOL_NAMES)[number];
 
 /** What a tool is beside its REST twin: the twin's body, route, log name, keyless access and rate-limit budget. */
@@ -117,6 +118,20 @@ export const TOOLS: Record<ToolName, ToolDefinition> = {
     keyless: false,
     rateLimitCategory: 'research',
     required: [],
+  },
+  tavily_get_research: {
+    name: 'tavily_get_research',
+    title: 'Get a research report',
+    description:
+      'Get the report of a research task tavily_research started and stopped waiting for: give its request_id. Waits up to ' +
+      'timeout seconds (default 50) and returns the report and its sources, the task\'s error if it failed, or its status if ' +
+      'it is still running (call again to keep waiting). Free: the task is charged once, when it completes. Needs an API key.',
+    body: GetResearchToolArgumentsDto,
+    // GET /research/{request_id}'s twin: the general budget, not logged (the task's own row is).
+    path: '/research/{request_id}',
+    logEndpoint: null,
+    keyless: false,
+    rateLimitCategory: 'default',
   },
   tavily_feedback: {
     name: 'tavily_feedback',

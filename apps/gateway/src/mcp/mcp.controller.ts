@@ -21,7 +21,7 @@ export class McpController {
   @RateLimitedPerToolCall()
   @ApiOperation({
     operationId: 'mcp',
-    summary: 'MCP server (streamable HTTP, stateless): tavily_search, tavily_extract, tavily_crawl, tavily_map, tavily_research and tavily_feedback over JSON-RPC',
+    summary: 'MCP server (streamable HTTP, stateless): tavily_search, tavily_extract, tavily_crawl, tavily_map, tavily_research, tavily_get_research and tavily_feedback over JSON-RPC',
     description:
       'Point an MCP client at this URL. Send `Accept: application/json, text/event-stream`. Authenticate with the Bearer ' +
       'key, `?tavilyApiKey=<key>` for clients that can only be given a URL, or the keyless header. A spent rate limit ' +

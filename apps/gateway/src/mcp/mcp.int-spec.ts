@@ -104,7 +104,7 @@ describe('MCP endpoint /mcp', () => {
     const openApi = await callGateway<{ components: { schemas: Record<string, { properties: Record<string, unknown> }> } }>(gateway.baseUrl, 'GET', '/openapi.json');
     await withClient(mcpUrl, {}, async (client) => {
       const { tools } = await client.listTools();
-      expect(tools.map((tool) => tool.name).sort()).toEqual(['tavily_crawl', 'tavily_extract', 'tavily_feedback', 'tavily_map', 'tavily_research', 'tavily_search']);
+      expect(tools.map((tool) => tool.name).sort()).toEqual(['tavily_crawl', 'tavily_extract', 'tavily_feedback', 'tavily_get_research', 'tavily_map', 'tavily_research', 'tavily_search']);
       const schemaOf = (name: string) => tools.find((tool) => tool.name === name)?.inputSchema as { properties: Record<string, Record<string, unknown>>; required: string[] };
       // Every field of each REST body, with the body's limits and descriptions.
       for (const [tool, dto] of [['tavily_search', 'SearchRequestDto'], ['tavily_extract', 'ExtractRequestDto'], ['tavily_crawl', 'CrawlRequestDto'], ['tavily_map', 'MapRequestDto'], ['tavily_feedback', 'FeedbackRequestDto']]) {
@@ -127,6 +127,10 @@ describe('MCP endpoint /mcp', () => {
       expect(schemaOf('tavily_crawl').properties.max_breadth).toMatchObject({ minimum: 1, maximum: 500 });
       expect(schemaOf('tavily_research').required).toEqual([]);
       expect(schemaOf('tavily_research').properties.timeout).toMatchObject({ type: 'number', minimum: 0, maximum: 900, default: 50, description: expect.stringContaining('request_id') });
+      // Tavily's get-research tool: the task's request_id (required) and how long to wait, with research's bounds.
+      expect(Object.keys(schemaOf('tavily_get_research').properties).sort()).toEqual(['request_id', 'timeout']);
+      expect(schemaOf('tavily_get_research').required).toEqual(['request_id']);
+      expect(schemaOf('tavily_get_research').properties.timeout).toMatchObject({ type: 'number', minimum: 0, maximum: 900, default: 50 });
       expect(schemaOf('tavily_research').properties.model).toMatchObject({ enum: ['mini', 'pro', 'auto'], default: 'auto', description: expect.stringContaining('mini') });
       expect(schemaOf('tavily_feedback').properties.urls_scores).toMatchObject({ maxItems: 100, items: { properties: { url: { maxLength: 2000 } } } });
 
@@ -222,10 +226,10 @@ describe('MCP endpoint /mcp', () => {
   it('asks a client without a key to sign in, and serves keyless clients the search and extract tools only', async () => {
     await expect(connect(`${gateway.baseUrl}/mcp`)).rejects.toThrow(/401|Unauthorized/);
     await withClient(`${gateway.baseUrl}/mcp`, { 'X-Service-Access-Mode': 'keyless', 'X-Forwarded-For': uniqueClientIp() }, async (client) => {
-      expect((await client.listTools()).tools).toHaveLength(6);
+      expect((await client.listTools()).tools).toHaveLength(7);
       const search = responseOf<{ results: Array<{ url: string }> }>(await client.callTool({ name: 'tavily_search', arguments: { query: `${marker} range` } }));
       expect(search.results[0].url).toBe(guideUrl);
-      for (const name of ['tavily_crawl', 'tavily_map', 'tavily_research', 'tavily_feedback']) {
+      for (const name of ['tavily_crawl', 'tavily_map', 'tavily_research', 'tavily_get_research', 'tavily_feedback']) {
         const refused = await client.callTool({ name, arguments: { url: `${site.url}/docs`, input: 'What is MCP?', request_id: 'x' } });
         expect({ name, isError: refused.isError, text: textOf(refused) }).toEqual({
           name,

@@ -23,6 +23,7 @@ import { ResearchService } from '../research/research.service';
 import { SearchService } from '../search/search.service';
 import { RESUMED_RESEARCH, ToolDefinition, ToolName, TOOLS } from './mcp-tools';
 import { researchResultOf } from './research-result';
+import { GetResearchToolArgumentsDto } from './get-research-tool-arguments.dto';
 import { ResearchToolOptionsDto } from './research-tool-options.dto';
 import { waitForResearch } from './research-wait';
 import { toolErrorOf } from './tool-error';
@@ -82,7 +83,7 @@ export class McpService implements OnModuleInit {
     if (caller.keyless && !tool.keyless) return toolErrorOf(401, { detail: { error: KEYLESS_NOT_ALLOWED_MESSAGE } });
     // A fresh request id per tool call keeps the ledger's (request id, kind) key unique per call.
     const callContext: RequestContext = { ...context, requestId: randomUUID(), startedAt: process.hrtime.bigint() };
-    if (tool.name === 'tavily_research') return this.research(caller, callContext, args, signal);
+    if (tool.name === 'tavily_research' || tool.name === 'tavily_get_research') return this.research(tool, caller, callContext, args, signal);
     try {
       await this.spendBudget(caller, tool);
       const outcome = await this.runRecorded(tool, callContext, args);
@@ -94,16 +95,18 @@ export class McpService implements OnModuleInit {
 
   /**
    * Starts a research task as POST /research does (its budget, its request log row), or takes up an earlier one by
-   * its request_id as GET /research/{request_id} does, then waits for it: a timeout or a client gone away leaves the
-   * task running in the research worker.
+   * its request_id as GET /research/{request_id} does (tavily_get_research, or tavily_research given a request_id),
+   * then waits for it: a timeout or a client gone away leaves the task running in the research worker.
    */
-  private async research(caller: Caller, context: RequestContext, args: Record<string, unknown>, signal: AbortSignal): Promise<CallToolResult> {
-    const twin = args.request_id === undefined || args.request_id === null ? TOOLS.tavily_research : RESUMED_RESEARCH;
+  private async research(tool: ToolDefinition, caller: Caller, context: RequestContext, args: Record<string, unknown>, signal: AbortSignal): Promise<CallToolResult> {
+    const resumes = tool.name === 'tavily_get_research' || (args.request_id !== undefined && args.request_id !== null);
+    const twin = resumes ? RESUMED_RESEARCH : TOOLS.tavily_research;
     let task: { requestId: string; timeoutSeconds: number };
     try {
       await this.spendBudget(caller, twin);
       // Validated before the task starts: a bad timeout must not leave a task behind.
-      const options = (await this.validation.transform(args, { type: 'body', metatype: ResearchToolOptionsDto })) as ResearchToolOptionsDto;
+      const metatype = tool.name === 'tavily_get_research' ? GetResearchToolArgumentsDto : ResearchToolOptionsDto;
+      const options = (await this.validation.transform(args, { type: 'body', metatype })) as ResearchToolOptionsDto;
       const requestId = options.request_id ?? ((await this.runRecorded(TOOLS.tavily_research, context, args)).response as { request_id: string }).request_id;
       task = { requestId, timeoutSeconds: options.timeout };
     } catch (failure) {
@@ -161,6 +164,8 @@ export class McpService implements OnModuleInit {
         return this.mapService.map(context, body as MapRequestDto);
       case 'tavily_research':
         return this.researchService.start(context, body as ResearchRequestDto);
+      case 'tavily_get_research':
+        throw new Error('tavily_get_research starts nothing: research() waits for the task');
       case 'tavily_feedback':
         // POST /feedback is free and not in the request log; its tool call is neither.
         return { response: await this.feedbackService.submit(context, body as FeedbackRequestDto), usage: NO_USAGE };

@@ -29,7 +29,7 @@ function reportText(task: ResearchResponseDto): string {
 function stillRunningText(task: ResearchResponseDto): string {
   return (
     `The research task is still running (status ${task.status}, request_id ${task.request_id}). ` +
-    `Call tavily_research again with {"request_id": "${task.request_id}"} to keep waiting for the report, ` +
+    `Call tavily_get_research with {"request_id": "${task.request_id}"} (or tavily_research again with it) to keep waiting for the report, ` +
     `or fetch it later with GET /research/${task.request_id}.`
   );
 }

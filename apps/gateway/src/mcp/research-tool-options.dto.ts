@@ -9,7 +9,7 @@ import { IsNotEmpty, IsNumber, IsOptional, IsString, Max, MaxLength, Min } from 
 export const RESEARCH_TOOL_TIMEOUT = { defaultSeconds: 50, maximumSeconds: 900 } as const;
 
 /** Research task ids are UUIDs; the bound only keeps an absurd argument out of the database query. */
-const REQUEST_ID_MAX_LENGTH = 100;
+export const RESEARCH_REQUEST_ID_MAX_LENGTH = 100;
 
 /**
  * The research tool's own arguments beside POST /research's body. A tool call cannot stream, so it waits for the
@@ -35,11 +35,11 @@ export class ResearchToolOptionsDto {
     description:
       'The request_id an earlier tavily_research call returned while its task was still running: waits for that task again ' +
       'instead of starting a new one (input and the other research arguments are then not needed, and waiting again costs nothing).',
-    maxLength: REQUEST_ID_MAX_LENGTH,
+    maxLength: RESEARCH_REQUEST_ID_MAX_LENGTH,
   })
   @IsOptional()
   @IsString()
   @IsNotEmpty()
-  @MaxLength(REQUEST_ID_MAX_LENGTH)
+  @MaxLength(RESEARCH_REQUEST_ID_MAX_LENGTH)
   request_id?: string;
 }
