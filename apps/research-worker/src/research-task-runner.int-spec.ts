@@ -209,23 +209,53 @@ describe('the research task runner', () => {
       return events;
     }
 
-    it('an endless report stream: the task fails at its deadline, the slot is freed at once, and its stream ends with the error', async () => {
+    /** A task that wrapped up before its deadline: stored partial from the page it had found, charged for its search. */
+    async function expectPartialBeforeDeadline(task: Awaited<ReturnType<typeof newTask>>, endedAt: number): Promise<ResearchEvent[]> {
+      // The slot is free (the job's handler returned) before the deadline: the task wrapped up a second before it.
+      expect(endedAt).toBeLessThan(task.deadlineAt);
+      const row = await direct.researchTask.findUniqueOrThrow({ where: { requestId: task.payload.requestId } });
+      expect(row).toMatchObject({ status: 'completed', mode: 'extractive', sources: [{ title: INDEXED_PAGE.title, url: INDEXED_PAGE.url, favicon: null }], work: { searches: 1, extractions: 0 } });
+      expect(row.error).toMatch(/^The research task reached its deadline before it finished; the report is written from the 1 sources found by then\.$/);
+      expect(String(row.content)).toContain('replaying each commit of a branch');
+      // Charged as a completed task for the work it did: one search, at the basic search rate.
+      const ledger = await ledgerOf(task.payload.requestId);
+      expect(ledger).toMatchObject({ credits: 1, held: 0 });
+      expect(ledger.kinds).toContain('research:search');
+      expect(row.credits).toBe(1);
+      const events = await eventsOf(task.payload.requestId);
+      expect(events.at(-1)).toEqual({ type: 'done' });
+      // Nothing is appended after the end, however long the model would go on.
+      await sleep(1_500);
+      expect(await eventsOf(task.payload.requestId)).toEqual(events);
+      return events;
+    }
+
+    it('an endless report stream: the task wraps up before its deadline with a partial report from its source, charged for its work', async () => {
       reply = (request) => (request.stream ? { endless: 'and it goes on ', intervalMs: 20 } : { text: '{"sections": [{"title": "Rebase", "queries": ["git rebase"]}]}' });
       const task = await newTask(4_000);
       const { dependencies } = llmPipeline();
 
-      expect(await runnerWith(runResearch, dependencies).run(task.payload, task.context)).toEqual({ status: 'failed' });
-      const events = await expectFailedAtDeadline(task, Date.now());
-      // The model was writing when the deadline came.
+      expect(await runnerWith(runResearch, dependencies).run(task.payload, task.context)).toEqual({ status: 'completed' });
+      const events = await expectPartialBeforeDeadline(task, Date.now());
+      // The model was writing when the time ran out.
       expect(events.filter((event) => event.type === 'content').length).toBeGreaterThan(10);
     });
 
-    it('a model that never answers: the task fails at its deadline and the slot is freed at once', async () => {
+    it('a model that never answers: still planning when the time runs out, the task has nothing to give and fails at its deadline', async () => {
       reply = () => ({ silent: true });
       const task = await newTask(4_000);
       const { dependencies } = llmPipeline();
 
       expect(await runnerWith(runResearch, dependencies).run(task.payload, task.context)).toEqual({ status: 'failed' });
+      await expectFailedAtDeadline(task, Date.now());
+    });
+
+    it('a task that gathered nothing by then fails at its deadline and costs nothing', async () => {
+      const task = await newTask(4_000);
+      // A search provider that answers only when its time is up, with nothing.
+      const hanging: ResearchDependencies = { search: (_query, options) => sleep(options.deadlineMs).then(() => []), read: async () => [] };
+
+      expect(await runnerWith(runResearch, hanging).run(task.payload, task.context)).toEqual({ status: 'failed' });
       await expectFailedAtDeadline(task, Date.now());
     });
   });

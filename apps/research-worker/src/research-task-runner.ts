@@ -42,6 +42,18 @@ const LONGEST_RETRY_DELAY_MS = 5_000;
  * database was away, so a report is worth storing late rather than throwing away; after that the sweep fails it.
  */
 const STORE_PAST_DEADLINE_MS = 10 * 60_000;
+/**
+ * How long before its deadline a task stops its search, reading or writing to write a partial report from what it has
+ * gathered (without a model, a fraction of a second) and store it: at most a quarter of the task's whole time. After
+ * the deadline the sweep or a GET fails the task, and a report stored then is refused.
+ */
+const WRAP_UP_MS = 5_000;
+
+/** When the task must stop working and write what it has: WRAP_UP_MS before its deadline, or a quarter of its time. */
+function wrapUpAtOf(task: ResearchTask): number {
+  const deadline = task.deadlineAt.getTime();
+  return deadline - Math.min(WRAP_UP_MS, Math.max(0, (deadline - task.createdAt.getTime()) / 4));
+}
 
 /** The work a task's grant pays for, at most its model's ceiling. */
 function budgetOf(task: ResearchTask): ResearchBudget {
@@ -98,27 +110,29 @@ export class ResearchTaskRunner {
   private async work(task: ResearchTask): Promise<ResearchResult> {
     const { tasks, events, finisher, log } = this.options;
     const publish = await events.publisherFor(task.requestId);
-    const deadline = new AbortController();
-    const timer = setTimeout(() => deadline.abort(new Error(OVERDUE_REASON)), task.deadlineAt.getTime() - Date.now());
+    const wrapUp = new AbortController();
+    const wrapUpAt = wrapUpAtOf(task);
+    const timer = setTimeout(() => wrapUp.abort(new Error(OVERDUE_REASON)), wrapUpAt - Date.now());
+    const overdue = () => Date.now() >= task.deadlineAt.getTime();
     const progress: ResearchProgress = {
       // Past the deadline the task has failed (here, or by the sweep): its stream ends with that error, nothing after it.
       emit: async (event) => {
-        if (!deadline.signal.aborted) await publish(event);
+        if (!overdue()) await publish(event);
       },
       // Progress is for resuming after a crash: a save lost to a database outage costs a resume some work, the task nothing.
       checkpoint: (state) =>
         tasks.saveCheckpoint(task.requestId, state).catch((error: unknown) => {
           log('error', 'research checkpoint not saved', { requestId: task.requestId, error: (error as Error).message });
         }),
-      signal: deadline.signal,
-      deadlineAt: task.deadlineAt,
+      signal: wrapUp.signal,
+      deadlineAt: new Date(wrapUpAt),
     };
     const resumed = task.checkpoint !== null;
     let outcome: ResearchOutcome;
     try {
       outcome = await this.options.runResearch(task.request, budgetOf(task), this.options.dependenciesFor(task), progress, task.checkpoint ?? undefined);
     } catch (error) {
-      const reason = deadline.signal.aborted ? OVERDUE_REASON : `Research failed: ${(error as Error).message}`;
+      const reason = wrapUp.signal.aborted ? OVERDUE_REASON : `Research failed: ${(error as Error).message}`;
       await this.persistently('fail the task', task.requestId, this.storeDeadlineOf(task), () => finisher.fail(task, reason));
       log('error', 'research task failed', { requestId: task.requestId, error: reason, resumed });
       return { status: 'failed' };
@@ -133,6 +147,7 @@ export class ResearchTaskRunner {
       searches: outcome.work.searches,
       extractions: outcome.work.extractions,
       sources: outcome.sources.length,
+      partial: outcome.partialReason !== undefined,
       resumed,
     });
     return { status: stored ? 'completed' : 'failed' };

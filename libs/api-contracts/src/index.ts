@@ -7,6 +7,7 @@ export * from './common/keyless-error-response.dto';
 export * from './common/null-as-default.transform';
 export * from './common/request-input.limits';
 export * from './common/usage-credits.dto';
+export * from './common/token-budget.dto';
 
 export * from './search/search.constants';
 export * from './search/search-request.dto';

@@ -8,7 +8,7 @@ export type {
   ResearchProgress,
   ResearchRequest,
 } from './pipeline/research-pipeline';
-export { compileOutputSchema, type OutputSchema, type OutputSchemaValidator } from './output-schema';
+export { compileOutputSchema, type OutputSchema, type OutputSchemaValidator, unfilledFields } from './output-schema';
 export { runResearch } from './pipeline/run-research';
 export { isGroundedIn } from './pipeline/grounding';
 export { inlineCitation, sourceListEntry, type CitationFormat } from './pipeline/citation-style';

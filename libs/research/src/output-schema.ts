@@ -27,6 +27,12 @@ export interface OutputSchemaValidator {
   schema: OutputSchema;
   /** null when the value validates, else the validator's errors (the first few, and how many more) as one readable line. */
   problemsWith(value: unknown): string | null;
+  /**
+   * Where a report object breaks the schema: `fields`, its top-level properties whose values do not fit; `other`,
+   * the problems no one property's value causes (a constraint on the whole object), as problemsWith words them, or
+   * null. A required property that is missing is neither: it is a field not filled.
+   */
+  unfitFields(value: unknown): { fields: string[]; other: string | null };
 }
 
 /**
@@ -70,5 +76,26 @@ export function compileOutputSchema(schema: unknown): OutputSchemaValidator | st
         '; ',
       );
     },
+    unfitFields(value) {
+      if (validate(value)) return { fields: [], other: null };
+      const fields = new Set<string>();
+      const other: string[] = [];
+      for (const problem of validate.errors ?? []) {
+        const [, first] = problem.instancePath.split('/');
+        if (first !== undefined) fields.add(first.replace(/~1/g, '/').replace(/~0/g, '~'));
+        else if (problem.keyword !== 'required') other.push(`/ ${problem.message ?? 'is invalid'}`);
+      }
+      return { fields: [...fields], other: other.length > 0 ? summarized(other, '; ') : null };
+    },
   };
+}
+
+/**
+ * The fields of output_schema's `properties` a report object does not hold: those its writer found no source for (or
+ * a model left out). Read from the stored report and request, so every task's answer says it, whoever wrote it.
+ */
+export function unfilledFields(schema: OutputSchema | undefined, content: unknown): string[] {
+  if (!schema || typeof content !== 'object' || content === null || Array.isArray(content)) return [];
+  const properties = typeof schema.properties === 'object' && schema.properties !== null ? Object.keys(schema.properties) : [];
+  return properties.filter((name) => !Object.prototype.hasOwnProperty.call(content, name));
 }

@@ -5,7 +5,7 @@ import { CrawlJob } from '@sift/queue-contracts';
 import { MeteringService } from '../billing/metering.service';
 import { RequestContext, responseTimeSeconds } from '../caller/request-context';
 import { failuresRecordedWith, NO_USAGE, RequestOutcome } from '../request-log/request-outcome';
-import { crawlResultOf } from '../pages/page-responses';
+import { crawlResultOf, resultsWithinTokenBudget } from '../pages/page-responses';
 import { SiteTraversal } from './site-traversal';
 import { traversalReportOf } from './traversal-report';
 
@@ -56,15 +56,18 @@ export class CrawlService {
       { kind: `crawl:${mapping}`, meter: mapping, units: outcome.successfulPages },
       { kind: `crawl:${extraction}`, meter: extraction, units: outcome.successfulPages },
     ]);
+    const { results, tokenBudget } = resultsWithinTokenBudget(
+      outcome.results.map(({ page, content }) => crawlResultOf(page, content, { includeImages: body.include_images, includeFavicon: body.include_favicon })),
+      body.max_tokens,
+    );
     const response: CrawlResponseDto = {
       base_url: outcome.baseUrl,
-      results: outcome.results.map(({ page, content }) =>
-        crawlResultOf(page, content, { includeImages: body.include_images, includeFavicon: body.include_favicon }),
-      ),
+      results,
       response_time: responseTimeSeconds(context),
       request_id: context.requestId,
       ...(body.include_usage ? { usage: { credits: charged } } : {}),
       ...traversalReportOf(outcome, outcome === noAnswer, body.timeout),
+      ...(tokenBudget ? { token_budget: tokenBudget } : {}),
     };
     const detail = { pages: outcome.successfulPages, failed: outcome.failedPages, partial: outcome.partial };
     return { response, usage: { depth: body.extract_depth, credits: charged, detail } };

@@ -7,7 +7,7 @@ import { MeteringService } from '../billing/metering.service';
 import { RequestContext, responseTimeSeconds } from '../caller/request-context';
 import { failuresRecordedWith, NO_USAGE, RequestOutcome } from '../request-log/request-outcome';
 import { GATEWAY_CONFIG, GatewayAppConfig } from '../core/core.module';
-import { extractResultOf } from '../pages/page-responses';
+import { extractResultOf, resultsWithinTokenBudget } from '../pages/page-responses';
 
 const DEFAULT_TIMEOUT_SECONDS = { basic: 10, advanced: 30 } as const;
 /** Time the gateway keeps for itself after the workers' deadline: queue hand-off and the reply. */
@@ -49,15 +49,16 @@ export class ExtractService {
     reservation: Reservation | null,
   ): Promise<RequestOutcome<ExtractResponseDto>> {
     const { outcomes, elapsedMs } = await this.extractEach(context, body, urls, deadlineMs);
-    const results = [];
+    const extracted = [];
     const failedResults = [];
     for (const outcome of outcomes) {
       if (outcome.ok) {
-        results.push(extractResultOf(outcome.page, outcome.content ?? '', { includeImages: body.include_images, includeFavicon: body.include_favicon }));
+        extracted.push(extractResultOf(outcome.page, outcome.content ?? '', { includeImages: body.include_images, includeFavicon: body.include_favicon }));
       } else {
         failedResults.push(failedResultOf(outcome));
       }
     }
+    const { results, tokenBudget } = resultsWithinTokenBudget(extracted, body.max_tokens);
     // Failures are never charged: only successes advance the 1-credit-per-5 meter.
     const charged = await this.metering.settle(context, reservation, [{ kind: `extract:${meter}`, meter, units: results.length }]);
     const response: ExtractResponseDto = {
@@ -67,6 +68,7 @@ export class ExtractService {
       request_id: context.requestId,
       ...(body.include_usage ? { usage: { credits: charged } } : {}),
       ...(results.length === 0 && failedResults.length > 1 ? { warnings: [everyUrlFailedWarning(failedResults)] } : {}),
+      ...(tokenBudget ? { token_budget: tokenBudget } : {}),
     };
     // Each URL's time and outcome: the answer goes at the slowest URL's time, and this shows which one that was.
     const detail = {

@@ -41,7 +41,15 @@ export interface ToolDefinition {
    * research requires nothing, as `request_id` can stand in for `input`.
    */
   required?: string[];
+  /** The `max_tokens` a call that sets none gets: a tool result lands in the model's context whole. */
+  defaultMaxTokens?: number;
 }
+
+/**
+ * The default token budget of the search, extract and crawl tools: a tenth of a 128k-token context window, about what
+ * a search with raw content or a few extracted pages needs, leaving the model room for its own work.
+ */
+export const TOOL_DEFAULT_MAX_TOKENS = 8_000;
 
 export const TOOLS: Record<ToolName, ToolDefinition> = {
   tavily_search: {
@@ -52,6 +60,7 @@ export const TOOLS: Record<ToolName, ToolDefinition> = {
       'results with title, URL, relevant content chunks and a score, optionally an answer, images and the cleaned page content. ' +
       '1 credit per call, 2 at search_depth advanced. Also available without an API key (keyless mode).',
     body: SearchRequestDto,
+    defaultMaxTokens: TOOL_DEFAULT_MAX_TOKENS,
     path: '/search',
     logEndpoint: 'search',
     keyless: true,
@@ -65,6 +74,7 @@ export const TOOLS: Record<ToolName, ToolDefinition> = {
       'pages that need a browser; give a query to keep only the most relevant chunks of each page. Pages that fail are listed in ' +
       'failed_results and not charged. 1 credit per 5 pages extracted (2 at advanced). Also available without an API key.',
     body: ExtractRequestDto,
+    defaultMaxTokens: TOOL_DEFAULT_MAX_TOKENS,
     path: '/extract',
     logEndpoint: 'extract',
     keyless: true,
@@ -78,6 +88,7 @@ export const TOOLS: Record<ToolName, ToolDefinition> = {
       'and limit. Steer it with natural-language instructions and with path or domain regular expressions. Use it to read a ' +
       'documentation site or a section of one. Charged per page mapped and extracted. Needs an API key.',
     body: CrawlRequestDto,
+    defaultMaxTokens: TOOL_DEFAULT_MAX_TOKENS,
     path: '/crawl',
     logEndpoint: 'crawl',
     keyless: false,

@@ -153,6 +153,7 @@ export class McpService implements OnModuleInit {
       // POST /research's own sentence for an unknown model.
       throw tool.name === 'tavily_research' ? withInvalidModelMessage(error, args) : error;
     });
+    if (tool.defaultMaxTokens !== undefined) (body as { max_tokens?: number }).max_tokens ??= tool.defaultMaxTokens;
     switch (tool.name) {
       case 'tavily_search':
         return this.searchService.search(context, body as SearchRequestDto, explicitFieldsOf(args));
@@ -181,7 +182,8 @@ function inputSchemaOf(tool: ToolDefinition, schemas: Map<Type<object>, JsonSche
     .filter(([name]) => !tool.omitted?.includes(name))
     .map(([name, property]) => {
       const description = tool.descriptions?.[name];
-      return [name, description && !(property as JsonSchema).description ? { ...(property as JsonSchema), description } : property];
+      const described = description && !(property as JsonSchema).description ? { ...(property as JsonSchema), description } : (property as JsonSchema);
+      return [name, name === 'max_tokens' && tool.defaultMaxTokens !== undefined ? { ...described, default: tool.defaultMaxTokens } : described];
     });
   return { ...body, properties: Object.fromEntries(properties), required: tool.required ?? body.required ?? [] };
 }

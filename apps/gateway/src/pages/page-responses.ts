@@ -1,5 +1,6 @@
-import type { CrawlResultDto, ExtractResultDto, ImageResultDto, SearchResultDto } from '@sift/api-contracts';
+import type { CrawlResultDto, ExtractResultDto, ImageResultDto, SearchResultDto, TokenBudgetDto } from '@sift/api-contracts';
 import type { WebPage } from '@sift/content-extraction';
+import { fitRankedTexts } from '../http/token-budget';
 import type { SourceContent } from '../search/source-content';
 
 /** What the caller asked to see of each page besides its content. */
@@ -50,4 +51,27 @@ export function searchResultOf(source: SourceContent, fields: SearchResultFields
   if (fields.includeFavicon && page.favicon) result.favicon = page.favicon;
   if (fields.images) result.images = fields.images;
   return result;
+}
+
+/** The text fields of a result the token budget cuts, in the order they are filled. */
+const BUDGETED_FIELDS = ['content', 'raw_content'] as const;
+
+/**
+ * Results in rank order with their text (content, then raw_content) cut to fit `maxTokens` in all, and the count
+ * reported as token_budget; the same results, untouched, without a budget.
+ */
+export function resultsWithinTokenBudget<Result extends { content?: string; raw_content?: string }>(
+  results: Result[],
+  maxTokens: number | undefined,
+): { results: Result[]; tokenBudget?: TokenBudgetDto } {
+  if (maxTokens === undefined) return { results };
+  const fieldsOf = (result: Result) => BUDGETED_FIELDS.filter((field) => typeof result[field] === 'string');
+  const fitted = fitRankedTexts(
+    results.map((result) => fieldsOf(result).map((field) => result[field] as string)),
+    maxTokens,
+  );
+  return {
+    results: results.map((result, rank) => ({ ...result, ...Object.fromEntries(fieldsOf(result).map((field, index) => [field, fitted.results[rank][index]])) })),
+    tokenBudget: fitted.budget,
+  };
 }

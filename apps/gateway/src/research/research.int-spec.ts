@@ -19,6 +19,9 @@ interface ResearchBody {
   sources?: Array<{ title: string; url: string; favicon?: string | null }>;
   error?: string;
   report_mode?: string;
+  unfilled_fields?: string[];
+  partial?: boolean;
+  partial_reason?: string;
   response_time: number;
   usage?: { credits: number };
 }
@@ -327,7 +330,22 @@ describe('research', () => {
       expect((await gateway.prisma.researchTask.findUnique({ where: { requestId: started.body.request_id } }))?.mode).toBe('extractive');
     });
 
-    it('fails with a clear error, and costs nothing, when the sources cannot fill a required field', async () => {
+    it('lists a field the sources do not support as unfilled, rather than failing or filling it with any sentence', async () => {
+      const key = await newKey();
+      const schema = {
+        properties: { summary: { type: 'string', description: 'what git merge does' }, price: { type: 'number', description: 'the price of a git merge in euros' } },
+        required: ['summary', 'price'],
+      };
+      const started = await start(key.apiKey, { input: 'What does git merge do, and how much does it cost in euros?', model: 'mini', output_schema: schema });
+      const done = await finished(key.apiKey, started.body.request_id, '?include_usage=true');
+      expect(done).toMatchObject({ status: 'completed', report_mode: 'extractive', unfilled_fields: ['price'] });
+      expect(Object.keys(done.content as object)).toEqual(['summary']);
+      expect(done).not.toHaveProperty('partial');
+      // Charged as any completed task, for the searches it made.
+      expect(done.usage?.credits).toBeGreaterThan(0);
+    });
+
+    it('fails with a clear error, and costs nothing, when the sources support none of its fields', async () => {
       const key = await newKey();
       const schema = { properties: { price: { type: 'number', description: 'the price of a git merge in euros' } }, required: ['price'] };
       const started = await start(key.apiKey, { input: 'How much does a git merge cost in euros?', model: 'mini', output_schema: schema });
@@ -335,7 +353,7 @@ describe('research', () => {
       expect(done).toEqual({
         request_id: started.body.request_id,
         status: 'failed',
-        error: expect.stringMatching(/could not fill output_schema: .*price/),
+        error: 'Research failed: The sources found support none of output_schema\'s fields: "price".',
         response_time: expect.any(Number),
         usage: { credits: 0 },
       });

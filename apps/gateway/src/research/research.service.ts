@@ -11,6 +11,7 @@ import {
   ResearchTask,
   ResearchTaskFinisher,
   ResearchTaskRepository,
+  unfilledFields,
 } from '@sift/research';
 import { MeteringService } from '../billing/metering.service';
 import { keyedCaller, RequestContext, responseTimeSeconds } from '../caller/request-context';
@@ -106,7 +107,8 @@ export class ResearchService {
       case 'pending':
       case 'in_progress':
         return { status: 202, body: { request_id: task.requestId, status: task.status, response_time } };
-      case 'completed':
+      case 'completed': {
+        const unfilled = unfilledFields(task.request.outputSchema, task.content);
         return {
           status: 200,
           body: {
@@ -118,10 +120,13 @@ export class ResearchService {
             content: task.content ?? '',
             sources: task.sources,
             ...(task.mode ? { report_mode: task.mode } : {}),
+            ...(task.partialReason !== null ? { partial: true, partial_reason: task.partialReason } : {}),
+            ...(unfilled.length > 0 ? { unfilled_fields: unfilled } : {}),
             response_time,
             ...usage,
           },
         };
+      }
       case 'failed':
         return { status: 200, body: { request_id: task.requestId, status: 'failed', error: task.error ?? 'Research failed.', response_time, ...usage } };
     }

@@ -19,7 +19,7 @@ import { type SearchDepthProfile, searchDepthProfiles } from './search-depth-pro
 import { SearchAnswerService } from './search-answer.service';
 import { resolveSearch, ResolvedSearch } from './search-parameters';
 import { fetchFailureWarning, undatedWarnings } from './search-warnings';
-import { searchResultOf } from '../pages/page-responses';
+import { resultsWithinTokenBudget, searchResultOf } from '../pages/page-responses';
 import { MODELS } from '../pages/pages.module';
 import type { SourceContent } from './source-content';
 import { SourceContentService } from './source-content.service';
@@ -149,7 +149,10 @@ export class SearchService {
     const descriptions = search.includeImageDescriptions
       ? await this.answers.describe(this.imageContexts(shown.map(({ entry }) => entry)), search.query, profile.answerDeadlineMs)
       : undefined;
-    const results = shown.map(({ entry, score }) => this.toResult(context, search, entry, score, descriptions?.descriptions));
+    const { results, tokenBudget } = resultsWithinTokenBudget(
+      shown.map(({ entry, score }) => this.toResult(context, search, entry, score, descriptions?.descriptions)),
+      body.max_tokens,
+    );
     const answer = search.answerDepth
       ? await this.answers.answer(search.query, this.answerChunks(ranked.slice(0, wanted).map(({ entry }) => entry)), search.answerDepth, profile.answerDeadlineMs)
       : undefined;
@@ -188,6 +191,7 @@ export class SearchService {
       ...(search.autoParameters ? { auto_parameters: search.autoParameters } : {}),
       ...(search.includeUsage ? { usage: { credits: charged } } : {}),
       ...(warnings.length > 0 ? { warnings } : {}),
+      ...(tokenBudget ? { token_budget: tokenBudget } : {}),
     };
     return { response, usage: { depth: search.depth, credits: charged, detail } };
   }

@@ -2,6 +2,7 @@ import { ApiPropertyOptional } from '@nestjs/swagger';
 import { IsBoolean, IsIn, IsInt, Max, Min } from 'class-validator';
 import { CHUNKS_PER_SOURCE, CONTENT_FORMATS, ContentFormat, EXTRACT_DEPTHS, ExtractDepth } from '../common/content-options.constants';
 import { NullAsDefault } from '../common/null-as-default.transform';
+import { MaxTokensField } from '../common/token-budget.dto';
 import { MapRequestDto } from '../map/map-request.dto';
 
 /**
@@ -41,6 +42,9 @@ export class CrawlRequestDto extends MapRequestDto {
   @NullAsDefault(false)
   @IsBoolean()
   include_favicon: boolean = false;
+
+  @MaxTokensField("the results' raw_content")
+  max_tokens?: number;
 }
 
 /** The request Swagger UI fills in: a small, shallow crawl without instructions, so it ends quickly and cheaply. */

@@ -1,5 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { FailedResultDto } from '../common/failed-result.dto';
+import { TokenBudgetDto } from '../common/token-budget.dto';
 import { UsageCreditsDto } from '../common/usage-credits.dto';
 
 export class CrawlResultDto {
@@ -46,4 +47,7 @@ export class CrawlResponseDto {
     description: 'Only when something about the answer needs saying, e.g. links not followed because robots.txt disallows them.',
   })
   warnings?: string[];
+
+  @ApiPropertyOptional({ type: TokenBudgetDto, description: 'Only when max_tokens is set: the budget, the tokens returned and whether text was cut.' })
+  token_budget?: TokenBudgetDto;
 }

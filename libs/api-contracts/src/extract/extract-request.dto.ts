@@ -4,6 +4,7 @@ import { ArrayMaxSize, ArrayNotEmpty, IsArray, IsBoolean, IsIn, IsInt, IsNumber,
 import { CHUNKS_PER_SOURCE, CONTENT_FORMATS, ContentFormat, EXTRACT_DEPTHS, ExtractDepth } from '../common/content-options.constants';
 import { IsOptionalNotNull, NullAsOmitted } from '../common/is-optional-not-null.decorator';
 import { NullAsDefault } from '../common/null-as-default.transform';
+import { MaxTokensField } from '../common/token-budget.dto';
 import { EXTRACT_LIMITS } from './extract.constants';
 
 /** Body of POST /extract. Per-URL failures are reported in `failed_results`, never as an HTTP error. */
@@ -76,6 +77,9 @@ export class ExtractRequestDto {
   @Min(CHUNKS_PER_SOURCE.min)
   @Max(CHUNKS_PER_SOURCE.max)
   chunks_per_source: number = CHUNKS_PER_SOURCE.default;
+
+  @MaxTokensField("the results' raw_content")
+  max_tokens?: number;
 }
 
 /** The request Swagger UI fills in: one public page at basic depth (a fifth of a credit, charged per 5 pages). */

@@ -1,5 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { FailedResultDto } from '../common/failed-result.dto';
+import { TokenBudgetDto } from '../common/token-budget.dto';
 import { UsageCreditsDto } from '../common/usage-credits.dto';
 
 export class ExtractResultDto {
@@ -38,4 +39,7 @@ export class ExtractResponseDto {
 
   @ApiPropertyOptional({ type: [String], description: 'Only when something about the answer needs saying, e.g. that every URL failed and which may be retried.' })
   warnings?: string[];
+
+  @ApiPropertyOptional({ type: TokenBudgetDto, description: 'Only when max_tokens is set: the budget, the tokens returned and whether text was cut.' })
+  token_budget?: TokenBudgetDto;
 }

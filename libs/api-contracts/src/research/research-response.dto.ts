@@ -53,6 +53,24 @@ export class ResearchResponseDto {
   })
   report_mode?: 'llm' | 'extractive';
 
+  @ApiPropertyOptional({
+    description:
+      'Present (true) only when completed and the task ran out of time before it finished (a Sift field): content was then ' +
+      'written without a model from the sources gathered by then, and the task is charged for the work it did.',
+  })
+  partial?: boolean;
+
+  @ApiPropertyOptional({ description: 'Why the report is partial; only with `partial`.' })
+  partial_reason?: string;
+
+  @ApiPropertyOptional({
+    type: [String],
+    description:
+      'With output_schema, the fields of its `properties` that content lacks because no source supports a value for them ' +
+      '(a Sift field); absent when every field was filled. A required field listed here is missing from content.',
+  })
+  unfilled_fields?: string[];
+
   @ApiPropertyOptional({ description: 'Reason of the failure; only when failed.' })
   error?: string;
 

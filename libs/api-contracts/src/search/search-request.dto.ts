@@ -2,6 +2,7 @@ import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
 import { ArrayMaxSize, IsArray, IsBoolean, IsIn, IsInt, IsNotEmpty, IsNumber, IsString, Max, Min } from 'class-validator';
 import { IsCalendarDate } from '../common/calendar-date.validator';
+import { MaxTokensField } from '../common/token-budget.dto';
 import { IsOptionalNotNull, NullAsOmitted } from '../common/is-optional-not-null.decorator';
 import { NullAsDefault } from '../common/null-as-default.transform';
 import {
@@ -203,6 +204,8 @@ export class SearchRequestDto {
   @Min(SEARCH_LIMITS.timeout.min)
   @Max(SEARCH_LIMITS.timeout.max)
   timeout?: number;
+  @MaxTokensField("the results' content and raw_content")
+  max_tokens?: number;
 }
 
 /**

@@ -1,4 +1,5 @@
 import { ApiExtraModels, ApiProperty, ApiPropertyOptional, getSchemaPath } from '@nestjs/swagger';
+import { TokenBudgetDto } from '../common/token-budget.dto';
 import { UsageCreditsDto } from '../common/usage-credits.dto';
 import { ImageResultDto } from './image-result.dto';
 import { SearchAutoParametersDto } from './search-auto-parameters.dto';
@@ -43,4 +44,7 @@ export class SearchResponseDto {
       'not answer within the latency budget.',
   })
   warnings?: string[];
+
+  @ApiPropertyOptional({ type: TokenBudgetDto, description: 'Only when max_tokens is set: the budget, the tokens returned and whether text was cut.' })
+  token_budget?: TokenBudgetDto;
 }

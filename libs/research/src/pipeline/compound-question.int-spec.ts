@@ -8,6 +8,7 @@ import type { ResearchEvent } from '@sift/queue-contracts';
 import { LocalIndexProvider } from '@sift/search-index';
 import { GIT_DOCS_SITE_ROOT } from '@sift/testing';
 import type { ResearchDependencies, ResearchRequest } from './research-pipeline';
+import { unfilledFields } from '../output-schema';
 import { runResearch } from './run-research';
 
 // Storing the 272 pages of the Git documentation site takes seconds to tens of seconds on a busy machine.
@@ -22,7 +23,7 @@ function sitePaths(): string[] {
 // Research without a model over the whole Git documentation site in the local index: a compound question is searched
 // part by part, so each part's best page is among those the report is written from, where one search of the whole
 // question finds the pages of its first part only.
-describe('research without a model: a compound question over the Git documentation', () => {
+describe('research without a model over the Git documentation', () => {
   let prisma: PrismaClient;
   let index: LocalIndexProvider;
   const domain = `git-docs-${randomUUID().slice(0, 8)}.test`;
@@ -62,19 +63,35 @@ describe('research without a model: a compound question over the Git documentati
     };
   }
 
-  async function research(input: string, searches: number) {
+  /** `wrapUpAfterSearches`: the task's time runs out as that many searches have answered (its signal aborts). */
+  async function research(input: string, searches: number, options: { outputSchema?: Record<string, unknown>; wrapUpAfterSearches?: number } = {}) {
     const searched: string[] = [];
     const read: string[] = [];
     const events: ResearchEvent[] = [];
-    const request: ResearchRequest = { input, model: 'mini', outputLength: 'standard', citationFormat: 'numbered', includeDomains: [], excludeDomains: [] };
-    const outcome = await runResearch(request, { searches, extractions: 10 }, dependencies(searched, read), {
+    const request: ResearchRequest = {
+      input,
+      model: 'mini',
+      outputLength: 'standard',
+      citationFormat: 'numbered',
+      includeDomains: [],
+      excludeDomains: [],
+      ...(options.outputSchema ? { outputSchema: options.outputSchema } : {}),
+    };
+    const wrapUp = new AbortController();
+    const ports = dependencies(searched, read);
+    const search: ResearchDependencies['search'] = async (query, searchOptions) => {
+      const hits = await ports.search(query, searchOptions);
+      if (searched.length === options.wrapUpAfterSearches) wrapUp.abort(new Error('The research task did not finish before its deadline.'));
+      return hits;
+    };
+    const outcome = await runResearch(request, { searches, extractions: 10 }, { ...ports, search }, {
       emit: async (event) => void events.push(event),
       checkpoint: async () => undefined,
-      signal: new AbortController().signal,
+      signal: wrapUp.signal,
       deadlineAt: new Date(Date.now() + 120_000),
     });
     const sources = outcome.sources.map((source) => new URL(source.url).pathname);
-    return { searched, read, sources, outcome };
+    return { searched, read, sources, outcome, events };
   }
 
   it.each([
@@ -96,5 +113,50 @@ describe('research without a model: a compound question over the Git documentati
     // Every page came from the index with its text: nothing was read through the extractor (nor charged).
     expect(parted.read).toEqual([]);
     expect(parted.outcome.work.extractions).toBe(0);
+  });
+
+  describe('output_schema without a model', () => {
+    const schema = {
+      properties: { command: { type: 'string', description: 'the Git command' }, founder: { type: 'string', description: 'who founded the project' } },
+      required: ['command', 'founder'],
+    };
+    const input = 'Which Git command shows who last changed each line of a file, and who founded the project?';
+
+    it('fills `command` with the command a source names, and lists `founder` as unfilled: the documentation does not say', async () => {
+      const { outcome, sources } = await research(input, 6, { outputSchema: schema });
+      const content = outcome.content as Record<string, unknown>;
+      expect(content.command).toMatch(/^git[- ]blame$/);
+      expect(content).not.toHaveProperty('founder');
+      expect(unfilledFields(schema, content)).toEqual(['founder']);
+      expect(outcome.partialReason).toBeUndefined();
+      expect(sources).toContain('/git-blame.html');
+    });
+  });
+
+  describe('a task whose time runs out mid-way', () => {
+    it('ends with a partial report from the sources gathered so far, and the work it did to charge', async () => {
+      const input = 'Find which commit introduced a regression, and then revert it';
+      const { outcome, searched, sources, events } = await research(input, 10, { wrapUpAfterSearches: 1 });
+      // Stopped after the first of its searches: the others were never made.
+      expect(searched).toEqual([input]);
+      expect(outcome.work).toEqual({ searches: 1, extractions: 0 });
+      expect(outcome.partialReason).toMatch(/^The research task reached its deadline before it finished; the report is written from the \d+ sources found by then\.$/);
+      expect(sources).toContain('/git-bisect.html');
+      expect(typeof outcome.content).toBe('string');
+      expect(outcome.content).toMatch(/\[1\]/);
+      expect(events.at(-1)).toEqual({ type: 'sources', sources: outcome.sources });
+    });
+
+    it('fills output_schema from what it gathered, listing what it could not', async () => {
+      const schema = { properties: { command: { type: 'string' }, founder: { type: 'string' } }, required: ['command'] };
+      const input = 'Which Git command shows who last changed each line of a file, and who founded the project?';
+      const { outcome, sources } = await research(input, 10, { outputSchema: schema, wrapUpAfterSearches: 1 });
+      expect(outcome.partialReason).toEqual(expect.any(String));
+      // The first search found the user manual ("Linus Torvalds originally designed Git …"), not git-blame's page: the
+      // founder is what that source says, the command is listed as unfilled rather than taken from another page.
+      expect(outcome.content).toEqual({ founder: 'Linus Torvalds' });
+      expect(unfilledFields(schema, outcome.content)).toEqual(['command']);
+      expect(sources).toEqual(['/user-manual.html']);
+    });
   });
 });

@@ -1,4 +1,4 @@
-import type { OutputSchemaValidator } from '../output-schema';
+import { compileOutputSchema, type OutputSchemaValidator } from '../output-schema';
 import { extractiveObject } from './extractive-object';
 import { SentencePicker, sentencePool } from './extractive-report';
 import { corpusPages } from './research-corpus.testing';
@@ -11,7 +11,7 @@ const pages: SourcePage[] = corpusPages.map((page) => ({ source: { title: page.t
  * is, with a validator that accepts anything, so the filler's own bounds are what is measured.
  */
 function filled(schema: Record<string, unknown>) {
-  const validator: OutputSchemaValidator = { schema, problemsWith: () => null };
+  const validator: OutputSchemaValidator = { schema, problemsWith: () => null, unfitFields: () => ({ fields: [], other: null }) };
   const picker = new SentencePicker(sentencePool(pages), pages);
   const pick = jest.spyOn(picker, 'pick');
   const startedAt = performance.now();
@@ -59,5 +59,46 @@ describe('extractiveObject', () => {
     expect(commands.length).toBeGreaterThanOrEqual(2);
     expect(commands.length).toBeLessThanOrEqual(4);
     expect(commands[0].summary).toEqual(expect.any(String));
+  });
+
+  describe('typed fields', () => {
+    const schema = {
+      properties: { command: { type: 'string' }, founder: { type: 'string' }, summary: { type: 'string' } },
+      required: ['command', 'founder'],
+    };
+    const question = 'Which git command rewrites history on top of another base, and who founded the project?';
+
+    function fill(from: SourcePage[]) {
+      const validator = compileOutputSchema(schema);
+      if (typeof validator === 'string') throw new Error(validator);
+      return extractiveObject(validator, new SentencePicker(sentencePool(from), from), question);
+    }
+
+    it('fills a command with a command and a founder with the person a source names as creator', () => {
+      const { content, unfilled, order } = fill(pages);
+      expect(content.command).toMatch(/^git[- ]rebase$/);
+      expect(content.founder).toBe('Linus Torvalds');
+      expect(unfilled).toEqual([]);
+      expect(order.sources.map((source) => source.url)).toContain('https://en.wikipedia.org/wiki/Git');
+    });
+
+    it('lists a field no source supports as unfilled instead of failing or filling it with any sentence', () => {
+      const documentation = pages.filter((page) => !page.source.url.includes('wikipedia'));
+      const { content, unfilled, order } = fill(documentation);
+      expect(content.command).toMatch(/^git[- ]rebase$/);
+      expect(content).not.toHaveProperty('founder');
+      expect(unfilled).toEqual(['founder']);
+      expect(order.sources.map((source) => source.url)).not.toContain('https://en.wikipedia.org/wiki/Git');
+    });
+
+    it('leaves out a value that breaks its field\'s constraints, and fails only when no field is left', () => {
+      const strict = compileOutputSchema({ properties: { summary: { type: 'string', maxLength: 3 }, founder: { type: 'string' } }, required: ['summary'] });
+      if (typeof strict === 'string') throw new Error(strict);
+      const picker = () => new SentencePicker(sentencePool(pages), pages);
+      expect(extractiveObject(strict, picker(), 'Who created Git?')).toMatchObject({ content: { founder: 'Linus Torvalds' }, unfilled: ['summary'] });
+      const hopeless = compileOutputSchema({ properties: { price: { type: 'number' } }, required: ['price'] });
+      if (typeof hopeless === 'string') throw new Error(hopeless);
+      expect(() => extractiveObject(hopeless, picker(), 'How much does a git merge cost?')).toThrow(/support none of output_schema's fields: "price"/);
+    });
   });
 });

@@ -1,7 +1,10 @@
+import type { ResearchSource } from '@sift/queue-contracts';
 import { tokenize } from '@sift/ranking';
 import { OUTPUT_SCHEMA_LIMITS, type OutputSchemaValidator } from '../output-schema';
+import { listed } from '../output-schema-limits';
 import { CitationOrder } from './citation-style';
 import type { QuotedSentence, SentencePicker } from './extractive-report';
+import { commandIn, dateIn, fieldKind, type FieldKind, namedEntity, namesTheRole, urlIn, wordsOfName } from './field-value';
 
 type JsonSchema = Record<string, unknown>;
 
@@ -15,11 +18,10 @@ const DEFAULT_LIST_LENGTH = 3;
 const MAXIMUM_FILLED_VALUES = 5 * OUTPUT_SCHEMA_LIMITS.properties;
 const NUMBER = /-?\d{1,3}(?:,\d{3})+(?:\.\d+)?|-?\d+(?:\.\d+)?/;
 const NEGATION = /\b(?:not|no|never|cannot|can't|doesn't|don't|isn't|aren't|without)\b/i;
-
-/** "releaseYear", "release_year" → "release year": the words a field's name stands for. */
-function wordsOfName(name: string): string {
-  return name.replace(/([a-z])([A-Z])/g, '$1 $2').replace(/[_-]+/g, ' ');
-}
+/** Sentences searched for a typed value (a command, a name, a date): the best for the field and the question. */
+const SENTENCES_PER_TYPED_VALUE = 8;
+/** Sentences naming a field's role looked at for a person or a date (compromise tags each, about a millisecond). */
+const SENTENCES_SEARCHED_FOR_A_ROLE = 200;
 
 /** Fills schema fields from the pages' sentences; remembers which pages it quoted. */
 class ObjectFiller {
@@ -56,6 +58,8 @@ class ObjectFiller {
     const type = Array.isArray(schema.type) ? schema.type.find((candidate) => candidate !== 'null') : schema.type;
     switch (type) {
       case 'string': {
+        const kind = fieldKind(subject, schema.format);
+        if (kind !== 'text') return this.typed(kind, described, subject, 1)[0];
         const found = this.sentences(described, SENTENCES_PER_STRING);
         return found.length > 0 ? found.join(' ') : undefined;
       }
@@ -77,15 +81,72 @@ class ObjectFiller {
 
   object(schema: JsonSchema, context: string): Record<string, unknown> {
     const properties = (schema.properties ?? {}) as Record<string, JsonSchema>;
-    const required = new Set(Array.isArray(schema.required) ? schema.required : []);
     const filled: Record<string, unknown> = {};
     for (const [name, property] of Object.entries(properties)) {
-      let value = this.value(property, `${wordsOfName(name)} ${context}`.trim(), wordsOfName(name));
-      // A required field the pages do not address by name gets what they say about the question itself.
-      if (value === undefined && required.has(name)) value = property.type === 'boolean' ? false : this.value(property, '');
+      const value = this.value(property, `${wordsOfName(name)} ${context}`.trim(), wordsOfName(name));
       if (value !== undefined) filled[name] = value;
     }
     return filled;
+  }
+
+  /** The top-level fields of the report, each with the sources its value quotes, in the schema's order. */
+  fields(schema: JsonSchema): Map<string, { value: unknown; sources: ResearchSource[] }> {
+    const properties = (schema.properties ?? {}) as Record<string, JsonSchema>;
+    const fields = new Map<string, { value: unknown; sources: ResearchSource[] }>();
+    for (const [name, property] of Object.entries(properties)) {
+      const before = this.order.sources.length;
+      const value = this.value(property, wordsOfName(name), wordsOfName(name));
+      if (value !== undefined) fields.set(name, { value, sources: this.order.sources.slice(before) });
+    }
+    return fields;
+  }
+
+  /**
+   * Up to `count` distinct values of a kind (a command, a person's name, a date, a URL) from the sentences that best
+   * match the field and the question, each taken only where a sentence supports it for this field: a command the
+   * sentence (or the page it is from, a manual page named after its command) names, a person named in the field's
+   * role ("created by …" for a founder), a date in a sentence naming the field. None: the field stays unfilled.
+   */
+  private typed(kind: Exclude<FieldKind, 'text'>, query: string, subject: string, count: number): string[] {
+    const programs = new Set(tokenize(`${this.question} ${query}`));
+    const values: string[] = [];
+    for (const sentence of this.candidates(kind, query, subject)) {
+      if (values.length >= count) break;
+      const value = this.typedIn(kind, sentence, subject, programs);
+      if (value === undefined || values.some((known) => known.toLowerCase() === value.toLowerCase())) continue;
+      this.order.numberOf(sentence.page.source);
+      values.push(value);
+    }
+    return values;
+  }
+
+  /**
+   * The sentences a typed value is looked for in, best first. A person or a date is looked for in the sentences that
+   * name the field's role ("created" for a founder), those matching the question first: in a question about
+   * something else as well ("which command …, and who founded it") such a sentence ranks too low to be picked.
+   */
+  private candidates(kind: Exclude<FieldKind, 'text'>, query: string, subject: string): QuotedSentence[] {
+    const ranked = this.picker.ranked(`${query} ${this.question}`).map((entry) => this.picker.sentences[entry.position]);
+    if (kind !== 'person' && kind !== 'date') return ranked.slice(0, SENTENCES_PER_TYPED_VALUE);
+    const inRole = (sentence: QuotedSentence) => namesTheRole(sentence.text, subject);
+    const rest = this.picker.sentences.filter((sentence) => !ranked.includes(sentence));
+    return [...ranked.filter(inRole), ...rest.filter(inRole)].slice(0, SENTENCES_SEARCHED_FOR_A_ROLE);
+  }
+
+  private typedIn(kind: Exclude<FieldKind, 'text'>, sentence: QuotedSentence, subject: string, programs: ReadonlySet<string>): string | undefined {
+    switch (kind) {
+      case 'command':
+        return commandIn(sentence.text, programs) ?? commandIn(sentence.page.source.title, programs);
+      case 'person':
+        return namedEntity(sentence.text, 'person');
+      case 'place':
+      case 'organization':
+        return namedEntity(sentence.text, kind);
+      case 'date':
+        return dateIn(sentence.text);
+      case 'url':
+        return urlIn(sentence.text) ?? sentence.page.source.url;
+    }
   }
 
   /**
@@ -113,7 +174,10 @@ class ObjectFiller {
     const least = typeof schema.minItems === 'number' ? schema.minItems : 0;
     const wanted = Math.min(Math.max(least, preferred), OUTPUT_SCHEMA_LIMITS.listItems);
     const values: unknown[] = [];
-    if (items.type === 'string' || items.type === undefined) {
+    const kind = fieldKind(subject, items.format);
+    if ((items.type === 'string' || items.type === undefined) && kind !== 'text') {
+      values.push(...this.typed(kind, query, subject, wanted));
+    } else if (items.type === 'string' || items.type === undefined) {
       values.push(...this.sentences(query, wanted));
     } else {
       for (let index = 0; index < wanted; index += 1) {
@@ -132,15 +196,41 @@ class ObjectFiller {
   }
 }
 
+/** A report object without a model, the sources its values quote, and the schema's top-level fields it could not fill. */
+export interface ExtractiveObject {
+  content: Record<string, unknown>;
+  order: CitationOrder;
+  unfilled: string[];
+}
+
 /**
- * The report as an object without a model: each field of output_schema filled from the pages' best sentences
- * for its name and description. Throws when the result does not validate (a required field the pages do not
- * support, a constraint a quote cannot meet): the task then fails with that reason.
+ * The report as an object without a model: each field of output_schema filled only with what a source supports for
+ * it (a command for `command`, a person's name for `founder`, a number or a date from a sentence naming the field,
+ * sentences for any other text). A field the sources do not support, or whose value breaks the schema, is left out
+ * and listed in `unfilled` (a required one too: the object then lacks it, rather than holding an invented value).
+ * Throws when no field could be filled, or when the object breaks a constraint on the whole of it.
  */
-export function extractiveObject(validator: OutputSchemaValidator, picker: SentencePicker, question: string): { content: Record<string, unknown>; order: CitationOrder } {
+export function extractiveObject(validator: OutputSchemaValidator, picker: SentencePicker, question: string): ExtractiveObject {
   const filler = new ObjectFiller(picker, question);
-  const content = filler.object(validator.schema, '');
-  const problems = validator.problemsWith(content);
-  if (problems !== null) throw new Error(`The sources found could not fill output_schema: ${problems}`);
-  return { content, order: filler.order };
+  const fields = filler.fields(validator.schema);
+  const content = Object.fromEntries([...fields].map(([name, field]) => [name, field.value]));
+  // Why the first values left out broke the schema: the reason a task that keeps no field fails with.
+  let firstProblems: string | null = null;
+  for (;;) {
+    const { fields: unfit, other } = validator.unfitFields(content);
+    const dropped = unfit.filter((name) => Object.prototype.hasOwnProperty.call(content, name));
+    if (dropped.length === 0) {
+      if (other !== null) throw new Error(`The sources found could not fill output_schema: ${other}`);
+      break;
+    }
+    firstProblems ??= validator.problemsWith(content);
+    for (const name of dropped) delete content[name];
+  }
+  const unfilled = Object.keys((validator.schema.properties ?? {}) as object).filter((name) => !Object.prototype.hasOwnProperty.call(content, name));
+  if (Object.keys(content).length === 0) {
+    throw new Error(firstProblems !== null ? `The sources found could not fill output_schema: ${firstProblems}` : `The sources found support none of output_schema's fields: ${listed(unfilled)}.`);
+  }
+  const order = new CitationOrder();
+  for (const name of Object.keys(content)) for (const source of fields.get(name)?.sources ?? []) order.numberOf(source);
+  return { content, order, unfilled };
 }

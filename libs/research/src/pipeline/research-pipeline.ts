@@ -81,9 +81,12 @@ export interface ResearchProgress {
   emit(event: ResearchEvent): Promise<void>;
   /** Saves progress in the task's row. */
   checkpoint(state: ResearchCheckpoint): Promise<void>;
-  /** Aborted at the task's deadline: the pipeline stops at its next step. */
+  /**
+   * Aborted when the task must wrap up, a little before its deadline: the pipeline stops the step it is in and writes
+   * a partial report from what it has gathered (see ResearchOutcome.partial).
+   */
   signal: AbortSignal;
-  /** The task's deadline: no search or read waits past it. */
+  /** When the task must wrap up (the signal's time): no search or read waits past it. */
   deadlineAt: Date;
 }
 
@@ -97,4 +100,9 @@ export interface ResearchOutcome {
   resolvedModel: 'mini' | 'pro';
   /** What to charge: searches at the search rate, extractions per 5 successes. */
   work: { searches: number; extractions: number };
+  /**
+   * Set when the task ran out of time and the report was written from what it had gathered by then, without a model:
+   * why it is partial. A partial report is a completed task's, charged for the work it did.
+   */
+  partialReason?: string;
 }

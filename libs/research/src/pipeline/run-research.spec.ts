@@ -263,7 +263,7 @@ describe('runResearch without a model (extractive)', () => {
     for (const deadlineMs of given) expect(deadlineMs).toBeLessThanOrEqual(3_000);
   });
 
-  it('stops with an error at the next step once the deadline has aborted it', async () => {
+  it('stops at the next step once its time has run out, and writes a partial report from what it found', async () => {
     const deadline = new AbortController();
     const { deps, searches } = corpusDependencies();
     const slowSearch = deps.search;
@@ -271,8 +271,19 @@ describe('runResearch without a model (extractive)', () => {
       deadline.abort(new Error('the 5 minute deadline passed'));
       return slowSearch(...args);
     };
-    await expect(runResearch(request(), budget, deps, recorder(deadline.signal).progress)).rejects.toThrow(/Research stopped before searching: the 5 minute deadline passed/);
+    const outcome = await runResearch(request(), budget, deps, recorder(deadline.signal).progress);
     expect(searches).toHaveLength(1);
+    expect(outcome.partialReason).toMatch(/^The research task reached its deadline before it finished; the report is written from the \d+ sources found by then\.$/);
+    expect(outcome.sources.length).toBeGreaterThan(0);
+    expect(outcome.work.searches).toBe(1);
+  });
+
+  it('fails when its time ran out before it found anything', async () => {
+    const deadline = new AbortController();
+    deadline.abort(new Error('the 5 minute deadline passed'));
+    const { deps, searches } = corpusDependencies();
+    await expect(runResearch(request(), budget, deps, recorder(deadline.signal).progress)).rejects.toThrow(/Research stopped before planning: the 5 minute deadline passed/);
+    expect(searches).toHaveLength(0);
   });
 });
 
@@ -297,10 +308,10 @@ describe('output_schema without a model', () => {
     expect(events.filter((event) => event.type === 'content')).toEqual([{ type: 'content', content }]);
   });
 
-  it('fails with a clear error when the sources cannot fill a required field', async () => {
+  it('fails with a clear error when the sources support none of its fields', async () => {
     const schema = { properties: { price: { type: 'number', description: 'the price in euros' } }, required: ['price'] };
     await expect(runResearch(request({ input: 'how much does git rebase cost in euros', outputSchema: schema }), budget, corpusDependencies().deps, recorder().progress)).rejects.toThrow(
-      /could not fill output_schema: .*price/,
+      /support none of output_schema's fields: "price"/,
     );
   });
 });

@@ -148,18 +148,31 @@ async function search(run: ResearchRun, model: ResearchModel, sections: Research
   }
 }
 
-/** The pages to report from, each with its text (see readChosen), in the order the searches ranked them. */
-async function read(run: ResearchRun, model: ResearchModel): Promise<SourcePage[]> {
+/** The pages the searches found to report from, in the order the searches ranked them. */
+function chosenPages(run: ResearchRun, model: ResearchModel): FoundPage[] {
   const searches: SearchStep[] = run.state.searches;
-  const chosen = choosePages(fusePages(searches, run.request.includeDomains), searches, PAGES_TO_READ[model][run.request.outputLength]);
-  await readChosen(run, chosen);
+  return choosePages(fusePages(searches, run.request.includeDomains), searches, PAGES_TO_READ[model][run.request.outputLength]);
+}
+
+/**
+ * The chosen pages with the text the task holds for each: the page read, the index's full text, else (when `snippets`)
+ * the search hit's own snippet. Pages with no text are left out.
+ */
+function withTexts(run: ResearchRun, chosen: FoundPage[], snippets: boolean): SourcePage[] {
   return chosen.flatMap((found): SourcePage[] => {
     const { hit } = found;
     const read = run.state.pages.find((page) => page.url === hit.url);
-    const page = read ?? { ...hit, content: run.fullTexts.get(hit.url) ?? '' };
+    const page = read ?? { ...hit, content: run.fullTexts.get(hit.url) ?? (snippets ? hit.content : '') };
     if (page.content.trim() === '') return [];
     return [{ source: sourceOf({ ...hit, ...page, favicon: page.favicon ?? hit.favicon }), content: page.content, queries: found.queries, preferred: found.preferred }];
   });
+}
+
+/** The pages to report from, each with its text (see readChosen), in the order the searches ranked them. */
+async function read(run: ResearchRun, model: ResearchModel): Promise<SourcePage[]> {
+  const chosen = chosenPages(run, model);
+  await readChosen(run, chosen);
+  return withTexts(run, chosen, false);
 }
 
 /**
@@ -265,17 +278,62 @@ export async function runResearch(
   const run = new ResearchRun(request, budget, deps, progress, saved);
   const model = run.state.resolvedModel ?? resolveModel(request.model, request.input);
   run.state.resolvedModel = model;
-  const sections = await plan(run, model);
-  await search(run, model, sections);
-  const pages = await read(run, model);
-  run.checkDeadline('writing the report');
-  let synthesis: Synthesis | undefined;
-  const sources = await run.tool('Generating', `Writing the report from ${pages.length} sources`, async () => {
-    synthesis = await synthesize(run, sections, pages);
-    return synthesis.order.sources;
-  });
-  if (!synthesis) throw new Error('Research produced no report');
+  let sections: ResearchSection[] | undefined;
+  try {
+    sections = await plan(run, model);
+    await search(run, model, sections);
+    const pages = await read(run, model);
+    run.checkDeadline('writing the report');
+    let synthesis: Synthesis | undefined;
+    const sources = await run.tool('Generating', `Writing the report from ${pages.length} sources`, async () => {
+      synthesis = await synthesize(run, sections ?? [], pages);
+      return synthesis.order.sources;
+    });
+    if (!synthesis) throw new Error('Research produced no report');
+    return await finish(run, model, synthesis, sources);
+  } catch (error) {
+    if (!progress.signal.aborted) throw error;
+    const reason = error instanceof Error ? error.message : String(error);
+    return partial(run, model, sections ?? run.state.sections ?? deterministicPlan(request.input, model), reason);
+  }
+}
+
+async function finish(run: ResearchRun, model: ResearchModel, synthesis: Synthesis, sources: ResearchSource[], partialReason?: string): Promise<ResearchOutcome> {
   if (typeof synthesis.content !== 'string') await run.emit({ type: 'content', content: synthesis.content });
   await run.emit({ type: 'sources', sources });
-  return { content: synthesis.content, sources, mode: synthesis.mode, resolvedModel: model, work: { ...run.state.work } };
+  return {
+    content: synthesis.content,
+    sources,
+    mode: synthesis.mode,
+    resolvedModel: model,
+    work: { ...run.state.work },
+    ...(partialReason !== undefined ? { partialReason } : {}),
+  };
+}
+
+/**
+ * The report of a task that must wrap up before it finished: written without a model (there is no time for one) from
+ * the pages it chose so far, with the text it holds for each (a page read, the index's full text, else the search's
+ * snippet: nothing more is read). Throws, and the task fails, when it had found no page to write from.
+ */
+async function partial(run: ResearchRun, model: ResearchModel, sections: ResearchSection[], stoppedBecause: string): Promise<ResearchOutcome> {
+  const pages = withTexts(run, chosenPages(run, model), true);
+  if (pages.length === 0) throw new Error(stoppedBecause);
+  const reason = `The research task reached its deadline before it finished; the report is written from the ${pages.length} sources found by then.`;
+  let synthesis: Synthesis | undefined;
+  const sources = await run.tool('Generating', `Writing a partial report from ${pages.length} sources`, async () => {
+    const picker = new SentencePicker(sentencePool(pages), pages);
+    if (run.request.outputSchema) {
+      const validator = compileOutputSchema(run.request.outputSchema);
+      if (typeof validator === 'string') throw new Error(`Invalid output_schema: ${validator}`);
+      synthesis = { ...extractiveObject(validator, picker, run.request.input), mode: 'extractive' };
+    } else {
+      const report = extractiveReport(run.request, sections, picker);
+      for (const piece of report.pieces) await run.emit({ type: 'content', content: piece });
+      synthesis = { content: report.pieces.join(''), order: report.order, mode: 'extractive' };
+    }
+    return synthesis.order.sources;
+  });
+  if (!synthesis) throw new Error(stoppedBecause);
+  return finish(run, model, synthesis, sources, reason);
 }

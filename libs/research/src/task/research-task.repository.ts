@@ -50,7 +50,9 @@ function taskOf(row: ResearchTaskRow): ResearchTask {
     status: row.status,
     content: (row.content ?? null) as ResearchTask['content'],
     sources: (row.sources ?? []) as unknown as ResearchSource[],
-    error: row.error,
+    // One column holds both: a failed task's reason, and why a completed one is partial.
+    error: row.status === 'failed' ? row.error : null,
+    partialReason: row.status === 'completed' ? row.error : null,
     mode: row.mode,
     checkpoint: (row.checkpoint ?? null) as unknown as ResearchCheckpoint | null,
     work: (row.work ?? null) as unknown as ResearchWork | null,
@@ -127,6 +129,7 @@ export class ResearchTaskRepository {
         mode: report.mode,
         resolvedModel: report.resolvedModel,
         work: report.work as object,
+        error: report.partialReason ?? null,
         completedAt: new Date(),
       },
     });

@@ -19,7 +19,10 @@ export interface ResearchTask {
   status: ResearchTaskStatus;
   content: ResearchOutcome['content'] | null;
   sources: ResearchSource[];
+  /** Why a failed task failed; null otherwise. */
   error: string | null;
+  /** Why a completed task's report is partial (it ran out of time: ResearchOutcome.partialReason); null when it is whole. */
+  partialReason: string | null;
   mode: ResearchOutcome['mode'] | null;
   checkpoint: ResearchCheckpoint | null;
   work: ResearchWork | null;
@@ -46,7 +49,7 @@ export interface NewResearchTask {
 }
 
 /** A finished report, as the worker stores it. */
-export type ResearchReport = Pick<ResearchOutcome, 'content' | 'sources' | 'mode' | 'resolvedModel' | 'work'>;
+export type ResearchReport = Pick<ResearchOutcome, 'content' | 'sources' | 'mode' | 'resolvedModel' | 'work' | 'partialReason'>;
 
 /** True once a task can no longer change: its report or its failure is final. */
 export function isFinished(task: Pick<ResearchTask, 'status'>): boolean {

@@ -1,0 +1,44 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { IsInt, Max, Min } from 'class-validator';
+import { IsOptionalNotNull } from './is-optional-not-null.decorator';
+
+/** Bounds of `max_tokens`: below 50 a result's share holds little more than the marker; above, no model's context. */
+export const MAX_TOKENS_LIMITS = { min: 50, max: 1_000_000 } as const;
+
+/** Where text was cut to fit `max_tokens`. */
+export const TOKEN_BUDGET_CUT_MARKER = ' [… cut to fit max_tokens]';
+
+/**
+ * The optional `max_tokens` request field, the same on every endpoint that returns page text: the text of the
+ * response is cut to fit it, counted by the o200k_base tokenizer (docs/search-filters.md, "Token budgets").
+ */
+export function MaxTokensField(text: string): PropertyDecorator {
+  const decorators = [
+    ApiPropertyOptional({
+      type: 'integer',
+      description:
+        `Cut ${text} to fit this many tokens (o200k_base, the GPT-4o tokenizer), at sentence boundaries, earlier results ` +
+        `keeping more; cut text ends with "${TOKEN_BUDGET_CUT_MARKER.trim()}" and token_budget reports the count. Absent: nothing is cut (an MCP tool call gets its tool's default).`,
+      minimum: MAX_TOKENS_LIMITS.min,
+      maximum: MAX_TOKENS_LIMITS.max,
+      example: 8000,
+    }),
+    IsOptionalNotNull(),
+    IsInt(),
+    Min(MAX_TOKENS_LIMITS.min),
+    Max(MAX_TOKENS_LIMITS.max),
+  ];
+  return (target, propertyKey) => decorators.forEach((decorate) => decorate(target, propertyKey));
+}
+
+/** The `token_budget` object of a response, present only when the request set `max_tokens`. */
+export class TokenBudgetDto {
+  @ApiProperty({ description: 'The max_tokens of the request.', example: 8000 })
+  max_tokens!: number;
+
+  @ApiProperty({ description: 'Tokens of the text returned (markers included), by the same tokenizer; at most max_tokens.', example: 7912 })
+  returned_tokens!: number;
+
+  @ApiProperty({ description: 'Whether any text was cut to fit.' })
+  cut!: boolean;
+}
