@@ -182,8 +182,8 @@ export const searchEnv = z.object({
    * waiting for pages then and show a loading page by its snippet; from the hedge time on, basic takes the first
    * pages to arrive. A caller's `timeout` overrides them.
    */
-  SEARCH_BUDGET_BASIC_MS: z.coerce.number().int().min(100).default(1_100),
-  SEARCH_HEDGE_BASIC_MS: z.coerce.number().int().min(0).default(700),
+  SEARCH_BUDGET_BASIC_MS: z.coerce.number().int().min(100).default(950),
+  SEARCH_HEDGE_BASIC_MS: z.coerce.number().int().min(0).default(600),
   SEARCH_BUDGET_ADVANCED_MS: z.coerce.number().int().min(100).default(2_600),
 });
 
