@@ -184,7 +184,7 @@ export const searchEnv = z.object({
    */
   SEARCH_BUDGET_BASIC_MS: z.coerce.number().int().min(100).default(950),
   SEARCH_HEDGE_BASIC_MS: z.coerce.number().int().min(0).default(600),
-  SEARCH_BUDGET_ADVANCED_MS: z.coerce.number().int().min(100).default(2_600),
+  SEARCH_BUDGET_ADVANCED_MS: z.coerce.number().int().min(100).default(2_200),
 });
 
 /**

@@ -37,7 +37,7 @@ export interface SearchDepthProfile {
  * The default budgets come from the simulated web (bench/simulated-web: 80 % of pages answer in 150–600 ms, 15 % in
  * 1–2.5 s, 5 % in 4–8 s; the upstream in 300–700 ms) and the targets in docs/search-latency.md: basic answers by
  * 0.95 s, taking the first pages to arrive from 0.6 s on out of twice as many fetched candidates as it shows; advanced,
- * which ranks every candidate's chunks, waits for all its pages up to 2.6 s. SEARCH_BUDGET_* and SEARCH_HEDGE_* set them.
+ * which ranks every candidate's chunks, waits for all its pages up to 2.2 s. SEARCH_BUDGET_* and SEARCH_HEDGE_* set them.
  */
 export const SEARCH_DEPTH_PROFILES: Readonly<Record<SearchDepth, SearchDepthProfile>> = {
   'ultra-fast': {
@@ -73,7 +73,7 @@ export const SEARCH_DEPTH_PROFILES: Readonly<Record<SearchDepth, SearchDepthProf
   },
   advanced: {
     providerDeadlineMs: 6_000,
-    answerBudgetMs: 2_600,
+    answerBudgetMs: 2_200,
     fetchFactor: 1,
     backgroundDeadlineMs: 20_000,
     candidateFactor: 3,

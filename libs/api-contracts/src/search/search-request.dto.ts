@@ -193,7 +193,7 @@ export class SearchRequestDto {
   @ApiPropertyOptional({
     description:
       "Seconds the search may wait for page content (basic and advanced). When absent, the depth's latency budget " +
-      '(basic 0.95 s, advanced 2.6 s): a page still loading then is shown by its search-engine snippet, with a warning, ' +
+      '(basic 0.95 s, advanced 2.2 s): a page still loading then is shown by its search-engine snippet, with a warning, ' +
       'and is fetched into the store for the next request.',
     minimum: SEARCH_LIMITS.timeout.min,
     maximum: SEARCH_LIMITS.timeout.max,
