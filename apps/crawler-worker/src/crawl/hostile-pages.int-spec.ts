@@ -109,8 +109,10 @@ describe('a crawl over hostile pages', () => {
   // ~4 s; a crawl of the 20k page ~2.6 s; the whole 100k page ~9 s of extraction. With the quadratic code back, the
   // map of 20k took 4.2 s and of 100k ran out its 20 s, and the crawl of 20k ran out its 20 s.
   describe('pages made of links', () => {
+    // The 100k page tells linear from quadratic work (quadratic runs out its 20 s); the 20k bound only has to hold on
+    // a machine loaded by the whole suite, where the linear map took 3.3 s.
     it.each([
-      [20_000, 3_000],
+      [20_000, 6_000],
       [100_000, 15_000],
     ])('maps a page of %i links whole, in under %i ms of a 20 s timeout', async (links, boundMs) => {
       const crawl = await timedCrawl(`/links-${links / 1000}k.html`, generousExtraction, {
