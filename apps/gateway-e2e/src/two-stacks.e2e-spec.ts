@@ -1,4 +1,5 @@
-import { execFileSync } from 'node:child_process';
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -27,11 +28,17 @@ describe('two Sift stacks on one machine', () => {
   let first: SiftStack;
   let second: SiftStack;
   let folder: string;
+  let firstKey: string;
+  let secondKey: string;
 
   beforeAll(async () => {
     folder = mkdtempSync(join(tmpdir(), 'sift-two-stacks-'));
     first = await startSiftStack({ ...AS_A_USER, DATABASE_URL: 'postgresql://postgres@127.0.0.1:5432/sift_e2e_first', REDIS_URL: 'redis://127.0.0.1:6379/7' });
     second = await startSiftStack({ ...AS_A_USER, DATABASE_URL: 'postgresql://postgres@127.0.0.1:5432/sift_e2e_second', REDIS_URL: 'redis://127.0.0.1:6379/8' });
+    // Before any request: the command line runs synchronously, and a kept-alive connection the server closes while
+    // this process is blocked would be reused by the next request ("other side closed").
+    firstKey = first.createKey('growth');
+    secondKey = second.createKey('growth');
   });
 
   afterAll(async () => {
@@ -53,11 +60,9 @@ describe('two Sift stacks on one machine', () => {
     const word = `zephyrine${Date.now()}`;
     const file = join(folder, 'pages.jsonl');
     writeFileSync(file, `${JSON.stringify({ url: `https://handbook.example/${word}`, title: `The ${word} handbook`, text: `The ${word} handbook explains how the first search of a fresh install finds an imported page. `.repeat(4) })}\n`);
-    const firstKey = first.createKey('growth');
-    const secondKey = second.createKey('growth');
     // A search before anything is imported: it must not leave an empty corpus cached for the next one.
     expect((await callGateway<{ results: unknown[] }>(first.baseUrl, 'POST', '/search', { apiKey: firstKey, body: { query: word } })).body.results).toEqual([]);
-    execFileSync(process.execPath, [resolve(repositoryRoot, 'scripts', 'run-ts.js'), 'apps/admin-cli/src/main.ts', 'index', 'import', file], { cwd: repositoryRoot, env: first.env });
+    await promisify(execFile)(process.execPath, [resolve(repositoryRoot, 'scripts', 'run-ts.js'), 'apps/admin-cli/src/main.ts', 'index', 'import', file], { cwd: repositoryRoot, env: first.env });
 
     const found = await callGateway<{ results: Array<{ url: string }> }>(first.baseUrl, 'POST', '/search', { apiKey: firstKey, body: { query: word } });
     expect(found.body.results.map((result) => result.url)).toEqual([`https://handbook.example/${word}`]);
