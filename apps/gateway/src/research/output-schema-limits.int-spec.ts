@@ -146,7 +146,8 @@ describe('output_schema limits', () => {
     for (const refusal of value.refusals) {
       expect(refusal.value.status).toBe(400);
       expect(refusal.value.body).toEqual({ detail: { error: 'output_schema may be at most 32768 characters of JSON.' } });
-      expect(refusal.elapsedMs).toBeLessThan(5_000);
+      // Refused before compiling (compiling one takes minutes); the bound only has to hold on a loaded machine.
+      expect(refusal.elapsedMs).toBeLessThan(10_000);
     }
     expect(value.accepted.value.status).toBe(200);
     expect(value.health.value.status).toBe(200);

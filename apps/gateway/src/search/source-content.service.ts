@@ -72,7 +72,11 @@ export class SourceContentService {
   ) {}
 
   async load(context: RequestContext, search: ResolvedSearch, candidates: SearchCandidate[], plan: ContentPlan): Promise<ContentOutcome> {
-    const states: CandidateState[] = candidates.map((candidate) => ({ candidate }));
+    // The local index's candidates carry their content: they are never "loading", even when the providers took the
+    // whole budget (a cold first search), so they are settled before the wait begins.
+    const states: CandidateState[] = candidates.map((candidate) =>
+      candidate.contentIsSnippet ? { candidate } : { candidate, kind: 'index' as const, source: this.fromIndex(candidate) },
+    );
     const waitEnded = await new Promise<ContentWaitEnd>((resolve) => {
       const timers: NodeJS.Timeout[] = [];
       let ended = false;
@@ -88,6 +92,7 @@ export class SourceContentService {
         if (at !== undefined && Number.isFinite(at)) timers.push(setTimeout(check, Math.max(0, at - Date.now())));
       }
       for (const state of states) {
+        if (state.kind !== undefined) continue;
         void this.contentOf(context, search, state.candidate, plan)
           .catch((error: unknown) => {
             this.logger.warn(`content of ${state.candidate.url} failed: ${(error as Error).message}`);
