@@ -151,7 +151,8 @@ describe('a crawl over hostile pages', () => {
       // deadline, not at the pool's 10 s one.
       const next = await timedCrawl('/tides.html', generousExtraction, { maxDepth: 0, limit: 1, timeoutMs: 10_000 });
       expect(next.outcome.pages.map(({ page }) => page.title)).toEqual(['Tides']);
-      expect(next.elapsedMs).toBeLessThan(2_500);
+      // Far below the pool's 10 s deadline; a loaded machine took 3.8 s.
+      expect(next.elapsedMs).toBeLessThan(6_000);
     });
   });
 });
