@@ -57,6 +57,7 @@ module.exports = {
       testTimeout: 60000,
       setupFiles: ['<rootDir>/libs/testing/src/jest-env.ts'],
       globalSetup: '<rootDir>/libs/testing/src/jest-global-setup.ts',
+      globalTeardown: '<rootDir>/libs/testing/src/jest-global-teardown.ts',
     },
   ],
 };
