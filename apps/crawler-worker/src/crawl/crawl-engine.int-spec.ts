@@ -162,7 +162,9 @@ describe('runCrawl on the Git documentation site', () => {
     expect(outcome.pages.length).toBeGreaterThan(0);
     expect(outcome.pages.length).toBeLessThan(100);
     expect(outcome.pages[0].page.finalUrl).toBe(`${site.origin}/index.html`);
-    expect(elapsedMs).toBeGreaterThanOrEqual(timeoutMs - 50);
+    // It sends no request that would not be answered before the deadline (the host's expected latency with a margin),
+    // so it may end that much early; on a loaded machine a response takes several times the site's 100 ms.
+    expect(elapsedMs).toBeGreaterThanOrEqual(timeoutMs / 2);
     expect(elapsedMs).toBeLessThan(timeoutMs + 1000);
   });
 

@@ -1,5 +1,5 @@
 import { TOKEN_BUDGET_CUT_MARKER } from '@sift/api-contracts';
-import { countTokens, fitRankedTexts, fitText } from './token-budget';
+import { countTokens, fitRankedTexts, fitReport, fitText, StreamedTextBudget } from './token-budget';
 
 const marker = TOKEN_BUDGET_CUT_MARKER;
 const sentence = (topic: string, index: number) => `The ${topic} crawler visited page number ${index} and stored its cleaned content. `;
@@ -97,5 +97,49 @@ describe('fitRankedTexts', () => {
     expect(fitted.results[0][0]).toBe(content);
     expect(fitted.results[0][1].endsWith(marker)).toBe(true);
     expect(countTokens(fitted.results[0][0]) + countTokens(fitted.results[0][1])).toBeLessThanOrEqual(300);
+  });
+});
+
+describe('fitReport', () => {
+  it('fits a markdown report as one text', () => {
+    const report = paragraph('report', 40);
+    const fitted = fitReport(report, 80);
+    expect(fitted.content.endsWith(marker)).toBe(true);
+    expect(fitted.budget).toEqual({ max_tokens: 80, returned_tokens: countTokens(fitted.content), cut: true });
+    expect(fitReport('A short report.', 80)).toEqual({ content: 'A short report.', budget: { max_tokens: 80, returned_tokens: 4, cut: false } });
+  });
+
+  it("fits a structured report's string values in order, keeping its shape and its other values", () => {
+    const report = { summary: paragraph('summary', 30), facts: [paragraph('fact', 30), 'last'], year: 2005, nested: { note: 'n' }, empty: null };
+    const fitted = fitReport(report, 120);
+    expect(Object.keys(fitted.content)).toEqual(Object.keys(report));
+    expect(fitted.content.year).toBe(2005);
+    expect(fitted.content.empty).toBeNull();
+    expect(fitted.content.summary.endsWith(marker)).toBe(true);
+    expect(report.summary.startsWith(fitted.content.summary.slice(0, -marker.length))).toBe(true);
+    const texts = [fitted.content.summary, ...fitted.content.facts, fitted.content.nested.note];
+    expect(fitted.budget.returned_tokens).toBe(texts.reduce((sum, text) => sum + countTokens(text), 0));
+    expect(fitted.budget.returned_tokens).toBeLessThanOrEqual(120);
+    // The first value takes the budget: the next long one is left empty (not even the marker fits), a short one may fit.
+    expect(fitted.content.facts[0]).toBe('');
+  });
+});
+
+describe('StreamedTextBudget', () => {
+  it('passes pieces whole while they fit, cuts the one that overflows with the marker, then passes nothing', () => {
+    const budget = new StreamedTextBudget(60);
+    const pieces = Array.from({ length: 20 }, (_, index) => sentence('stream', index));
+    const sent = pieces.map((piece) => budget.take(piece));
+    const cutAt = sent.findIndex((piece, index) => piece !== pieces[index]);
+    expect(cutAt).toBeGreaterThan(0);
+    expect(sent.slice(0, cutAt)).toEqual(pieces.slice(0, cutAt));
+    expect(sent[cutAt].endsWith(marker)).toBe(true);
+    expect(sent.slice(cutAt + 1).every((piece) => piece === '')).toBe(true);
+    expect(countTokens(sent.join(''))).toBeLessThanOrEqual(60);
+  });
+
+  it('passes a whole report that fits', () => {
+    const budget = new StreamedTextBudget(1_000);
+    expect(['Short ', 'report.'].map((piece) => budget.take(piece)).join('')).toBe('Short report.');
   });
 });

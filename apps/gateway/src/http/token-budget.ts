@@ -45,12 +45,13 @@ export interface FittedText {
  * `text` itself when it fits `allowance` tokens; otherwise its longest prefix that fits with the marker appended,
  * ending at a sentence boundary, or at a word boundary inside the next sentence when whole sentences would fill less
  * than half the allowance; the marker alone when no word fits, nothing when not even the marker does. Never cut
- * inside a word. The count is of the returned text as one string, marker included.
+ * inside a word. The count is of the returned text as one string, marker included. `mustCut`: cut even a text that
+ * fits (a piece of a stream the marker must still follow).
  */
-export function fitText(text: string, allowance: number): FittedText {
+export function fitText(text: string, allowance: number, mustCut = false): FittedText {
   const part = reachable(text, allowance);
   const tokens = part.length === 0 ? [] : encoding.encode(part);
-  if (part.length === text.length && tokens.length <= allowance) return { text, tokens: tokens.length, cut: false };
+  if (!mustCut && part.length === text.length && tokens.length <= allowance) return { text, tokens: tokens.length, cut: false };
   // No prefix much longer than the text of the first `allowance` tokens can fit: probes stay within it, so a long page
   // is encoded once, not again for every probe. The slack covers a token split inside a character.
   const reach = encoding.decode(tokens.slice(0, allowance)).length + REACH_SLACK_CHARACTERS;
@@ -144,4 +145,60 @@ function longestFitting(text: string, ends: number[], after: number, allowance: 
     }
   }
   return best;
+}
+
+/**
+ * A research report fitted to `maxTokens`: a markdown report as one text; a report shaped by output_schema by its
+ * string values, depth first in the object's order, earlier ones filled first (the object's shape and its other values
+ * are kept).
+ */
+export function fitReport<Content extends string | Record<string, unknown>>(content: Content, maxTokens: number): { content: Content; budget: TokenBudgetDto } {
+  if (typeof content === 'string') {
+    const kept = fitText(content, maxTokens);
+    return { content: kept.text as Content, budget: { max_tokens: maxTokens, returned_tokens: kept.tokens, cut: kept.cut } };
+  }
+  const texts: string[] = [];
+  const collect = (value: unknown): void => {
+    if (typeof value === 'string') texts.push(value);
+    else if (Array.isArray(value)) value.forEach(collect);
+    else if (value !== null && typeof value === 'object') Object.values(value).forEach(collect);
+  };
+  collect(content);
+  const fitted = fitRankedTexts([texts], maxTokens);
+  let next = 0;
+  const rebuild = (value: unknown): unknown => {
+    if (typeof value === 'string') return fitted.results[0][next++];
+    if (Array.isArray(value)) return value.map(rebuild);
+    if (value !== null && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([key, inner]) => [key, rebuild(inner)]));
+    return value;
+  };
+  return { content: rebuild(content) as Content, budget: fitted.budget };
+}
+
+/**
+ * A budget for text sent in pieces (a streamed report): each piece is counted on its own, and a piece is sent whole
+ * while the marker still fits after it; the piece after which it would not is cut with the marker (even when that
+ * piece alone would fit: no later piece could carry the marker) and ends the text.
+ */
+export class StreamedTextBudget {
+  private used = 0;
+  private ended = false;
+  private readonly markerTokens = countTokens(TOKEN_BUDGET_CUT_MARKER);
+
+  constructor(private readonly maxTokens: number) {}
+
+  /** What of `piece` to send: all of it, its part that fits with the marker, or nothing once the budget has ended. */
+  take(piece: string): string {
+    if (this.ended || piece.length === 0) return '';
+    const left = this.maxTokens - this.used;
+    const tokens = countTokensUpTo(piece, left);
+    if (tokens + this.markerTokens <= left) {
+      this.used += tokens;
+      return piece;
+    }
+    const kept = fitText(piece, left, true);
+    this.used += kept.tokens;
+    this.ended = true;
+    return kept.text;
+  }
 }

@@ -1,5 +1,5 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { NullAsDefault } from '@sift/api-contracts';
+import { MaxTokensField, NullAsDefault } from '@sift/api-contracts';
 import { IsNotEmpty, IsNumber, IsString, Max, MaxLength, Min } from 'class-validator';
 import { RESEARCH_REQUEST_ID_MAX_LENGTH, RESEARCH_TOOL_TIMEOUT } from './research-tool-options.dto';
 
@@ -31,4 +31,7 @@ export class GetResearchToolArgumentsDto {
   @Min(0)
   @Max(RESEARCH_TOOL_TIMEOUT.maximumSeconds)
   timeout: number = RESEARCH_TOOL_TIMEOUT.defaultSeconds;
+
+  @MaxTokensField('the report the call returns (content; with output_schema, its string values in order)')
+  max_tokens?: number;
 }

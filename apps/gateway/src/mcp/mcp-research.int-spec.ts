@@ -1,8 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { TOKEN_BUDGET_CUT_MARKER } from '@sift/api-contracts';
 import type { FixtureServer } from '@sift/safe-fetch';
 import { callGateway, createTestAccount, createTestKey, GitDocsSite, startGitDocsSite, startLoopbackSearxng } from '@sift/testing';
+import { countTokens } from '../http/token-budget';
 import { ResearchService } from '../research/research.service';
 import { startTestGateway, TestGateway } from '../testing/gateway-harness';
 import { startWorkerProcess, WorkerProcess } from '../testing/worker-process';
@@ -15,6 +17,7 @@ interface ResearchBody {
   content?: string;
   sources?: Array<{ title: string; url: string }>;
   error?: string;
+  token_budget?: { max_tokens: number; returned_tokens: number; cut: boolean };
   response_time: number;
 }
 
@@ -95,8 +98,11 @@ describe('MCP research tool', () => {
     return logs.body.logs;
   }
 
-  /** A completed task's answer: the report and its numbered sources as text, the GET /research/{id} answer as structured content. */
-  async function expectReport(apiKey: string, answer: ToolAnswer): Promise<ResearchBody> {
+  /**
+   * A completed task's answer: the report and its numbered sources as text, the GET /research/{id} answer as structured
+   * content, with the call's token budget (the tools' default unless given); the task itself is not cut by it.
+   */
+  async function expectReport(apiKey: string, answer: ToolAnswer, maxTokens = 8000): Promise<ResearchBody> {
     const task = answer.structuredContent as unknown as ResearchBody;
     expect({ isError: answer.isError ?? false, status: task.status, error: task.error }).toEqual({ isError: false, status: 'completed', error: undefined });
     expect(task.content?.length).toBeGreaterThan(0);
@@ -104,9 +110,11 @@ describe('MCP research tool', () => {
     expect(task.sources?.some((source) => source.url.startsWith(site.origin))).toBe(true);
     const sourceLines = (task.sources ?? []).map((source, index) => `${index + 1}. ${source.title}: ${source.url}`);
     expect(textOf(answer)).toBe([task.content, '', 'Sources:', ...sourceLines].join('\n'));
+    const { token_budget: budget, ...withoutBudget } = task;
+    expect(budget).toEqual({ max_tokens: maxTokens, returned_tokens: countTokens(task.content ?? ''), cut: false });
     const rest = await callGateway<ResearchBody>(gateway.baseUrl, 'GET', `/research/${task.request_id}`, { apiKey });
     expect(rest.status).toBe(200);
-    expect({ ...rest.body, response_time: 0 }).toEqual({ ...task, response_time: 0 });
+    expect({ ...rest.body, response_time: 0 }).toEqual({ ...withoutBudget, response_time: 0 });
     return task;
   }
 
@@ -146,6 +154,27 @@ describe('MCP research tool', () => {
     expect(await researchLogs(gateway, key.apiKey)).toHaveLength(1);
   });
 
+  it('max_tokens cuts the report a call returns; tavily_get_research applies its own budget to the same task', async () => {
+    const key = await newKey();
+    await withClient(mcpUrl(gateway, key.apiKey), async (client) => {
+      const cut = await callResearch(client, { input: 'What does git rebase do to commits?', model: 'mini', timeout: 150, max_tokens: 50 });
+      const task = cut.structuredContent as unknown as ResearchBody;
+      expect({ isError: cut.isError ?? false, status: task.status }).toEqual({ isError: false, status: 'completed' });
+      expect(task.content?.endsWith(TOKEN_BUDGET_CUT_MARKER)).toBe(true);
+      expect(task.token_budget).toEqual({ max_tokens: 50, returned_tokens: countTokens(task.content ?? ''), cut: true });
+      expect(task.token_budget!.returned_tokens).toBeLessThanOrEqual(50);
+      expect(textOf(cut).startsWith(`${task.content}\n\nSources:\n1. `)).toBe(true);
+      // A max_tokens the call sets is the request's, stored with the task: GET /research/{id} answers the same cut.
+      const rest = await callGateway<ResearchBody>(gateway.baseUrl, 'GET', `/research/${task.request_id}`, { apiKey: key.apiKey });
+      expect({ ...rest.body, response_time: 0 }).toEqual({ ...task, response_time: 0 });
+      // Waiting on the task again with a larger budget returns more of the same report.
+      const again = (await callGetResearch(client, { request_id: task.request_id, max_tokens: 2000 })).structuredContent as unknown as ResearchBody;
+      expect(again.token_budget).toMatchObject({ max_tokens: 2000 });
+      expect(again.content!.length).toBeGreaterThan(task.content!.length);
+      expect(again.content!.startsWith(task.content!.slice(0, -TOKEN_BUDGET_CUT_MARKER.length))).toBe(true);
+    });
+  });
+
   it('refuses bad arguments as POST /research and GET /research/{id} do, starting nothing', async () => {
     const key = await newKey();
     const restModel = await callGateway<{ detail: { error: string } }>(gateway.baseUrl, 'POST', '/research', { apiKey: key.apiKey, body: { input: 'q', model: 'max' } });
@@ -167,6 +196,7 @@ describe('MCP research tool', () => {
         { args: { request_id: randomUUID() }, text: `${restUnknown.status}: ${restUnknown.body.detail.error}` },
         { args: { request_id: randomUUID(), timeout: 901 }, text: '400: Invalid request: timeout must not be greater than 900' },
         { args: { input: 'q' }, text: /^400: Invalid request: request_id / },
+        { args: { request_id: randomUUID(), max_tokens: 10 }, text: '400: Invalid request: max_tokens must not be less than 50' },
       ];
       for (const { args, text } of getResearchCases) {
         const answer = await callGetResearch(client, args);

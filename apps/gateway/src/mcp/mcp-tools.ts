@@ -46,7 +46,7 @@ export interface ToolDefinition {
 }
 
 /**
- * The default token budget of the search, extract and crawl tools: a tenth of a 128k-token context window, about what
+ * The default token budget of the search, extract, crawl and research tools: a tenth of a 128k-token context window, about what
  * a search with raw content or a few extracted pages needs, leaving the model room for its own work.
  */
 export const TOOL_DEFAULT_MAX_TOKENS = 8_000;
@@ -119,6 +119,8 @@ export const TOOLS: Record<ToolName, ToolDefinition> = {
       'and the pages read; a failed task costs nothing. Needs an API key.',
     body: ResearchRequestDto,
     options: ResearchToolOptionsDto,
+    // Applied to the report the call returns; only a max_tokens the call sets is stored with the task (POST /research's).
+    defaultMaxTokens: TOOL_DEFAULT_MAX_TOKENS,
     omitted: ['stream'],
     descriptions: {
       model: 'mini: a quick, narrow answer from few sources; pro: a broad, multi-angle report (slower, more credits); auto: chosen from the question.',
@@ -138,6 +140,7 @@ export const TOOLS: Record<ToolName, ToolDefinition> = {
       'timeout seconds (default 50) and returns the report and its sources, the task\'s error if it failed, or its status if ' +
       'it is still running (call again to keep waiting). Free: the task is charged once, when it completes. Needs an API key.',
     body: GetResearchToolArgumentsDto,
+    defaultMaxTokens: TOOL_DEFAULT_MAX_TOKENS,
     // GET /research/{request_id}'s twin: the general budget, not logged (the task's own row is).
     path: '/research/{request_id}',
     logEndpoint: null,

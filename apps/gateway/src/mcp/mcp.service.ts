@@ -21,7 +21,7 @@ import { RequestRecorder } from '../request-log/request-recorder.service';
 import { withInvalidModelMessage } from '../research/invalid-model.filter';
 import { ResearchService } from '../research/research.service';
 import { SearchService } from '../search/search.service';
-import { RESUMED_RESEARCH, ToolDefinition, ToolName, TOOLS } from './mcp-tools';
+import { RESUMED_RESEARCH, TOOL_DEFAULT_MAX_TOKENS, ToolDefinition, ToolName, TOOLS } from './mcp-tools';
 import { researchResultOf } from './research-result';
 import { GetResearchToolArgumentsDto } from './get-research-tool-arguments.dto';
 import { ResearchToolOptionsDto } from './research-tool-options.dto';
@@ -101,20 +101,20 @@ export class McpService implements OnModuleInit {
   private async research(tool: ToolDefinition, caller: Caller, context: RequestContext, args: Record<string, unknown>, signal: AbortSignal): Promise<CallToolResult> {
     const resumes = tool.name === 'tavily_get_research' || (args.request_id !== undefined && args.request_id !== null);
     const twin = resumes ? RESUMED_RESEARCH : TOOLS.tavily_research;
-    let task: { requestId: string; timeoutSeconds: number };
+    let task: { requestId: string; timeoutSeconds: number; maxTokens: number };
     try {
       await this.spendBudget(caller, twin);
       // Validated before the task starts: a bad timeout must not leave a task behind.
       const metatype = tool.name === 'tavily_get_research' ? GetResearchToolArgumentsDto : ResearchToolOptionsDto;
       const options = (await this.validation.transform(args, { type: 'body', metatype })) as ResearchToolOptionsDto;
       const requestId = options.request_id ?? ((await this.runRecorded(TOOLS.tavily_research, context, args)).response as { request_id: string }).request_id;
-      task = { requestId, timeoutSeconds: options.timeout };
+      task = { requestId, timeoutSeconds: options.timeout, maxTokens: options.max_tokens ?? TOOL_DEFAULT_MAX_TOKENS };
     } catch (failure) {
       return this.refusal(twin, context, failure);
     }
     try {
       const poll = await waitForResearch(
-        () => this.researchService.poll(context, task.requestId, false),
+        () => this.researchService.poll(context, task.requestId, false, task.maxTokens),
         (answer) => answer.status === 200,
         { timeoutMs: task.timeoutSeconds * 1_000, signal },
       );
@@ -153,7 +153,8 @@ export class McpService implements OnModuleInit {
       // POST /research's own sentence for an unknown model.
       throw tool.name === 'tavily_research' ? withInvalidModelMessage(error, args) : error;
     });
-    if (tool.defaultMaxTokens !== undefined) (body as { max_tokens?: number }).max_tokens ??= tool.defaultMaxTokens;
+    // The research tools apply theirs to the report they return (research()), leaving the stored task uncut.
+    if (tool.defaultMaxTokens !== undefined && tool.name !== 'tavily_research') (body as { max_tokens?: number }).max_tokens ??= tool.defaultMaxTokens;
     switch (tool.name) {
       case 'tavily_search':
         return this.searchService.search(context, body as SearchRequestDto, explicitFieldsOf(args));

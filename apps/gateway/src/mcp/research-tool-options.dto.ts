@@ -1,5 +1,5 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
-import { NullAsDefault } from '@sift/api-contracts';
+import { MaxTokensField, NullAsDefault } from '@sift/api-contracts';
 import { IsNotEmpty, IsNumber, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
 
 /**
@@ -42,4 +42,7 @@ export class ResearchToolOptionsDto {
   @IsNotEmpty()
   @MaxLength(RESEARCH_REQUEST_ID_MAX_LENGTH)
   request_id?: string;
+
+  @MaxTokensField('the report the call returns (content; with output_schema, its string values in order)')
+  max_tokens?: number;
 }

@@ -3,6 +3,7 @@ import type { ResearchEvent } from '@sift/queue-contracts';
 import { isFinished, ResearchEvents, type ResearchTask } from '@sift/research';
 import type { Response } from 'express';
 import type { RequestContext } from '../caller/request-context';
+import { fitReport, StreamedTextBudget } from '../http/token-budget';
 import { ResearchService } from './research.service';
 
 /** One server-sent event: `event:` only for done and error, as Tavily sends them. */
@@ -44,7 +45,7 @@ export class ResearchStream {
     private readonly research: ResearchService,
   ) {}
 
-  async send(context: RequestContext, task: { requestId: string; model: string }, response: Response): Promise<void> {
+  async send(context: RequestContext, task: { requestId: string; model: string; maxTokens?: number }, response: Response): Promise<void> {
     response.status(200);
     response.setHeader('Content-Type', 'text/event-stream; charset=utf-8');
     response.setHeader('Cache-Control', 'no-cache');
@@ -57,8 +58,14 @@ export class ResearchStream {
     let model = task.model;
     const chunk = (delta: Record<string, unknown>) =>
       frame(JSON.stringify({ id: task.requestId, object: 'chat.completion.chunk', model, created: Math.floor(Date.now() / 1000), choices: [{ delta: { role: 'assistant', ...delta } }] }));
+    // max_tokens bounds the report's text as it streams: past the budget, content events are cut, then left out.
+    const budget = task.maxTokens === undefined ? undefined : new StreamedTextBudget(task.maxTokens);
     const write = (event: ResearchEvent) => {
-      if (event.type === 'done') response.write(frame('', 'done'));
+      if (event.type === 'content' && budget && task.maxTokens !== undefined) {
+        // A report shaped by output_schema comes whole, in one event.
+        const kept = typeof event.content === 'string' ? budget.take(event.content) : fitReport(event.content, task.maxTokens).content;
+        if (typeof kept !== 'string' || kept.length > 0) response.write(chunk(deltaOf({ ...event, content: kept })));
+      } else if (event.type === 'done') response.write(frame('', 'done'));
       else if (event.type === 'error') response.write(frame(JSON.stringify({ id: task.requestId, object: 'error', error: event.error }), 'error'));
       else response.write(chunk(deltaOf(event)));
     };

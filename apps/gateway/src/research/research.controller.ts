@@ -43,7 +43,7 @@ export class ResearchController {
   })
   async research(@Ctx() context: RequestContext, @Body() body: ResearchRequestDto, @Res() response: Response): Promise<RequestOutcome<ResearchResponseDto>> {
     const outcome = await this.researchService.start(context, body);
-    if (body.stream) void this.stream.send(context, { requestId: outcome.response.request_id, model: body.model }, response);
+    if (body.stream) void this.stream.send(context, { requestId: outcome.response.request_id, model: body.model, maxTokens: body.max_tokens }, response);
     else response.status(200).json(outcome.response);
     return outcome;
   }

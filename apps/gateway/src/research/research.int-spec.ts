@@ -1,10 +1,12 @@
 import { randomUUID } from 'node:crypto';
+import { TOKEN_BUDGET_CUT_MARKER } from '@sift/api-contracts';
 import type { ResearchEvent } from '@sift/queue-contracts';
 import { inlineCitation, isGroundedIn, sourceListEntry } from '@sift/research';
 import type { FixtureServer } from '@sift/safe-fetch';
 import { callGateway, createTestAccount, createTestKey, eventually, GitDocsSite, type LoopbackChatServer, startGitDocsSite, startLoopbackChatServer, startLoopbackSearxng, type TestKey } from '@sift/testing';
 import Ajv from 'ajv';
 import { Redis } from 'ioredis';
+import { countTokens } from '../http/token-budget';
 import { startTestGateway, TestGateway } from '../testing/gateway-harness';
 import { startWorkerProcess, WorkerProcess } from '../testing/worker-process';
 
@@ -22,6 +24,7 @@ interface ResearchBody {
   unfilled_fields?: string[];
   partial?: boolean;
   partial_reason?: string;
+  token_budget?: { max_tokens: number; returned_tokens: number; cut: boolean };
   response_time: number;
   usage?: { credits: number };
 }
@@ -251,6 +254,50 @@ describe('research', () => {
     expect(stored.body.status).toBe('completed');
   });
 
+  it('max_tokens: the report is cut to fit in the stream and on GET, counted in token_budget; the stored report stays whole', async () => {
+    const key = await newKey();
+    const response = await fetch(`${gateway.baseUrl}/research`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${key.apiKey}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ input: 'What does git rebase do to commits?', model: 'mini', stream: true, max_tokens: 50 }),
+    });
+    expect(response.status).toBe(200);
+    const frames = framesOf(await response.text());
+    expect(frames.at(-1)?.event).toBe('done');
+    const chunks = frames.filter((frame) => !frame.event).map((frame) => JSON.parse(frame.data));
+    const requestId: string = chunks[0].id;
+    const streamed = chunks.flatMap((chunk) => (typeof chunk.choices[0].delta.content === 'string' ? [chunk.choices[0].delta.content as string] : [])).join('');
+
+    const done = await finished(key.apiKey, requestId);
+    const whole = String((await gateway.prisma.researchTask.findUniqueOrThrow({ where: { requestId } })).content);
+    // The extractive report of a Git manual page runs to more than twice the budget: it must be cut.
+    expect(countTokens(whole)).toBeGreaterThan(100);
+    for (const cut of [streamed, done.content as string]) {
+      expect(cut.endsWith(TOKEN_BUDGET_CUT_MARKER)).toBe(true);
+      expect(countTokens(cut)).toBeLessThanOrEqual(50);
+      expect(whole.startsWith(cut.slice(0, -TOKEN_BUDGET_CUT_MARKER.length))).toBe(true);
+    }
+    expect(done.token_budget).toEqual({ max_tokens: 50, returned_tokens: countTokens(done.content as string), cut: true });
+    // Sources are not text the budget counts: all of them are listed.
+    expect(done.sources?.length).toBeGreaterThan(0);
+
+    // Without max_tokens nothing is cut and no token_budget appears (what a Tavily client always saw).
+    const plain = await start(key.apiKey, { input: 'What does git rebase do to commits?', model: 'mini' });
+    const uncut = await finished(key.apiKey, plain.body.request_id);
+    expect(uncut).not.toHaveProperty('token_budget');
+    expect(uncut.content).not.toContain(TOKEN_BUDGET_CUT_MARKER.trim());
+  });
+
+  it('refuses a max_tokens out of bounds with 400, starting nothing', async () => {
+    const key = await newKey();
+    for (const max_tokens of [10, 2_000_000, 'many', 60.5]) {
+      const refused = await start(key.apiKey, { input: 'What is git?', model: 'mini', max_tokens });
+      expect(refused.status).toBe(400);
+      expect((refused.body as unknown as ErrorBody).detail.error).toMatch(/max_tokens/);
+    }
+    expect(await gateway.prisma.researchTask.count({ where: { accountId: key.accountId } })).toBe(0);
+  });
+
   it('never reads nor cites an excluded domain', async () => {
     const key = await newKey();
     const localhostHitsBefore = site.hits.get('/git-branch.html') ?? 0;
@@ -419,11 +466,15 @@ describe('research', () => {
 
   describe('with a model (LLM_BASE_URL on a loopback chat-completions server)', () => {
     let model: LoopbackChatServer;
+    /** A model that writes its report forever: the task runs out of time while it writes. */
+    let endless = false;
 
     beforeAll(async () => {
       // The plan (a JSON reply), then the report streamed in pieces: excerpts 1 and 2 cited, and a number of no excerpt.
       model = await startLoopbackChatServer((request) =>
-        request.stream
+        request.stream && endless
+          ? { endless: 'and it goes on ', intervalMs: 20 }
+          : request.stream
           ? { pieces: ['# Merging\n\nA merge joins two development histories [', '1]. A rebase reapplies commits on another base [2]', '. Nothing else [7].'] }
           : { text: '{"sections": [{"title": "Merging", "queries": ["git merge"]}, {"title": "Rebasing", "queries": ["git rebase"]}]}' },
       );
@@ -470,6 +521,40 @@ describe('research', () => {
       expect((await gateway.prisma.requestLog.findUnique({ where: { requestId } }))?.detail).toMatchObject({ mode: 'llm' });
       expect(await logsOf(key.apiKey)).toEqual([{ endpoint: 'research', request_id: requestId, credits: done.usage?.credits }]);
       expect(done.usage?.credits).toBeGreaterThan(0);
+    });
+
+    it('a task that runs out of time answers GET with what it gathered: completed, partial, charged for its work', async () => {
+      // A gateway whose mini tasks have 15 s (the task wraps up 5 s before), on the same queue and workers.
+      const hurried = await startTestGateway({ QUEUE_PREFIX: extractor.queuePrefix, FETCH_ALLOW_CIDRS: '127.0.0.1/32', RESEARCH_DEADLINE_MINI_SECONDS: '15' });
+      endless = true;
+      try {
+        const key = await newKey();
+        const started = await callGateway<ResearchBody>(hurried.baseUrl, 'POST', '/research', { apiKey: key.apiKey, body: { input: 'What does git rebase do to commits?', model: 'mini' } });
+        expect(started.status).toBe(200);
+        const done = await finished(key.apiKey, started.body.request_id, '?include_usage=true');
+        expect(done).toMatchObject({
+          status: 'completed',
+          partial: true,
+          partial_reason: expect.stringMatching(/^The research task reached its deadline before it finished; the report is written from the \d+ sources found by then\.$/),
+          // No time was left for the model: the report is the sources' own sentences.
+          report_mode: 'extractive',
+        });
+        expect(done.content).not.toContain('and it goes on');
+        expect(done.sources?.length).toBeGreaterThan(0);
+        for (const number of [...String(done.content).matchAll(/\[(\d+)\]/g)].map((match) => Number(match[1]))) expect(number).toBeLessThanOrEqual(done.sources?.length ?? 0);
+        // Finished before its deadline, and charged as completed for the searches and pages it did, once.
+        const row = await gateway.prisma.researchTask.findUniqueOrThrow({ where: { requestId: started.body.request_id } });
+        expect(row.completedAt!.getTime()).toBeLessThan(row.deadlineAt.getTime());
+        const ledger = await ledgerOf(started.body.request_id);
+        expect(ledger.credits).toBeGreaterThan(0);
+        expect(ledger.held).toBe(0);
+        expect(done.usage).toEqual({ credits: ledger.credits });
+        // The model was writing when the time ran out.
+        expect(model.received.some((request) => request.stream && request.messages.some((message) => message.content.includes('What does git rebase do to commits?')))).toBe(true);
+      } finally {
+        endless = false;
+        await hurried.close();
+      }
     });
   });
 

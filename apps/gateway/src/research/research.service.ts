@@ -16,6 +16,7 @@ import {
 import { MeteringService } from '../billing/metering.service';
 import { keyedCaller, RequestContext, responseTimeSeconds } from '../caller/request-context';
 import { ApiError } from '../http/api-error';
+import { fitReport } from '../http/token-budget';
 import { failuresRecordedWith, NO_USAGE, RequestOutcome } from '../request-log/request-outcome';
 import { RESEARCH_DEADLINES } from './research.providers';
 
@@ -36,6 +37,7 @@ function requestOf(body: ResearchRequestDto): ResearchRequest {
     includeDomains: body.include_domains,
     excludeDomains: body.exclude_domains,
     ...(body.output_schema ? { outputSchema: body.output_schema } : {}),
+    ...(body.max_tokens !== undefined ? { maxTokens: body.max_tokens } : {}),
   };
 }
 
@@ -98,8 +100,11 @@ export class ResearchService {
     });
   }
 
-  /** The caller's task as GET /research/{id} shows it; a task past its deadline is failed here and then. */
-  async poll(context: RequestContext, requestId: string, includeUsage: boolean): Promise<ResearchPoll> {
+  /**
+   * The caller's task as GET /research/{id} shows it; a task past its deadline is failed here and then. A completed
+   * report is cut to `maxTokens` when given (an MCP tool call's budget), else to the request's own max_tokens.
+   */
+  async poll(context: RequestContext, requestId: string, includeUsage: boolean, maxTokens?: number): Promise<ResearchPoll> {
     const task = await this.findTask(context, requestId);
     const response_time = responseTimeSeconds(context);
     const usage = includeUsage ? { usage: { credits: task.credits ?? 0 } } : {};
@@ -109,6 +114,8 @@ export class ResearchService {
         return { status: 202, body: { request_id: task.requestId, status: task.status, response_time } };
       case 'completed': {
         const unfilled = unfilledFields(task.request.outputSchema, task.content);
+        const budget = maxTokens ?? task.request.maxTokens;
+        const fitted = budget === undefined ? undefined : fitReport(task.content ?? '', budget);
         return {
           status: 200,
           body: {
@@ -117,11 +124,12 @@ export class ResearchService {
             completed_at: (task.completedAt ?? task.createdAt).toISOString(),
             status: 'completed',
             ...(task.resolvedModel ? { model: task.resolvedModel } : {}),
-            content: task.content ?? '',
+            content: fitted?.content ?? task.content ?? '',
             sources: task.sources,
             ...(task.mode ? { report_mode: task.mode } : {}),
             ...(task.partialReason !== null ? { partial: true, partial_reason: task.partialReason } : {}),
             ...(unfilled.length > 0 ? { unfilled_fields: unfilled } : {}),
+            ...(fitted ? { token_budget: fitted.budget } : {}),
             response_time,
             ...usage,
           },

@@ -1,6 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { ArrayMaxSize, IsArray, IsBoolean, IsIn, IsNotEmpty, IsObject, IsString } from 'class-validator';
 import { IsOptionalNotNull, NullAsOmitted } from '../common/is-optional-not-null.decorator';
+import { MaxTokensField } from '../common/token-budget.dto';
 import { NullAsDefault } from '../common/null-as-default.transform';
 import {
   CITATION_FORMATS,
@@ -72,6 +73,9 @@ export class ResearchRequestDto {
   @IsOptionalNotNull()
   @IsObject()
   output_schema?: Record<string, unknown>;
+
+  @MaxTokensField('the report (content; with output_schema, its string values in order)')
+  max_tokens?: number;
 }
 
 /** The request Swagger UI fills in: the mini model, which has the lowest ceilings; poll GET /research/{request_id}. */

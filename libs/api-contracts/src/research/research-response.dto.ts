@@ -1,4 +1,5 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { TokenBudgetDto } from '../common/token-budget.dto';
 import { UsageCreditsDto } from '../common/usage-credits.dto';
 import { RESEARCH_MODELS, RESEARCH_STATUSES, ResearchModel, ResearchStatus } from './research.constants';
 
@@ -70,6 +71,12 @@ export class ResearchResponseDto {
       '(a Sift field); absent when every field was filled. A required field listed here is missing from content.',
   })
   unfilled_fields?: string[];
+
+  @ApiPropertyOptional({
+    type: TokenBudgetDto,
+    description: 'Only when completed and a max_tokens applies (the request\'s, or an MCP tool call\'s): the budget, the tokens of content returned and whether it was cut.',
+  })
+  token_budget?: TokenBudgetDto;
 
   @ApiPropertyOptional({ description: 'Reason of the failure; only when failed.' })
   error?: string;

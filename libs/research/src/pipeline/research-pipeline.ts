@@ -15,6 +15,8 @@ export interface ResearchRequest {
   excludeDomains: string[];
   /** A JSON Schema object (`properties`, optional `required`): the report is then an object that validates. */
   outputSchema?: Record<string, unknown>;
+  /** The request's `max_tokens`: the report is cut to it when it is read (GET, stream), not when it is written. */
+  maxTokens?: number;
 }
 
 /** How much work the task may do: derived from the credits reserved for it (see RESEARCH_CEILINGS in @sift/billing). */

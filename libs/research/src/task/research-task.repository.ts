@@ -13,6 +13,7 @@ interface StoredOptions {
   include_domains: string[];
   exclude_domains: string[];
   output_schema?: Record<string, unknown>;
+  max_tokens?: number;
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -27,6 +28,7 @@ function optionsOf(request: ResearchRequest): StoredOptions {
     include_domains: request.includeDomains,
     exclude_domains: request.excludeDomains,
     ...(request.outputSchema ? { output_schema: request.outputSchema } : {}),
+    ...(request.maxTokens !== undefined ? { max_tokens: request.maxTokens } : {}),
   };
 }
 
@@ -45,6 +47,7 @@ function taskOf(row: ResearchTaskRow): ResearchTask {
       includeDomains: options.include_domains,
       excludeDomains: options.exclude_domains,
       ...(options.output_schema ? { outputSchema: options.output_schema } : {}),
+      ...(options.max_tokens !== undefined ? { maxTokens: options.max_tokens } : {}),
     },
     resolvedModel: row.resolvedModel as ResearchTask['resolvedModel'],
     status: row.status,
