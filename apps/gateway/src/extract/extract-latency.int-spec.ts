@@ -90,7 +90,8 @@ describe('POST /extract of ten slow URLs', () => {
       expect(entry).toEqual(expect.objectContaining({ outcome: 'ok', via: 'fetch' }));
       expect(entry.ms).toBeGreaterThanOrEqual(Number(new URL(entry.url).searchParams.get('ms')));
     }
-    const slowest = detail?.urls.find((entry) => entry.url.endsWith(`ms=${SLOWEST_MS}`));
-    expect(slowest?.ms).toBe(Math.max(...(detail?.urls ?? []).map((entry) => entry.ms)));
+    // The answer went when the last URL settled: no URL's time is past the answer's (the order of the slowest few moves
+    // with the machine's load, the 1.5 s page is not always the last to finish).
+    expect(Math.max(...(detail?.urls ?? []).map((entry) => entry.ms))).toBeLessThanOrEqual(tookMs);
   });
 });
