@@ -21,6 +21,7 @@
 //   SIM_EXTRACT_REPETITIONS   5: requests of 10 URLs
 //   SIM_EXTRACT_HANG_TIMEOUT  3: the `timeout` (s) of the request holding a page that never answers (0: skip it)
 //   SIM_CRAWL_LATENCY_MS, SIM_CRAWL_429_AFTER_PAGES, SIM_CRAWL_429_RATE: the crawl host (default: profile.json)
+//   SIM_CRAWL_COLD            1: no warm-up crawl of another host first (the worker's first crawl is measured)
 //   CRAWL_HOST_MAX_CONCURRENCY  the crawler's per-host ceiling the host's best possible is computed from (default 16);
 //                               passed on to the crawler worker like every other variable of the environment
 //   SIM_ROOT                  another checkout whose gateway and workers to measure (a before/after figure): it needs
@@ -44,6 +45,8 @@ import { type SearxngStandIn, startSearxngStandIn } from './searxng-stand-in';
 import { type SimulatedHost, startSimulatedHost } from './simulated-host';
 
 const DATABASE_URL = process.env.SIM_DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/sift_bench_simulated_web';
+/** SIM_CRAWL_COLD=1: measure the crawl on a worker that has not crawled yet (no warm-up crawl). */
+const CRAWL_COLD = process.env.SIM_CRAWL_COLD === '1';
 const PARTS = new Set((process.env.SIM_PARTS ?? 'search,extract,crawl').split(',').map((part) => part.trim()));
 const DEPTHS = (process.env.SIM_SEARCH_DEPTHS ?? 'ultra-fast,fast,basic,advanced').split(',').map((depth) => depth.trim());
 const QUERY_COUNT = Number(process.env.SIM_SEARCH_QUERIES ?? 20);
@@ -291,6 +294,18 @@ async function measureCrawl(stack: Stack): Promise<void> {
   const requestsPerSecond = Number(process.env.SIM_CRAWL_429_RATE ?? crawl.requestsPerSecond);
   const best = HOST_CEILING / (latencyMs / 1000);
   console.log(`\n## Crawl: POST /crawl of the site (depth 2, breadth 500, markdown), every response after ${latencyMs} ms`);
+  if (!CRAWL_COLD) {
+    // A worker's parsing threads compile their code on their first pages (a cold thread takes about four times a warm
+    // one's time a page): a running service's workers are warm. The warm-up crawls another host, so the measured crawl
+    // still starts with nothing known of its host (its concurrency starts low and must climb).
+    const other = await startSimulatedHost({ fate: () => ({ kind: 'answers', ms: 20 }) });
+    try {
+      const warm = await timedCrawl(stack, other, 500);
+      console.log(`warm-up (another host, 20 ms a page; SIM_CRAWL_COLD=1 skips it): ${warm.pages} pages in ${((warm.endedAt - warm.startedAt) / 1000).toFixed(2)} s`);
+    } finally {
+      await other.close();
+    }
+  }
   const steady = await startSimulatedHost({ fate: () => ({ kind: 'answers', ms: latencyMs }) });
   try {
     const run = await timedCrawl(stack, steady, 500);
@@ -301,6 +316,7 @@ async function measureCrawl(stack: Stack): Promise<void> {
         ` (per-host ceiling ${HOST_CEILING} / ${latencyMs} ms): ${(run.pages / seconds / best).toFixed(2)} of it (target ≥ 0.8);` +
         ` requests in flight at the host: mean ${concurrency.mean.toFixed(1)}, peak ${concurrency.peak}`,
     );
+    console.log(`  most in flight per half second: ${concurrency.perWindow.join(' ')}`);
   } finally {
     await steady.close();
   }
@@ -386,7 +402,8 @@ async function main(): Promise<void> {
     if (PARTS.has('search') || PARTS.has('extract')) workers.push(startBenchWorker('extractor-worker', env, undefined, root));
     if (PARTS.has('crawl')) workers.push(startBenchWorker('crawler-worker', env, undefined, root));
     for (const worker of await Promise.all(workers)) started.push(() => worker.stop());
-    const gateway = await startGateway(DATABASE_URL, env, root);
+    // GATEWAY_NODE_ARGS / WORKER_NODE_ARGS: Node's own flags for the gateway / the workers (e.g. "--cpu-prof").
+    const gateway = await startGateway(DATABASE_URL, env, root, (process.env.GATEWAY_NODE_ARGS ?? '').split(' ').filter(Boolean));
     started.push(() => gateway.stop());
     const redis = createRedisConnection(env.REDIS_URL ?? process.env.REDIS_URL ?? 'redis://127.0.0.1:6379', { failFast: true });
     const jobs = new JobQueue({ connection: redis, prefix: env.QUEUE_PREFIX });

@@ -40,6 +40,8 @@ export interface HostConcurrency {
   peak: number;
   /** Time-weighted mean of the requests in flight. */
   mean: number;
+  /** The most in flight in each half second from the first request on. */
+  perWindow: number[];
 }
 
 export interface SimulatedHost {
@@ -79,6 +81,7 @@ export async function startSimulatedHost(options: SimulatedHostOptions): Promise
   let hanging = 0;
   let origin = '';
   const inFlight = { active: 0, peak: 0, weighted: 0, since: 0, first: 0, last: 0 };
+  const timeline: Array<{ at: number; active: number }> = [];
   const change = (by: number): void => {
     const now = performance.now();
     if (inFlight.first === 0) inFlight.first = now;
@@ -87,6 +90,7 @@ export async function startSimulatedHost(options: SimulatedHostOptions): Promise
     inFlight.last = now;
     inFlight.active += by;
     inFlight.peak = Math.max(inFlight.peak, inFlight.active);
+    timeline.push({ at: now, active: inFlight.active });
   };
 
   const send = (response: ServerResponse, path: string, status: number, headers: Record<string, string | number>, body: Buffer | string): void => {
@@ -133,7 +137,7 @@ export async function startSimulatedHost(options: SimulatedHostOptions): Promise
   return {
     origin,
     served,
-    concurrency: () => ({ peak: inFlight.peak, mean: inFlight.last > inFlight.first ? inFlight.weighted / (inFlight.last - inFlight.first) : 0 }),
+    concurrency: () => ({ peak: inFlight.peak, mean: inFlight.last > inFlight.first ? inFlight.weighted / (inFlight.last - inFlight.first) : 0, perWindow: peaksPer(timeline, 500) }),
     hung: () => hanging,
     pending: () => inFlight.active - hanging,
     rateLimitedSince: () => limitingSince,
@@ -176,4 +180,16 @@ function fileOf(files: Map<string, Promise<Buffer | undefined>>, path: string, o
     files.set(filePath, content);
   }
   return content;
+}
+
+/** The most requests in flight in each `windowMs` from the first request on: how the crawl ramped up and drained. */
+function peaksPer(timeline: ReadonlyArray<{ at: number; active: number }>, windowMs: number): number[] {
+  if (timeline.length === 0) return [];
+  const peaks: number[] = [];
+  for (const { at, active } of timeline) {
+    const window = Math.floor((at - timeline[0].at) / windowMs);
+    while (peaks.length <= window) peaks.push(peaks.length === 0 ? 0 : (timeline.findLast((point) => point.at - timeline[0].at < peaks.length * windowMs)?.active ?? 0));
+    peaks[window] = Math.max(peaks[window], active);
+  }
+  return peaks;
 }

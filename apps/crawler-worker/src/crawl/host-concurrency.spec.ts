@@ -13,14 +13,27 @@ describe('HostConcurrency', () => {
     expect(new HostConcurrency({ initial: 0, ceiling: 2 }).limit).toBe(1);
   });
 
-  it('grows by one per round of quick, steady answers, up to the ceiling and no further', () => {
-    const host = new HostConcurrency({ initial: 4, ceiling: 16 });
+  it('doubles per round of quick, steady answers until the host first pushes back, up to the ceiling and no further', () => {
+    const host = new HostConcurrency({ initial: 3, ceiling: 20 });
     const limits: number[] = [];
-    for (let trip = 0; trip < 15; trip += 1) {
+    for (let trip = 0; trip < 5; trip += 1) {
       round(host, 300 + (trip % 3) * 20);
       limits.push(host.limit);
     }
-    expect(limits).toEqual([5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 16, 16, 16]);
+    expect(limits).toEqual([6, 12, 20, 20, 20]);
+  });
+
+  it('grows by one per round once the host has pushed back, up to the ceiling', () => {
+    const host = new HostConcurrency({ initial: 16, ceiling: 16 });
+    round(host, 300);
+    round(host, 300, 'throttled');
+    expect(host.limit).toBe(8);
+    const limits: number[] = [];
+    for (let trip = 0; trip < 10; trip += 1) {
+      round(host, 300 + (trip % 3) * 20);
+      limits.push(host.limit);
+    }
+    expect(limits).toEqual([9, 10, 11, 12, 13, 14, 15, 16, 16, 16]);
   });
 
   it('does not grow a limit the crawl never filled: answers at two in flight prove nothing about sixteen', () => {
@@ -31,7 +44,7 @@ describe('HostConcurrency', () => {
 
   it('holds while the host answers between 1.5 and 2.5 times its baseline, neither growing nor shrinking', () => {
     const host = new HostConcurrency({ initial: 4, ceiling: 16 });
-    for (let trip = 0; trip < 4; trip += 1) round(host, 300);
+    round(host, 300);
     expect(host.limit).toBe(8);
     for (let trip = 0; trip < 10; trip += 1) round(host, 600);
     expect(host.limit).toBe(8);

@@ -34,10 +34,13 @@ const SMOOTHED_WEIGHT = 0.25;
 const SETTLED_WEIGHT = 0.05;
 
 /**
- * The number of requests one host gets at once, learned from its answers (additive increase, multiplicative
- * decrease): +1 after each window of `limit` 2xx responses whose mean latency stays near the host's baseline, if the
- * limit was reached during the window (a limit never used proves nothing); halved on a 429/503, on a request that got no
- * response, or on the smoothed latency rising well above the baseline. Between the two thresholds it holds.
+ * The number of requests one host gets at once, learned from its answers (TCP's congestion control, in requests):
+ * after each window of `limit` 2xx responses whose mean latency stays near the host's baseline, if the limit was
+ * reached during the window (a limit never used proves nothing), the limit doubles until the host first pushes back
+ * (slow start: a host answering steadily is at its ceiling within a few round trips, not a dozen) and grows by one
+ * after that (additive increase); it is halved on a 429/503, on a request that got no response, or on the smoothed
+ * latency rising well above the baseline (multiplicative decrease), which also ends the slow start for good. Between
+ * the two latency thresholds it holds.
  *
  * The baseline is the lowest settled latency seen (at least MIN_BASELINE_MS): the host's answer time when the crawl
  * loaded it least. When the limit falls to one it is learned again, since at one request at a time whatever the host
@@ -54,6 +57,8 @@ export class HostConcurrency {
   private windowResponses = 0;
   private windowLatencyMs = 0;
   private windowSaturated = false;
+  /** Until the first decrease: the limit doubles per window instead of growing by one. */
+  private slowStart = true;
   private nextRequest = 0;
   /** Requests numbered below this were sent before the last decrease. */
   private firstAfterDecrease = 0;
@@ -93,12 +98,13 @@ export class HostConcurrency {
     const grows = this.windowSaturated && this.windowLatencyMs / this.windowResponses <= GROW_LATENCY_RATIO * baselineMs && this.current < this.settings.ceiling;
     this.resetWindow();
     if (!grows) return undefined;
-    this.current += 1;
+    this.current = Math.min(this.settings.ceiling, this.slowStart ? this.current * 2 : this.current + 1);
     return 'grew';
   }
 
   private decrease(reason: 'throttled' | 'failed' | 'slow'): LimitChange | undefined {
     this.firstAfterDecrease = this.nextRequest;
+    this.slowStart = false;
     this.resetWindow();
     const before = this.current;
     this.current = Math.max(1, Math.floor(this.current / 2));
