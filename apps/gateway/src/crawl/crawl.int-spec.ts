@@ -1,5 +1,6 @@
 import { FixtureServer, startFixtureServer } from '@sift/safe-fetch';
 import { callGateway, createTestAccount, createTestKey, GitDocsSite, startGitDocsSite, type TestKey } from '@sift/testing';
+import { countTokens } from '../http/token-budget';
 import { startTestGateway, TestGateway } from '../testing/gateway-harness';
 import { startWorkerProcess, WorkerProcess } from '../testing/worker-process';
 
@@ -16,6 +17,8 @@ interface MapBody {
   results: string[];
   request_id: string;
   usage?: { credits: number };
+  warnings?: string[];
+  token_budget?: { max_tokens: number; returned_tokens: number; cut: boolean };
 }
 
 interface ErrorBody {
@@ -159,6 +162,25 @@ describe('POST /crawl and POST /map', () => {
     expect(body.results.some((url) => url.includes('/technical/'))).toBe(false);
     expect(body.results.length).toBeGreaterThan(200);
     expect(body.usage).toEqual({ credits: Math.floor(body.results.length / 10) });
+  });
+
+  it('max_tokens: a map returns the URLs that fit, in the order found, says how many it left out, and charges the pages mapped', async () => {
+    const apiKey = await newKey();
+    const request = { url: `${site.origin}/index.html`, max_depth: 1, limit: 500, include_usage: true };
+    const whole = await callGateway<MapBody>(gateway.baseUrl, 'POST', '/map', { apiKey, body: request });
+    const { status, body } = await callGateway<MapBody>(gateway.baseUrl, 'POST', '/map', { apiKey, body: { ...request, max_tokens: 200 } });
+    expect(status).toBe(200);
+    const tokens = body.results.reduce((sum, url) => sum + countTokens(url), 0);
+    expect(body.token_budget).toEqual({ max_tokens: 200, returned_tokens: tokens, cut: true });
+    expect(tokens).toBeLessThanOrEqual(200);
+    // Whole URLs of the site only (the order found moves between two maps: pages answer in their own time), and no room
+    // left for another.
+    expect(body.results.length).toBeGreaterThan(0);
+    for (const url of body.results) expect(whole.body.results).toContain(url);
+    expect(tokens + Math.max(...whole.body.results.map((url) => countTokens(url)))).toBeGreaterThan(200);
+    expect(body.warnings).toContain(`${whole.body.results.length - body.results.length} of the ${whole.body.results.length} URLs found were left out to fit max_tokens 200.`);
+    expect(body.usage).toEqual(whole.body.usage);
+    expect(whole.body).not.toHaveProperty('token_budget');
   });
 
   it('lists no internal address a page links to or a sitemap names, though it fetches neither (the policy rules what it returns too)', async () => {

@@ -1,5 +1,5 @@
 import { TOKEN_BUDGET_CUT_MARKER } from '@sift/api-contracts';
-import { countTokens, fitRankedTexts, fitReport, fitText, StreamedTextBudget } from './token-budget';
+import { countTokens, fitList, fitRankedTexts, fitReport, fitText, StreamedTextBudget } from './token-budget';
 
 const marker = TOKEN_BUDGET_CUT_MARKER;
 const sentence = (topic: string, index: number) => `The ${topic} crawler visited page number ${index} and stored its cleaned content. `;
@@ -141,5 +141,16 @@ describe('StreamedTextBudget', () => {
   it('passes a whole report that fits', () => {
     const budget = new StreamedTextBudget(1_000);
     expect(['Short ', 'report.'].map((piece) => budget.take(piece)).join('')).toBe('Short report.');
+  });
+});
+
+describe('fitList', () => {
+  it('keeps the leading items that fit whole, in order, and counts them', () => {
+    const urls = Array.from({ length: 50 }, (_, index) => `https://docs.example.org/section/page-${index}.html`);
+    const fitted = fitList(urls, 100);
+    expect(fitted.items).toEqual(urls.slice(0, fitted.items.length));
+    expect(fitted.budget).toEqual({ max_tokens: 100, returned_tokens: fitted.items.reduce((sum, url) => sum + countTokens(url), 0), cut: true });
+    expect(fitted.budget.returned_tokens + countTokens(urls[fitted.items.length])).toBeGreaterThan(100);
+    expect(fitList(urls.slice(0, 2), 100)).toEqual({ items: urls.slice(0, 2), budget: { max_tokens: 100, returned_tokens: countTokens(urls[0]) + countTokens(urls[1]), cut: false } });
   });
 });

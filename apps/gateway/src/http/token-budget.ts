@@ -202,3 +202,19 @@ export class StreamedTextBudget {
     return kept.text;
   }
 }
+
+/**
+ * The leading items of a list (a map's URLs) that fit `maxTokens`, each counted on its own: an item is kept whole or
+ * left out, and so is everything after the first left out, so the order stays the one found.
+ */
+export function fitList(items: readonly string[], maxTokens: number): { items: string[]; budget: TokenBudgetDto } {
+  let returned = 0;
+  let kept = 0;
+  for (const item of items) {
+    const tokens = countTokensUpTo(item, maxTokens);
+    if (returned + tokens > maxTokens) break;
+    returned += tokens;
+    kept += 1;
+  }
+  return { items: items.slice(0, kept), budget: { max_tokens: maxTokens, returned_tokens: returned, cut: kept < items.length } };
+}

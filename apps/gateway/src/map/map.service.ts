@@ -6,6 +6,7 @@ import { MeteringService } from '../billing/metering.service';
 import { RequestContext, responseTimeSeconds } from '../caller/request-context';
 import type { RequestOutcome } from '../request-log/request-outcome';
 import { SiteTraversal } from '../crawl/site-traversal';
+import { fitList } from '../http/token-budget';
 import { traversalReportOf } from '../crawl/traversal-report';
 
 @Injectable()
@@ -34,13 +35,20 @@ export class MapService {
       chunksPerSource: 3,
     }, noAnswer);
     const charged = await this.metering.settle(context, reservation, [{ kind: `map:${meter}`, meter, units: outcome.successfulPages }]);
+    // Charged for the pages mapped: the budget narrows what is shown, not the work done.
+    const fitted = body.max_tokens === undefined ? undefined : fitList(outcome.urls, body.max_tokens);
+    const report = traversalReportOf(outcome, outcome === noAnswer, body.timeout);
+    const leftOut = fitted ? outcome.urls.length - fitted.items.length : 0;
+    const warnings = [...(report.warnings ?? []), ...(leftOut > 0 ? [`${leftOut} of the ${outcome.urls.length} URLs found were left out to fit max_tokens ${body.max_tokens}.`] : [])];
     const response: MapResponseDto = {
       base_url: outcome.baseUrl,
-      results: outcome.urls,
+      results: fitted?.items ?? outcome.urls,
       response_time: responseTimeSeconds(context),
       request_id: context.requestId,
       ...(body.include_usage ? { usage: { credits: charged } } : {}),
-      ...traversalReportOf(outcome, outcome === noAnswer, body.timeout),
+      ...report,
+      ...(warnings.length > 0 ? { warnings } : {}),
+      ...(fitted ? { token_budget: fitted.budget } : {}),
     };
     const detail = { pages: outcome.successfulPages, failed: outcome.failedPages, partial: outcome.partial };
     return { response, usage: { depth: null, credits: charged, detail } };

@@ -102,6 +102,7 @@ export const TOOLS: Record<ToolName, ToolDefinition> = {
       "List a site's URLs from a root URL (links, sitemaps) without extracting their content: the quick way to see a site's " +
       'structure before extracting or crawling part of it. Charged per 10 pages mapped. Needs an API key.',
     body: MapRequestDto,
+    defaultMaxTokens: TOOL_DEFAULT_MAX_TOKENS,
     path: '/map',
     logEndpoint: 'map',
     keyless: false,

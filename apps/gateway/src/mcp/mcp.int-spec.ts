@@ -129,8 +129,8 @@ describe('MCP endpoint /mcp', () => {
       expect(schemaOf('tavily_research').properties.timeout).toMatchObject({ type: 'number', minimum: 0, maximum: 900, default: 50, description: expect.stringContaining('request_id') });
       // Tavily's get-research tool: the task's request_id (required) and how long to wait, with research's bounds.
       expect(Object.keys(schemaOf('tavily_get_research').properties).sort()).toEqual(['max_tokens', 'request_id', 'timeout']);
-      // Every tool that returns page text or a report has a token budget by default, said in its schema.
-      for (const tool of ['tavily_search', 'tavily_extract', 'tavily_crawl', 'tavily_research', 'tavily_get_research']) {
+      // Every tool that returns page text, URLs or a report has a token budget by default, said in its schema.
+      for (const tool of ['tavily_search', 'tavily_extract', 'tavily_crawl', 'tavily_map', 'tavily_research', 'tavily_get_research']) {
         expect({ tool, max_tokens: schemaOf(tool).properties.max_tokens }).toEqual({ tool, max_tokens: expect.objectContaining({ type: 'integer', minimum: 50, default: 8000 }) });
       }
       expect(schemaOf('tavily_get_research').required).toEqual(['request_id']);

@@ -12,13 +12,14 @@ export const TOKEN_BUDGET_CUT_MARKER = ' [… cut to fit max_tokens]';
  * The optional `max_tokens` request field, the same on every endpoint that returns page text: the text of the
  * response is cut to fit it, counted by the o200k_base tokenizer (docs/search-filters.md, "Token budgets").
  */
-export function MaxTokensField(text: string): PropertyDecorator {
+export function MaxTokensField(text: string, description?: string): PropertyDecorator {
   const decorators = [
     ApiPropertyOptional({
       type: 'integer',
       description:
+        description ??
         `Cut ${text} to fit this many tokens (o200k_base, the GPT-4o tokenizer), at sentence boundaries, earlier results ` +
-        `keeping more; cut text ends with "${TOKEN_BUDGET_CUT_MARKER.trim()}" and token_budget reports the count. Absent: nothing is cut (an MCP tool call gets its tool's default).`,
+          `keeping more; cut text ends with "${TOKEN_BUDGET_CUT_MARKER.trim()}" and token_budget reports the count. Absent: nothing is cut (an MCP tool call gets its tool's default).`,
       minimum: MAX_TOKENS_LIMITS.min,
       maximum: MAX_TOKENS_LIMITS.max,
       example: 8000,

@@ -43,8 +43,9 @@ export class CrawlRequestDto extends MapRequestDto {
   @IsBoolean()
   include_favicon: boolean = false;
 
+  // Map's max_tokens keeps whole URLs; a crawl's cuts its pages' text.
   @MaxTokensField("the results' raw_content")
-  max_tokens?: number;
+  override max_tokens?: number = undefined;
 }
 
 /** The request Swagger UI fills in: a small, shallow crawl without instructions, so it ends quickly and cheaply. */

@@ -1,4 +1,5 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
+import { MaxTokensField } from '../common/token-budget.dto';
 import { ArrayMaxSize, IsArray, IsBoolean, IsInt, IsNotEmpty, IsNumber, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
 import { IsOptionalNotNull, NullAsOmitted } from '../common/is-optional-not-null.decorator';
 import { NullAsDefault } from '../common/null-as-default.transform';
@@ -105,6 +106,13 @@ export class MapRequestDto {
   @NullAsDefault(false)
   @IsBoolean()
   include_usage: boolean = false;
+
+  @MaxTokensField(
+    'the URLs',
+    'Return only as many of the URLs (results, in the order found) as fit this many tokens (o200k_base, the GPT-4o tokenizer), ' +
+      'counted URL by URL; token_budget reports the count and a warning how many were left out. Absent: every URL (an MCP tool call gets its tool\'s default).',
+  )
+  max_tokens?: number;
 }
 
 /** The request Swagger UI fills in: a shallow map of one documentation site. */

@@ -1,5 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { FailedResultDto } from '../common/failed-result.dto';
+import { TokenBudgetDto } from '../common/token-budget.dto';
 import { UsageCreditsDto } from '../common/usage-credits.dto';
 
 export class MapResponseDto {
@@ -29,4 +30,7 @@ export class MapResponseDto {
     description: 'Only when something about the answer needs saying, e.g. links not followed because robots.txt disallows them.',
   })
   warnings?: string[];
+
+  @ApiPropertyOptional({ type: TokenBudgetDto, description: 'Only when max_tokens is set: the budget, the tokens of the URLs returned and whether some were left out.' })
+  token_budget?: TokenBudgetDto;
 }
