@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
-import { callGateway, createTestAccount, createTestKey } from '@sift/testing';
+import { callGateway, createTestAccount, createTestKey, eventually } from '@sift/testing';
 import { FixtureServer, startFixtureServer } from '@sift/safe-fetch';
 import { startTestGateway, TestGateway } from '../testing/gateway-harness';
 import { startWorkerProcess, WorkerProcess } from '../testing/worker-process';
@@ -174,11 +174,14 @@ describe('POST /search with SearXNG, page fetching and an OpenAI-compatible mode
     expect(fetched?.content).toContain('copper bolts');
     expect(fetched?.raw_content).toContain('every shipment of copper bolts');
     expect(site.requests.filter((line) => line.includes('/private?run=zdr'))).toHaveLength(1);
-    expect(await gateway.prisma.document.count({ where: { url: { startsWith: `${site.url}/private` } } })).toBe(0);
+    const stored = () => gateway.prisma.document.count({ where: { url: { startsWith: `${site.url}/private` } } });
+    // A search's fetched pages are stored just after it answers: give a store the time it would take.
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    expect(await stored()).toBe(0);
 
-    // The same search with a key that keeps data stores the page.
+    // The same search with a key that keeps data stores the page (just after answering).
     await callGateway<SearchBody>(gateway.baseUrl, 'POST', '/search', { apiKey, body: { query } });
-    expect(await gateway.prisma.document.count({ where: { url: { startsWith: `${site.url}/private` } } })).toBe(1);
+    expect(await eventually('the page stored', async () => ((await stored()) === 1 ? true : undefined))).toBe(true);
   });
 
   it('fast and ultra-fast never fetch: a page not in the store keeps its snippet', async () => {
