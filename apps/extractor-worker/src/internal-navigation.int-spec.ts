@@ -78,9 +78,13 @@ describe('an advanced extract of a page that navigates to an internal name', () 
     for (const path of ['/redirect', '/script', '/script-after-load', '/meta-refresh', '/script-https']) {
       const result = await extract(path);
       const shown = JSON.stringify(result);
+      // A meta refresh or a script run after the load event navigates once the page has loaded: on a loaded machine the
+      // render may be read before that, and the page as it stood (its own public text) is then the answer. What must
+      // never happen is the internal page, or its address, in the answer.
+      const readBeforeLeaving = (path === '/meta-refresh' || path === '/script-after-load') && result.ok && result.content.includes('A public page with enough text');
       expect({ path, ok: result.ok, leaksAddress: shown.includes('127.0.0.1'), leaksSecret: shown.includes(internalSecret) }).toEqual({
         path,
-        ok: false,
+        ok: readBeforeLeaving,
         leaksAddress: false,
         leaksSecret: false,
       });
