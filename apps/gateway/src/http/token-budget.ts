@@ -185,7 +185,7 @@ export class StreamedTextBudget {
   private ended = false;
   private readonly markerTokens = countTokens(TOKEN_BUDGET_CUT_MARKER);
 
-  constructor(private readonly maxTokens: number) {}
+  constructor(readonly maxTokens: number) {}
 
   /** What of `piece` to send: all of it, its part that fits with the marker, or nothing once the budget has ended. */
   take(piece: string): string {

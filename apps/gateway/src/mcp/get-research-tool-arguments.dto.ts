@@ -1,7 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { MaxTokensField, NullAsDefault } from '@sift/api-contracts';
 import { IsNotEmpty, IsNumber, IsString, Max, MaxLength, Min } from 'class-validator';
-import { RESEARCH_REQUEST_ID_MAX_LENGTH, RESEARCH_TOOL_TIMEOUT } from './research-tool-options.dto';
+import { RESEARCH_REQUEST_ID_MAX_LENGTH, RESEARCH_TOOL_BUDGETED_TEXT, RESEARCH_TOOL_TIMEOUT } from './research-tool-options.dto';
 
 /**
  * tavily_get_research's arguments, as Tavily's remote MCP server names them: the task to wait for, and how long
@@ -32,6 +32,6 @@ export class GetResearchToolArgumentsDto {
   @Max(RESEARCH_TOOL_TIMEOUT.maximumSeconds)
   timeout: number = RESEARCH_TOOL_TIMEOUT.defaultSeconds;
 
-  @MaxTokensField('the report the call returns (content; with output_schema, its string values in order)')
+  @MaxTokensField(RESEARCH_TOOL_BUDGETED_TEXT)
   max_tokens?: number;
 }

@@ -43,6 +43,11 @@ export interface ToolDefinition {
   required?: string[];
   /** The `max_tokens` a call that sets none gets: a tool result lands in the model's context whole. */
   defaultMaxTokens?: number;
+  /**
+   * The default bounds the answer the call returns, not the REST body (research: the task is stored and may be read
+   * again under another budget, so only a max_tokens the caller set is stored with it).
+   */
+  defaultBoundsAnswer?: boolean;
 }
 
 /**
@@ -120,8 +125,8 @@ export const TOOLS: Record<ToolName, ToolDefinition> = {
       'and the pages read; a failed task costs nothing. Needs an API key.',
     body: ResearchRequestDto,
     options: ResearchToolOptionsDto,
-    // Applied to the report the call returns; only a max_tokens the call sets is stored with the task (POST /research's).
     defaultMaxTokens: TOOL_DEFAULT_MAX_TOKENS,
+    defaultBoundsAnswer: true,
     omitted: ['stream'],
     descriptions: {
       model: 'mini: a quick, narrow answer from few sources; pro: a broad, multi-angle report (slower, more credits); auto: chosen from the question.',
@@ -142,6 +147,7 @@ export const TOOLS: Record<ToolName, ToolDefinition> = {
       'it is still running (call again to keep waiting). Free: the task is charged once, when it completes. Needs an API key.',
     body: GetResearchToolArgumentsDto,
     defaultMaxTokens: TOOL_DEFAULT_MAX_TOKENS,
+    defaultBoundsAnswer: true,
     // GET /research/{request_id}'s twin: the general budget, not logged (the task's own row is).
     path: '/research/{request_id}',
     logEndpoint: null,

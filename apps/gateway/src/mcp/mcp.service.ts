@@ -108,7 +108,7 @@ export class McpService implements OnModuleInit {
       const metatype = tool.name === 'tavily_get_research' ? GetResearchToolArgumentsDto : ResearchToolOptionsDto;
       const options = (await this.validation.transform(args, { type: 'body', metatype })) as ResearchToolOptionsDto;
       const requestId = options.request_id ?? ((await this.runRecorded(TOOLS.tavily_research, context, args)).response as { request_id: string }).request_id;
-      task = { requestId, timeoutSeconds: options.timeout, maxTokens: options.max_tokens ?? TOOL_DEFAULT_MAX_TOKENS };
+      task = { requestId, timeoutSeconds: options.timeout, maxTokens: options.max_tokens ?? tool.defaultMaxTokens ?? TOOL_DEFAULT_MAX_TOKENS };
     } catch (failure) {
       return this.refusal(twin, context, failure);
     }
@@ -153,8 +153,7 @@ export class McpService implements OnModuleInit {
       // POST /research's own sentence for an unknown model.
       throw tool.name === 'tavily_research' ? withInvalidModelMessage(error, args) : error;
     });
-    // The research tools apply theirs to the report they return (research()), leaving the stored task uncut.
-    if (tool.defaultMaxTokens !== undefined && tool.name !== 'tavily_research') (body as { max_tokens?: number }).max_tokens ??= tool.defaultMaxTokens;
+    if (tool.defaultMaxTokens !== undefined && !tool.defaultBoundsAnswer) (body as { max_tokens?: number }).max_tokens ??= tool.defaultMaxTokens;
     switch (tool.name) {
       case 'tavily_search':
         return this.searchService.search(context, body as SearchRequestDto, explicitFieldsOf(args));

@@ -8,6 +8,9 @@ import { IsNotEmpty, IsNumber, IsOptional, IsString, Max, MaxLength, Min } from 
  */
 export const RESEARCH_TOOL_TIMEOUT = { defaultSeconds: 50, maximumSeconds: 900 } as const;
 
+/** What a research tool's `max_tokens` bounds: the report that call returns. */
+export const RESEARCH_TOOL_BUDGETED_TEXT = 'the report the call returns (content; with output_schema, its string values in order)';
+
 /** Research task ids are UUIDs; the bound only keeps an absurd argument out of the database query. */
 export const RESEARCH_REQUEST_ID_MAX_LENGTH = 100;
 
@@ -43,6 +46,6 @@ export class ResearchToolOptionsDto {
   @MaxLength(RESEARCH_REQUEST_ID_MAX_LENGTH)
   request_id?: string;
 
-  @MaxTokensField('the report the call returns (content; with output_schema, its string values in order)')
+  @MaxTokensField(RESEARCH_TOOL_BUDGETED_TEXT)
   max_tokens?: number;
 }

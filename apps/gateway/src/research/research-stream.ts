@@ -61,9 +61,9 @@ export class ResearchStream {
     // max_tokens bounds the report's text as it streams: past the budget, content events are cut, then left out.
     const budget = task.maxTokens === undefined ? undefined : new StreamedTextBudget(task.maxTokens);
     const write = (event: ResearchEvent) => {
-      if (event.type === 'content' && budget && task.maxTokens !== undefined) {
+      if (event.type === 'content' && budget) {
         // A report shaped by output_schema comes whole, in one event.
-        const kept = typeof event.content === 'string' ? budget.take(event.content) : fitReport(event.content, task.maxTokens).content;
+        const kept = typeof event.content === 'string' ? budget.take(event.content) : fitReport(event.content, budget.maxTokens).content;
         if (typeof kept !== 'string' || kept.length > 0) response.write(chunk(deltaOf({ ...event, content: kept })));
       } else if (event.type === 'done') response.write(frame('', 'done'));
       else if (event.type === 'error') response.write(frame(JSON.stringify({ id: task.requestId, object: 'error', error: event.error }), 'error'));
