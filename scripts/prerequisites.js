@@ -10,6 +10,19 @@ function endpointOf(rawUrl, defaultPort) {
   return { host: url.hostname || '127.0.0.1', port: Number(url.port || defaultPort) };
 }
 
+/** Whether an executable of this name is in one of PATH's folders, as the shell would find it. */
+function onPath(command) {
+  return (process.env.PATH || '').split(path.delimiter).some((folder) => {
+    if (!folder) return false;
+    try {
+      fs.accessSync(path.join(folder, command), fs.constants.X_OK);
+      return true;
+    } catch {
+      return false;
+    }
+  });
+}
+
 function canConnect({ host, port }, timeoutMs = 2000) {
   return new Promise((resolve) => {
     const socket = net.connect({ host, port });
@@ -41,6 +54,7 @@ async function checkPrerequisites({ requireChromium }) {
     if (requireChromium) problems.push(line);
     else warnings.push(`${line} Browser rendering (extract_depth advanced) will fail until it is installed.`);
   }
+  if (!onPath('jq')) warnings.push("jq is not on PATH: the README's key command reads the new key out with it (apt-get install jq).");
   for (const warning of warnings) console.warn(`warning: ${warning}`);
   if (problems.length) {
     for (const problem of problems) console.error(`error: ${problem}`);

@@ -4,6 +4,7 @@ import type { OpenAPIObject } from '@nestjs/swagger';
 import * as contracts from '@sift/api-contracts';
 import { callGateway } from '@sift/testing';
 import { createRequestValidationPipe } from './http/request-validation.pipe';
+import { TOOL_NAMES } from './mcp/mcp-tools';
 import { API_KEY_SCHEME, HTTP_METHODS, OPENAPI_TAGS, OPERATOR_SCHEME } from './openapi';
 import { buildOfflineOpenApiDocument, COMMITTED_OPENAPI_PATH, serializeOpenApiDocument } from './openapi-export';
 import { startTestGateway, TestGateway } from './testing/gateway-harness';
@@ -151,6 +152,27 @@ describe('openapi.json', () => {
     const search = examples.find((example) => example.operationId === 'search')?.value;
     expect(search).toEqual(contracts.SEARCH_REQUEST_EXAMPLE);
     for (const windowField of ['time_range', 'start_date', 'end_date']) expect(search).not.toHaveProperty(windowField);
+  });
+
+  it('says of the extract, crawl and map examples that they fetch a public site and need the web', () => {
+    const exampleOf = (operationId: string) => {
+      const media = operationsOf(document).find((operation) => operation.operationId === operationId)?.requestBody?.content['application/json'];
+      return (media?.examples as Record<string, { summary?: string; description?: string }> | undefined)?.[operationId];
+    };
+    const fetched = { extract: contracts.EXTRACT_REQUEST_EXAMPLE.urls[0], crawl: contracts.CRAWL_REQUEST_EXAMPLE.url, map: contracts.MAP_REQUEST_EXAMPLE.url };
+    for (const [operationId, url] of Object.entries(fetched)) {
+      const example = exampleOf(operationId);
+      expect({ operationId, summary: example?.summary }).toEqual({ operationId, summary: expect.stringMatching(/public site.*needs the web/) });
+      expect({ operationId, description: example?.description }).toEqual({ operationId, description: expect.stringContaining(`Fetches ${url}, a public site`) });
+    }
+    expect(exampleOf('search')?.summary).toBe('Try it out');
+  });
+
+  it("names in /mcp's summary exactly the tools the MCP server registers", () => {
+    const mcp = operationsOf(document).find((operation) => operation.operationId === 'mcp') as DocumentedOperation & { summary?: string; description?: string };
+    const named = `${mcp.summary ?? ''} ${mcp.description ?? ''}`.match(/\btavily_[a-z_]+/g) ?? [];
+    expect(named).toHaveLength(TOOL_NAMES.length);
+    expect([...named].sort()).toEqual([...TOOL_NAMES].sort());
   });
 
   it('shows an error body in the spec shape for every error status, and the keyless envelope beside the keyed 429 on keyless routes', () => {

@@ -1,5 +1,8 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { ServerResponse } from 'node:http';
+import { webPageOf } from '@sift/content-extraction';
+import { normalizeUrl, PageRepository } from '@sift/pages';
+import { createPrismaClient } from '@sift/persistence';
 import { startFixtureServer, type FixtureServer } from '@sift/safe-fetch';
 import { callGateway, createTestAccount, createTestKey, ownResults, readUntil } from '@sift/testing';
 import { startTestGateway, TestGateway } from '../testing/gateway-harness';
@@ -140,12 +143,62 @@ describe('admin API: index jobs (real gateway, crawler worker)', () => {
     expect((await admin('POST', '/admin/index/crawl', { url: `${site.url}/`, max_depth: 9 })).status).toBe(400);
   });
 
+  it('shows the counts of an import while it runs: a reading between the start and the end', async () => {
+    // The import reports every 500 lines. Its line 600 rewrites a stored document whose row another connection holds
+    // locked, so the job stops there, running, with its 500-line report written, until the test lets it go on.
+    const lineCount = 1_000;
+    const heldUrl = `https://${host}/ledger/600`;
+    await new PageRepository(gateway.prisma).save('operator', webPageOf({ finalUrl: heldUrl, title: 'Ledger 600', text: 'The harbour ledger, page 600, as stored before.' }), 'import');
+    const lines = Array.from({ length: lineCount }, (_, index) =>
+      JSON.stringify({ url: `https://${host}/ledger/${index + 1}`, title: `Ledger ${index + 1}`, text: `The harbour ledger, page ${index + 1}, lists the ships that called that week.` }),
+    );
+    const holder = createPrismaClient(process.env.DATABASE_URL as string, 1);
+    let release: () => void = () => undefined;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    let holding: Promise<unknown> = Promise.resolve();
+    try {
+      await new Promise<void>((locked, failed) => {
+        holding = holder
+          .$transaction(
+            async (transaction) => {
+              const rows = await transaction.$queryRaw<unknown[]>`SELECT id FROM documents WHERE url = ${normalizeUrl(heldUrl)} AND owner_account_id IS NULL FOR UPDATE`;
+              if (rows.length !== 1) throw new Error(`expected to lock the one stored copy of ${heldUrl}, found ${rows.length}`);
+              locked();
+              await released;
+            },
+            { timeout: 120_000 },
+          )
+          .catch(failed);
+      });
+
+      const started = await callGateway<Job>(gateway.baseUrl, 'POST', '/admin/index/import', { apiKey: adminToken, body: `${lines.join('\n')}\n`, headers: { 'Content-Type': 'application/x-ndjson' } });
+      expect(started.status).toBe(202);
+      const running = await readUntil(
+        async () => (await admin('GET', `/admin/jobs/${started.body.id}`)).body,
+        (job) => job.progress !== null || job.state === 'succeeded' || job.state === 'failed',
+        30_000,
+        100,
+      );
+      expect(running).toMatchObject({ state: 'running', progress: { lines: 500, skipped: 0 }, result: null });
+      expect(running.progress?.imported).toBeGreaterThan(0);
+      expect(running.progress?.imported).toBeLessThanOrEqual(500);
+
+      release();
+      await holding;
+      expect((await finished(running)).job).toMatchObject({ state: 'succeeded', progress: { lines: lineCount, imported: lineCount, skipped: 0 }, result: { lines: lineCount, imported: lineCount } });
+    } finally {
+      release();
+      await holding.catch(() => undefined);
+      await holder.$disconnect();
+    }
+  });
+
   it('lists the jobs and puts each on the audit trail with its job id and outcome', async () => {
     const listed = (await admin<{ jobs: Job[] }>('GET', '/admin/jobs?limit=50')).body.jobs;
     // Other test files' jobs may be listed too: this file's are those its token started.
     const actor = listed.find((job) => job.parameters.file === 'glaciers.jsonl')?.actor;
     const jobs = listed.filter((job) => job.actor === actor);
-    expect(jobs).toHaveLength(6);
+    expect(jobs).toHaveLength(7);
     const kinds = jobs.map((job) => job.kind);
     expect(kinds).toEqual(expect.arrayContaining(['index.import', 'index.crawl', 'index.rechunk', 'index.resegment', 'index.embed']));
     const { events } = (await admin<{ events: Array<{ action: string; outcome: string; job_id: string | null; channel: string; parameters: Record<string, unknown> }> }>('GET', '/admin/audit?action=index&limit=100')).body;
@@ -154,6 +207,7 @@ describe('admin API: index jobs (real gateway, crawler worker)', () => {
       [
         'index.crawl succeeded',
         'index.embed failed',
+        'index.import succeeded',
         'index.import succeeded',
         'index.import succeeded',
         'index.rechunk succeeded',

@@ -18,7 +18,7 @@ export class CrawlController {
     summary: 'Crawl a site from a root URL, breadth-first, optionally guided by instructions',
     description: 'A crawl that reaches its timeout returns the pages gathered so far.',
     response: CrawlResponseDto,
-    body: { type: CrawlRequestDto, example: CRAWL_REQUEST_EXAMPLE },
+    body: { type: CrawlRequestDto, example: CRAWL_REQUEST_EXAMPLE, fetches: CRAWL_REQUEST_EXAMPLE.url },
     billed: true,
     requestLog: 'crawl',
     errors: { 400: 'no starting url provided / invalid pattern', 403: 'URL is not supported' },

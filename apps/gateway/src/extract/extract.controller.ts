@@ -16,7 +16,7 @@ export class ExtractController {
     summary: 'Extract the cleaned content of up to 20 URLs',
     description: 'Per-URL problems are reported in failed_results and never charged. 1 credit per 5 successful basic extractions, 2 per 5 advanced.',
     response: ExtractResponseDto,
-    body: { type: ExtractRequestDto, example: EXTRACT_REQUEST_EXAMPLE },
+    body: { type: ExtractRequestDto, example: EXTRACT_REQUEST_EXAMPLE, fetches: EXTRACT_REQUEST_EXAMPLE.urls[0] },
     keyless: true,
     billed: true,
     requestLog: 'extract',

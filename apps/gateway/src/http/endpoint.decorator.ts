@@ -28,8 +28,11 @@ export interface EndpointOptions {
   summary: string;
   description?: string;
   response: Type<unknown>;
-  /** The JSON body, and the example Swagger UI fills in: one that succeeds when tried. */
-  body?: { type: Type<object>; example: object };
+  /**
+   * The JSON body, and the example Swagger UI fills in: one that succeeds when tried. `fetches`: the public URL the
+   * example reads, which its summary and description name, since it succeeds only where the workers reach the web.
+   */
+  body?: { type: Type<object>; example: object; fetches?: string };
   /** Extra documented errors beyond the common ones, status → meaning. */
   errors?: Record<number, string>;
   /** Callable without a key in keyless mode (search, extract); also documents the keyless 429. */
@@ -67,7 +70,7 @@ export function Endpoint(options: EndpointOptions): MethodDecorator {
     ApiBearerAuth(API_KEY_SCHEME),
     HttpCode(200),
     ApiOkResponse({ type: options.response, description: 'Success' }),
-    ...(options.body ? [ApiBody({ type: options.body.type, examples: { [options.operationId]: { summary: 'Try it out', value: options.body.example } } })] : []),
+    ...(options.body ? [ApiBody({ type: options.body.type, examples: { [options.operationId]: bodyExample(options.body) } })] : []),
     ...headerDecorators(options),
     ...errorResponses(options),
     ...(options.keyless ? [KeylessAllowed()] : []),
@@ -75,6 +78,18 @@ export function Endpoint(options: EndpointOptions): MethodDecorator {
     // Honoured on every POST of the tenant API; documented where the route declares its body (the POSTs).
     IdempotentRoute(options.body !== undefined),
   );
+}
+
+/** The "Try it out" example; one that reads a public site says so, so that its failure offline is no surprise. */
+function bodyExample(body: NonNullable<EndpointOptions['body']>): { summary: string; description?: string; value: object } {
+  if (body.fetches === undefined) return { summary: 'Try it out', value: body.example };
+  return {
+    summary: 'Try it out (fetches a public site: needs the web)',
+    description:
+      `Fetches ${body.fetches}, a public site, when tried: it works only where Sift's workers can reach the web. ` +
+      'Without web access the site cannot be fetched; put in a URL the workers can reach instead.',
+    value: body.example,
+  };
 }
 
 function headerDecorators(options: EndpointOptions): MethodDecorator[] {

@@ -11,9 +11,9 @@ import {
 } from '@sift/api-contracts';
 import { Endpoint } from '../http/endpoint.decorator';
 import { Ctx, RequestContext } from '../caller/request-context';
-import { KeysService } from './keys.service';
+import { ENTERPRISE_ONLY_MESSAGE, KeysService } from './keys.service';
 
-const ENTERPRISE_ONLY = { 403: 'Key management requires the enterprise plan' };
+const ENTERPRISE_ONLY = { 403: ENTERPRISE_ONLY_MESSAGE };
 
 @Controller()
 export class KeysController {

@@ -91,6 +91,26 @@ describe('Enterprise key management with Tavily payloads over HTTP (real Postgre
     expect(await usageStatus(apiKey)).toBe(200);
   });
 
+  it("documents each route's 403 as the body a key below the enterprise plan receives, word for word", async () => {
+    const { apiKey } = await givenKey('growth');
+    const document = await callGateway<{ paths: Record<string, Record<string, { responses: Record<string, { content?: Record<string, { example?: unknown }> }> }>> }>(
+      gateway.baseUrl,
+      'GET',
+      '/openapi.json',
+    );
+    expect(document.status).toBe(200);
+    const calls: Array<[string, string, unknown]> = [
+      ['POST', '/generate-keys', { count: 1 }],
+      ['POST', '/deactivate-keys', undefined],
+      ['GET', '/key-info', undefined],
+    ];
+    for (const [method, path, body] of calls) {
+      const documented = document.body.paths[path]?.[method.toLowerCase()]?.responses['403']?.content?.['application/json']?.example;
+      const answer = await callGateway(gateway.baseUrl, method, path, { apiKey, body });
+      expect({ path, status: answer.status, body: answer.body }).toEqual({ path, status: 403, body: documented });
+    }
+  });
+
   it("Tavily's documented request: two development keys named projectA, 200 credits each, expiring after 10 hours", async () => {
     const { apiKey, account } = await givenKey();
     const before = Date.now();

@@ -18,6 +18,8 @@ import { teamActorOf, underTeamRules } from '../team/team-rules';
 import { environmentOfKeyType, keyTypeOfEnvironment } from './key-type';
 
 const ENTERPRISE_PLAN = 'enterprise';
+/** The 403 every key-management route answers below the enterprise plan; the routes document it with this text. */
+export const ENTERPRISE_ONLY_MESSAGE = 'Key management is available on the enterprise plan only.';
 const MILLISECONDS_PER_HOUR = 3_600_000;
 
 /** A key the request names, and how to report it when it matches no active key. */
@@ -176,7 +178,7 @@ export class KeysService {
   private enterpriseCaller(context: RequestContext): KeyedCaller {
     const caller = keyedCaller(context);
     if (caller.planId !== ENTERPRISE_PLAN) {
-      throw new ApiError(403, 'Key management is available on the enterprise plan only.');
+      throw new ApiError(403, ENTERPRISE_ONLY_MESSAGE);
     }
     return caller;
   }

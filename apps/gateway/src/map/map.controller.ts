@@ -17,7 +17,7 @@ export class MapController {
     operationId: 'map',
     summary: "Discover a site's URLs (links, robots.txt sitemaps, /sitemap.xml) without extracting content",
     response: MapResponseDto,
-    body: { type: MapRequestDto, example: MAP_REQUEST_EXAMPLE },
+    body: { type: MapRequestDto, example: MAP_REQUEST_EXAMPLE, fetches: MAP_REQUEST_EXAMPLE.url },
     billed: true,
     requestLog: 'map',
     errors: { 400: 'no starting url provided / invalid pattern', 403: 'URL is not supported' },

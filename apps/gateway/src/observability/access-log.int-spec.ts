@@ -66,6 +66,22 @@ describe("the gateway's output", () => {
     await expect(second).rejects.toThrow(new RegExp(`exited with 78[\\s\\S]*port ${port} \\(PORT\\) is already in use, by another Sift or another program: set PORT to a free port`));
   });
 
+  it('writes the access lines at the level ACCESS_LOG names, and drops those below SIFT_LOG_LEVEL', async () => {
+    const warning = await startGatewayProcess({ ACCESS_LOG: 'warn', SIFT_LOG_LEVEL: 'log' });
+    try {
+      const probe = `probe-${Date.now()}`;
+      const refused = `refused-${Date.now()}`;
+      expect((await callGateway(warning.baseUrl, 'GET', '/health', { headers: { 'X-Request-Id': probe } })).status).toBe(200);
+      expect((await callGateway(warning.baseUrl, 'POST', '/search', { body: { query: 'x' }, headers: { 'X-Request-Id': refused } })).status).toBe(401);
+      expect(await accessLine(warning, refused)).toEqual(expect.objectContaining({ level: 'warn', route: '/search', status: 401 }));
+      // A successful probe is logged at debug, below SIFT_LOG_LEVEL=log. Both lines are written synchronously to
+      // one stream in the order the requests ended, so once the later line is there the earlier one would be too.
+      expect(jsonLines(warning).filter((entry) => entry.requestId === probe)).toEqual([]);
+    } finally {
+      await warning.stop();
+    }
+  });
+
   it('writes no access lines with ACCESS_LOG=off', async () => {
     const quiet = await startGatewayProcess({ ACCESS_LOG: 'off' });
     try {

@@ -6,6 +6,12 @@ import { PROJECT_ID_MAX_CHARACTERS } from '../common/request-input.limits';
 import { KEY_MANAGEMENT_LIMITS, KEY_TYPES, KeyType } from './keys.constants';
 
 /**
+ * The request Swagger UI fills in: one development key with a small credit limit that expires in a day. The fields'
+ * own examples are its values, so the schema and the "Try it out" body show the same request.
+ */
+export const GENERATE_KEYS_REQUEST_EXAMPLE = { count: 1, name: 'ci', key_type: 'development', key_limit: 200, ttl_hours: 24 } satisfies Partial<GenerateKeysRequestDto>;
+
+/**
  * Body of POST /generate-keys (enterprise plan), with Tavily's field names. Tavily's `permission_level` and `scope`
  * are accepted and ignored: what a key may do follows from the team member it belongs to (`member_id`).
  */
@@ -26,7 +32,7 @@ export class GenerateKeysRequestDto {
   @ApiPropertyOptional({
     description: 'Name given to every key of this request. Absent: `{key_type}-{expiration}-#{index}`, e.g. `development-never-#1`.',
     maxLength: KEY_MANAGEMENT_LIMITS.nameCharacters,
-    example: 'projectA',
+    example: GENERATE_KEYS_REQUEST_EXAMPLE.name,
   })
   @IsOptionalNotNull()
   @IsString()
@@ -48,7 +54,7 @@ export class GenerateKeysRequestDto {
       "Credits each key may use per billing period; past it the key is refused with 432. At most the calling key's own limit. Absent: the calling key's limit (none for an unlimited key).",
     minimum: KEY_MANAGEMENT_LIMITS.keyLimit.min,
     maximum: KEY_MANAGEMENT_LIMITS.keyLimit.max,
-    example: 200,
+    example: GENERATE_KEYS_REQUEST_EXAMPLE.key_limit,
   })
   @IsOptionalNotNull()
   @IsInt()
@@ -62,7 +68,7 @@ export class GenerateKeysRequestDto {
       "Hours until the keys stop working (401 from then on). No later than the calling key's own expiry. Absent: the calling key's expiry (never for a key without one).",
     minimum: KEY_MANAGEMENT_LIMITS.ttlHours.min,
     maximum: KEY_MANAGEMENT_LIMITS.ttlHours.max,
-    example: 10,
+    example: GENERATE_KEYS_REQUEST_EXAMPLE.ttl_hours,
   })
   @IsOptionalNotNull()
   @IsInt()
@@ -87,6 +93,3 @@ export class GenerateKeysRequestDto {
   @IsUUID()
   member_id?: string;
 }
-
-/** The request Swagger UI fills in: one development key with a small credit limit that expires in a day. */
-export const GENERATE_KEYS_REQUEST_EXAMPLE = { count: 1, name: 'ci', key_type: 'development', key_limit: 200, ttl_hours: 24 } satisfies Partial<GenerateKeysRequestDto>;
