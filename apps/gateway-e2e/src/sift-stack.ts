@@ -5,6 +5,11 @@ import { resolve } from 'node:path';
 
 const repositoryRoot = resolve(__dirname, '..', '..', '..');
 
+export interface SiftStackOptions {
+  /** A shell command (run by bash from the repository root) that starts Sift instead of `node scripts/start.js`. */
+  command?: string;
+}
+
 export interface SiftStack {
   baseUrl: string;
   env: NodeJS.ProcessEnv;
@@ -26,7 +31,7 @@ async function freePort(): Promise<number> {
  * Starts Sift exactly as the README does (`npm start` = scripts/start.js: migrations, gateway, every worker),
  * on its own port, database, Redis index and queue prefix, with loopback fixtures allowed as egress targets.
  */
-export async function startSiftStack(extraEnv: NodeJS.ProcessEnv = {}): Promise<SiftStack> {
+export async function startSiftStack(extraEnv: NodeJS.ProcessEnv = {}, options: SiftStackOptions = {}): Promise<SiftStack> {
   const port = await freePort();
   const env: NodeJS.ProcessEnv = {
     ...process.env,
@@ -44,7 +49,9 @@ export async function startSiftStack(extraEnv: NodeJS.ProcessEnv = {}): Promise<
   };
   // A setting given as undefined is left unset, as a user who never heard of it would leave it.
   for (const [name, value] of Object.entries(extraEnv)) if (value === undefined) delete env[name];
-  const child: ChildProcess = spawn(process.execPath, [resolve(repositoryRoot, 'scripts', 'start.js')], {
+  const [command, args] = options.command === undefined ? [process.execPath, [resolve(repositoryRoot, 'scripts', 'start.js')]] : ['bash', ['-c', options.command]];
+  // Detached: its own process group, which stop() signals as a whole.
+  const child: ChildProcess = spawn(command, args, {
     cwd: repositoryRoot,
     env,
     stdio: ['ignore', 'pipe', 'pipe'],
