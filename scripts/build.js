@@ -35,9 +35,9 @@ function* sourceFiles(directory) {
   }
 }
 
-function compile(file) {
+function compile(file, into = distDirectory) {
   const relative = path.relative(root, file);
-  const target = path.join(distDirectory, relative.replace(/\.ts$/, '.js'));
+  const target = path.join(into, relative.replace(/\.ts$/, '.js'));
   fs.mkdirSync(path.dirname(target), { recursive: true });
   if (file.endsWith('.js')) {
     fs.copyFileSync(file, target);
@@ -48,14 +48,22 @@ function compile(file) {
   if (map) fs.writeFileSync(`${target}.map`, map);
 }
 
-/** Compiles every source into a fresh dist/ (what `npm run build` does). */
+/**
+ * Compiles every source into a fresh dist/ (what `npm run build` does). The tree is built beside dist/ and put in its
+ * place by renames, so a process starting from dist/ meanwhile (another test's stack) never finds it half written.
+ */
 function build() {
-  fs.rmSync(distDirectory, { recursive: true, force: true });
+  const staging = `${distDirectory}.building-${process.pid}`;
+  const previous = `${distDirectory}.previous-${process.pid}`;
+  fs.rmSync(staging, { recursive: true, force: true });
   const files = [...SOURCE_ROOTS.flatMap((folder) => [...sourceFiles(path.join(root, folder))]), path.join(root, 'prisma', 'migrate.ts')];
-  for (const file of files) compile(file);
+  for (const file of files) compile(file, staging);
   // libs/persistence finds the migrations relative to its own compiled file.
-  fs.cpSync(path.join(root, 'prisma', 'migrations'), path.join(distDirectory, 'prisma', 'migrations'), { recursive: true });
-  fs.writeFileSync(buildStamp, `${new Date().toISOString()}\n`);
+  fs.cpSync(path.join(root, 'prisma', 'migrations'), path.join(staging, 'prisma', 'migrations'), { recursive: true });
+  fs.writeFileSync(path.join(staging, path.relative(distDirectory, buildStamp)), `${new Date().toISOString()}\n`);
+  if (fs.existsSync(distDirectory)) fs.renameSync(distDirectory, previous);
+  fs.renameSync(staging, distDirectory);
+  fs.rmSync(previous, { recursive: true, force: true });
   return files.length;
 }
 
