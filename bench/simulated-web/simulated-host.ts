@@ -42,12 +42,18 @@ export interface HostConcurrency {
   mean: number;
   /** The most in flight in each half second from the first request on. */
   perWindow: number[];
+  /** The time-weighted mean in flight in each half second from the first request on. */
+  meanPerWindow: number[];
+  /** Milliseconds from the host's first request to its last answer. */
+  spanMs: number;
 }
 
 export interface SimulatedHost {
   /** `http://127.0.0.1:<port>` */
   origin: string;
   served: ServedResponse[];
+  /** Requests in flight after each change, by the time of the change (performance.now()). */
+  timeline(): ReadonlyArray<{ at: number; active: number }>;
   concurrency(): HostConcurrency;
   /** Requests held open without an answer (hanging pages). */
   hung(): number;
@@ -137,7 +143,8 @@ export async function startSimulatedHost(options: SimulatedHostOptions): Promise
   return {
     origin,
     served,
-    concurrency: () => ({ peak: inFlight.peak, mean: inFlight.last > inFlight.first ? inFlight.weighted / (inFlight.last - inFlight.first) : 0, perWindow: peaksPer(timeline, 500) }),
+    timeline: () => timeline,
+    concurrency: () => ({ peak: inFlight.peak, mean: inFlight.last > inFlight.first ? inFlight.weighted / (inFlight.last - inFlight.first) : 0, perWindow: peaksPer(timeline, 500), meanPerWindow: meansPer(timeline, 500), spanMs: inFlight.last - inFlight.first }),
     hung: () => hanging,
     pending: () => inFlight.active - hanging,
     rateLimitedSince: () => limitingSince,
@@ -180,6 +187,27 @@ function fileOf(files: Map<string, Promise<Buffer | undefined>>, path: string, o
     files.set(filePath, content);
   }
   return content;
+}
+
+/** The time-weighted mean of the requests in flight in each `windowMs` from the first request on (the last window as far as it went). */
+function meansPer(timeline: ReadonlyArray<{ at: number; active: number }>, windowMs: number): number[] {
+  if (timeline.length < 2) return [];
+  const start = timeline[0].at;
+  const end = timeline[timeline.length - 1].at;
+  const weighted: number[] = new Array(Math.floor((end - start) / windowMs) + 1).fill(0);
+  for (let i = 0; i + 1 < timeline.length; i++) {
+    // The count timeline[i].active holds from timeline[i].at until the next change, spread over the windows it spans.
+    let from = timeline[i].at - start;
+    const to = timeline[i + 1].at - start;
+    while (from < to) {
+      const window = Math.floor(from / windowMs);
+      const windowEnd = Math.min(to, (window + 1) * windowMs);
+      weighted[window] += timeline[i].active * (windowEnd - from);
+      from = windowEnd;
+    }
+  }
+  const lastWindowMs = end - start - (weighted.length - 1) * windowMs;
+  return weighted.map((sum, window) => sum / (window === weighted.length - 1 ? Math.max(lastWindowMs, 1) : windowMs));
 }
 
 /** The most requests in flight in each `windowMs` from the first request on: how the crawl ramped up and drained. */

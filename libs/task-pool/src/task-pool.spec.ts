@@ -53,6 +53,18 @@ describe('TaskPool', () => {
     await expect(Promise.all([...running, ...queued])).resolves.toHaveLength(6);
   });
 
+  it('gives a free thread to the urgent waiting tasks first', async () => {
+    const finished: string[] = [];
+    const running = [0, 1].map(() => pool.run({ kind: 'sleep', ms: 300 }));
+    // Each waiting task holds its thread 200 ms, so the two that leave the queue first finish well before the others.
+    const queued = (label: string, urgent: boolean) => pool.run({ kind: 'sleep', ms: 200 }, { urgent }).then(() => finished.push(label));
+    const waiting = [queued('later-1', false), queued('later-2', false), queued('first-1', true), queued('first-2', true)];
+    expect(pool.queued).toBe(4);
+    await Promise.all([...running, ...waiting]);
+    expect(finished.slice(0, 2).sort()).toEqual(['first-1', 'first-2']);
+    expect(finished.slice(2).sort()).toEqual(['later-1', 'later-2']);
+  });
+
   it('terminates a task that runs past its deadline, keeps the event loop free meanwhile, and replaces the thread', async () => {
     const startedAt = performance.now();
     let failure: unknown;

@@ -28,6 +28,11 @@ export interface TaskPoolOptions {
 export interface TaskRunOptions {
   /** The caller's own deadline, from `run` (waiting for a thread included), e.g. what is left of its request. */
   deadlineMs?: number;
+  /**
+   * Other work waits on this task's result (a crawl's next requests on a page's links): it takes a free thread before
+   * every waiting task that is not urgent. Urgent tasks keep their order among themselves.
+   */
+  urgent?: boolean;
 }
 
 export type TaskPoolErrorCode = 'deadline' | 'out_of_memory' | 'queue_full' | 'closed';
@@ -40,6 +45,7 @@ const messages: Record<TaskPoolErrorCode, (limit: number) => string> = {
 };
 
 interface WaitingTask {
+  urgent: boolean;
   start: () => void;
   reject: (error: TaskPoolError) => void;
 }
@@ -126,8 +132,8 @@ export class TaskPool<Task, Result> {
     return this.waiting.length;
   }
 
-  run(task: Task, { deadlineMs }: TaskRunOptions = {}): Promise<Result> {
-    return this.runWithin(task, this.options.deadlineMs, deadlineMs);
+  run(task: Task, { deadlineMs, urgent = false }: TaskRunOptions = {}): Promise<Result> {
+    return this.runWithin(task, this.options.deadlineMs, deadlineMs, urgent);
   }
 
   /** Stops the threads; running and queued tasks are rejected as closed. */
@@ -138,11 +144,11 @@ export class TaskPool<Task, Result> {
     await this.pool.destroy();
   }
 
-  private async runWithin(task: Task, runLimitMs: number, callerLimitMs?: number): Promise<Result> {
+  private async runWithin(task: Task, runLimitMs: number, callerLimitMs?: number, urgent = false): Promise<Result> {
     if (this.closed) throw new TaskPoolError('closed', 0);
     if (this.running + this.waiting.length >= this.options.threads + this.options.maxQueue) throw new TaskPoolError('queue_full', this.options.maxQueue);
     const callerExpiresAt = callerLimitMs === undefined ? Number.POSITIVE_INFINITY : performance.now() + callerLimitMs;
-    await this.acquireThread(callerExpiresAt, callerLimitMs ?? 0);
+    await this.acquireThread(callerExpiresAt, callerLimitMs ?? 0, urgent);
     try {
       const callerRemainingMs = callerExpiresAt - performance.now();
       const callerBinds = callerRemainingMs < runLimitMs;
@@ -167,13 +173,14 @@ export class TaskPool<Task, Result> {
   }
 
   /** Resolves once the task holds a thread; rejects if the caller's deadline passes first. */
-  private acquireThread(callerExpiresAt: number, callerLimitMs: number): Promise<void> {
+  private acquireThread(callerExpiresAt: number, callerLimitMs: number, urgent: boolean): Promise<void> {
     if (this.running < this.ready && this.waiting.length === 0) {
       this.running += 1;
       return Promise.resolve();
     }
     return new Promise<void>((resolve, reject) => {
       const waiting: WaitingTask = {
+        urgent,
         start: () => {
           clearTimeout(timer);
           this.running += 1;
@@ -189,7 +196,10 @@ export class TaskPool<Task, Result> {
         this.waiting.splice(this.waiting.indexOf(waiting), 1);
         reject(new TaskPoolError('deadline', Number.isFinite(callerExpiresAt) ? callerLimitMs : MAX_WAIT_MS));
       }, Math.max(0, waitMs));
-      this.waiting.push(waiting);
+      // An urgent task goes behind the urgent ones already waiting, before the rest.
+      const firstNotUrgent = urgent ? this.waiting.findIndex((other) => !other.urgent) : -1;
+      if (firstNotUrgent === -1) this.waiting.push(waiting);
+      else this.waiting.splice(firstNotUrgent, 0, waiting);
     });
   }
 

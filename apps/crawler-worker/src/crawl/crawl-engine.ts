@@ -210,6 +210,8 @@ class CrawlRun {
         needs: { extractDepth: this.request.extractDepth, format: 'markdown', includeImages: true },
         links: this.request.mode === 'crawl',
         linksOnly: this.request.mode === 'map',
+        // The crawl's next requests wait on the links of a page above its last level: parsed before the last level's.
+        urgent: entry.depth < this.request.maxDepth,
         deadline: Deadline.after(Math.max(1, this.deadline - Date.now())),
         fetch: (url) => this.fetchPage(new URL(url)),
         render: this.dependencies.renderPage ? (url, { deadlineMs }) => this.renderPage(new URL(url), deadlineMs) : null,

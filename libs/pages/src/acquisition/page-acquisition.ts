@@ -34,6 +34,11 @@ export interface PageRequest {
   links?: boolean;
   /** Only the links, no page (a map): nothing is stored, and a page is rendered only when its links need it. */
   linksOnly?: boolean;
+  /**
+   * Other work waits on this page (a crawl's next requests on its links): its parse takes a free parsing thread before
+   * pages nobody waits on (a crawl's last level, whose links are not followed).
+   */
+  urgent?: boolean;
   /** A stored copy younger than this may answer; absent: the store is not asked (the caller just asked it). */
   maxCacheAgeMs?: number;
   deadline: Deadline;
@@ -249,6 +254,7 @@ export class PageAcquisition {
       this.options.parser.html(
         { html: page.html, status: page.status, title: page.title, baseUrl: page.finalUrl, url: request.url, includeImages: true, ...asked, extract: asked.extract && page.status < 400 },
         request.deadline.remainingMs(),
+        request.urgent,
       ),
     );
     assertNotBlocked(page.status, analysis);
@@ -262,7 +268,7 @@ export class PageAcquisition {
    */
   private analysed(request: PageRequest, fetched: FetchedPage, asked: Pick<HtmlDocument, 'extract' | 'links' | 'index' | 'textSize' | 'judged'>): Promise<HtmlAnalysis> {
     return this.parsed(request, () =>
-      this.options.parser.html({ html: fetched.text, status: fetched.status, baseUrl: fetched.finalUrl, url: request.url, includeImages: true, ...asked }, request.deadline.remainingMs()),
+      this.options.parser.html({ html: fetched.text, status: fetched.status, baseUrl: fetched.finalUrl, url: request.url, includeImages: true, ...asked }, request.deadline.remainingMs(), request.urgent),
     );
   }
 

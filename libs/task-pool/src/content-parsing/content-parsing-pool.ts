@@ -68,10 +68,10 @@ export class ContentParsingPool {
 
   /**
    * The block-page verdict of an HTML response and what `document` asks of it besides: its page, its links, its index
-   * entry, all from one parse.
+   * entry, all from one parse. `urgent`: other work waits on it (TaskRunOptions.urgent).
    */
-  async html(document: HtmlDocument, deadlineMs: number): Promise<HtmlAnalysis> {
-    const result = await this.pool.run({ kind: 'html', ...document }, { deadlineMs });
+  async html(document: HtmlDocument, deadlineMs: number, urgent = false): Promise<HtmlAnalysis> {
+    const result = await this.pool.run({ kind: 'html', ...document }, { deadlineMs, urgent });
     return expectKind(result, 'html').analysis;
   }
 
