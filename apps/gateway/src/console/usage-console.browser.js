@@ -7,6 +7,13 @@
   const API = '/admin/console/api';
   const RANGES = { '1h': 3600e3, '24h': 24 * 3600e3, '7d': 7 * 24 * 3600e3, '30d': 30 * 24 * 3600e3 };
   const PALETTE = ['#2563eb', '#dc2626', '#16a34a', '#d97706', '#7c3aed', '#0891b2', '#db2777', '#65a30d', '#6b7280'];
+  // One color per series name for the page's life, whichever chart shows it first: "search" is the same color in the
+  // usage charts and in the latency chart, and stays so when a filter changes which series are drawn.
+  const seriesColors = new Map();
+  const seriesColor = (name) => {
+    if (!seriesColors.has(name)) seriesColors.set(name, PALETTE[seriesColors.size % PALETTE.length]);
+    return seriesColors.get(name);
+  };
   const QUEUE_REFRESH_MS = 10_000;
   const PAGE_SIZE = 50;
 
@@ -110,11 +117,11 @@
   function drawUsage(usage) {
     const labels = bucketLabels(usage);
     const datasets = (measure) =>
-      usage.series.map((series, position) => ({
+      usage.series.map((series) => ({
         label: series.label,
         data: series[measure],
-        backgroundColor: PALETTE[position % PALETTE.length],
-        borderColor: PALETTE[position % PALETTE.length],
+        backgroundColor: seriesColor(series.label),
+        borderColor: seriesColor(series.label),
         stack: 'usage',
       }));
     const stacked = baseOptions({ scales: { x: { stacked: true }, y: { stacked: true, beginAtZero: true, ticks: { precision: 0 } } } });
@@ -127,8 +134,8 @@
 
   function drawLatency(latency) {
     const labels = bucketLabels(latency);
-    const datasets = latency.endpoints.flatMap((endpoint, position) => {
-      const color = PALETTE[position % PALETTE.length];
+    const datasets = latency.endpoints.flatMap((endpoint) => {
+      const color = seriesColor(endpoint.endpoint);
       return [
         { label: `${endpoint.endpoint} p50`, data: endpoint.p50_ms, borderColor: color, backgroundColor: color, spanGaps: false, pointRadius: 3 },
         { label: `${endpoint.endpoint} p95`, data: endpoint.p95_ms, borderColor: color, backgroundColor: color, borderDash: [6, 4], spanGaps: false, pointRadius: 3, pointStyle: 'rectRot' },
@@ -136,12 +143,12 @@
     });
     draw('chart-latency', { type: 'line', data: { labels, datasets }, options: baseOptions({ scales: { y: { beginAtZero: true, title: { display: true, text: 'ms' } } } }) });
     const statuses = latency.status_counts;
-    const colorOf = (status) => (status >= 500 ? '#b42318' : status >= 400 ? '#d97706' : status >= 300 ? '#6b7280' : '#16a34a');
+    const statusColor = (status) => (status >= 500 ? '#b42318' : status >= 400 ? '#d97706' : status >= 300 ? '#6b7280' : '#16a34a');
     draw('chart-status', {
       type: 'bar',
       data: {
         labels: statuses.map((entry) => String(entry.status)),
-        datasets: [{ label: 'requests', data: statuses.map((entry) => entry.requests), backgroundColor: statuses.map((entry) => colorOf(entry.status)), maxBarThickness: 80 }],
+        datasets: [{ label: 'requests', data: statuses.map((entry) => entry.requests), backgroundColor: statuses.map((entry) => statusColor(entry.status)), maxBarThickness: 80 }],
       },
       options: baseOptions({ plugins: { legend: { display: false } }, scales: { y: { beginAtZero: true, ticks: { precision: 0 } } } }),
     });

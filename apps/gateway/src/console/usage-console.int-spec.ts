@@ -21,7 +21,7 @@ const article = (title: string) =>
 interface ChartData {
   type: string;
   labels: string[];
-  datasets: Array<{ label: string; data: Array<number | null> }>;
+  datasets: Array<{ label: string; data: Array<number | null>; color?: string }>;
 }
 
 // The operators' usage console on a real gateway, Postgres, Redis and extractor worker: traffic made through real
@@ -244,12 +244,12 @@ describe('usage console at /admin/console', () => {
 
     const chart = (id: string) =>
       page.evaluate((canvasId) => {
-        const instance = (window as unknown as { Chart: { getChart(id: string): { config: { type: string }; data: ChartData } | undefined } }).Chart.getChart(canvasId);
+        const instance = (window as unknown as { Chart: { getChart(id: string): { config: { type: string }; data: { labels: unknown[]; datasets: Array<{ label: string; data: Array<number | null>; borderColor?: string }> } } | undefined } }).Chart.getChart(canvasId);
         if (!instance) return null;
         return {
           type: instance.config.type,
           labels: instance.data.labels.map(String),
-          datasets: instance.data.datasets.map((dataset) => ({ label: dataset.label, data: dataset.data })),
+          datasets: instance.data.datasets.map((dataset) => ({ label: dataset.label, data: dataset.data, color: dataset.borderColor })),
         };
       }, id);
     const totalsOf = (data: ChartData | null) => Object.fromEntries((data?.datasets ?? []).map((dataset) => [dataset.label, dataset.data.reduce<number>((sum, value) => sum + (value ?? 0), 0)]));
@@ -307,6 +307,12 @@ describe('usage console at /admin/console', () => {
       const latency = await chart('chart-latency');
       expect(latency?.datasets.map((dataset) => dataset.label)).toEqual(['extract p50', 'extract p95', 'search p50', 'search p95']);
       for (const dataset of latency?.datasets ?? []) expect(dataset.data.some((value) => value !== null && value > 0)).toBe(true);
+      // An endpoint has one color on the page: its bars in the usage charts and its lines in the latency chart.
+      const colorIn = (data: ChartData | null, label: string) => data?.datasets.find((dataset) => dataset.label === label)?.color;
+      for (const endpoint of ['search', 'extract']) {
+        expect({ endpoint, latency: [colorIn(latency, `${endpoint} p50`), colorIn(latency, `${endpoint} p95`)] }).toEqual({ endpoint, latency: [colorIn(requests, endpoint), colorIn(requests, endpoint)] });
+      }
+      expect(colorIn(requests, 'search')).not.toBe(colorIn(requests, 'extract'));
       const statuses = await chart('chart-status');
       expect([statuses?.labels, statuses?.datasets[0].data]).toEqual([
         ['200', '400'],
