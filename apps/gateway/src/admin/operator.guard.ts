@@ -1,11 +1,10 @@
 import { applyDecorators, CanActivate, ExecutionContext, Inject, Injectable, SetMetadata, UseGuards } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
-import type { IncomingHttpHeaders } from 'node:http';
 import { operatorTokenActor, type AdminActor } from '@sift/admin';
 import { looksLikeApiKey } from '@sift/auth';
 import { GATEWAY_CONFIG, type GatewayAppConfig } from '../core/core.module';
 import { ApiError } from '../http/api-error';
-import { sameSecret } from '../observability/bearer-access';
+import { presentedOperatorSecret, sameSecret } from '../observability/bearer-access';
 import { Public } from '../caller/route-access.decorator';
 import type { RequestWithContext } from '../caller/request-context';
 
@@ -15,20 +14,6 @@ export const TENANT_KEY_REFUSED_MESSAGE = "Forbidden: an API key is a tenant's c
 
 const OPERATOR_ACTOR = Symbol('operator-actor');
 const BROWSER_CHALLENGE = 'sift:operator-browser-challenge';
-
-/**
- * The operator credential a request presents: `Authorization: Bearer <token>`, or Basic with the token as password
- * (what a browser sends after asking for it), as the queue dashboard takes it.
- */
-export function presentedOperatorSecret(headers: IncomingHttpHeaders): string | undefined {
-  const authorization = headers.authorization ?? '';
-  const bearer = /^Bearer\s+(\S+)\s*$/i.exec(authorization)?.[1];
-  if (bearer !== undefined) return bearer;
-  const basic = /^Basic\s+(\S+)\s*$/i.exec(authorization)?.[1];
-  if (basic === undefined) return undefined;
-  const decoded = Buffer.from(basic, 'base64').toString('utf8');
-  return decoded.slice(decoded.indexOf(':') + 1);
-}
 
 /**
  * Admits only the operator: the request must carry ADMIN_TOKEN. A tenant's API key is refused (403) even when valid,

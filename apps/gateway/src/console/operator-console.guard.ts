@@ -2,7 +2,7 @@ import { CanActivate, ExecutionContext, Inject, Injectable, NotFoundException } 
 import type { Request } from 'express';
 import { GATEWAY_CONFIG, type GatewayAppConfig } from '../core/core.module';
 import { ApiError } from '../http/api-error';
-import { bearerAllowed, sameSecret } from '../observability/bearer-access';
+import { operatorAllowed } from '../observability/bearer-access';
 
 export const CONSOLE_UNAUTHORIZED_MESSAGE = 'Unauthorized: the usage console needs the ADMIN_TOKEN.';
 
@@ -20,15 +20,7 @@ export class OperatorConsoleGuard implements CanActivate {
     // Answered as any unknown path, so a gateway without the console does not reveal where it would be.
     if (token === '') throw new NotFoundException();
     const { headers } = host.switchToHttp().getRequest<Request>();
-    if (bearerAllowed(headers, token) || sameSecret(basicPassword(headers.authorization) ?? '', token)) return true;
+    if (operatorAllowed(headers, token)) return true;
     throw new ApiError(401, CONSOLE_UNAUTHORIZED_MESSAGE, { 'WWW-Authenticate': 'Basic realm="Sift console", charset="UTF-8"' });
   }
-}
-
-/** The password of `Authorization: Basic base64(user:password)`; the user name is not checked. */
-function basicPassword(authorization: string | undefined): string | undefined {
-  const encoded = /^Basic (.+)$/i.exec(authorization ?? '')?.[1];
-  if (encoded === undefined) return undefined;
-  const decoded = Buffer.from(encoded, 'base64').toString('utf8');
-  return decoded.slice(decoded.indexOf(':') + 1);
 }

@@ -3,7 +3,7 @@ import type { NextFunction, Request, Response } from 'express';
 import type { Redis } from 'ioredis';
 import { createQueueDashboard } from '@sift/queue';
 import { GATEWAY_CONFIG, type GatewayAppConfig, REDIS } from '../core/core.module';
-import { bearerAllowed, sameSecret } from './bearer-access';
+import { operatorAllowed } from './bearer-access';
 
 export const QUEUE_DASHBOARD_PATH = '/admin/queues';
 
@@ -20,18 +20,11 @@ export function mountQueueDashboard(app: INestApplication): void {
 
 function requireAdmin(token: string) {
   return (request: Request, response: Response, next: NextFunction): void => {
-    if (bearerAllowed(request.headers, token) || sameSecret(basicPassword(request.headers.authorization) ?? '', token)) {
+    if (operatorAllowed(request.headers, token)) {
       next();
       return;
     }
     response.status(401).setHeader('WWW-Authenticate', 'Basic realm="Sift queues", charset="UTF-8"');
     response.json({ detail: { error: 'Unauthorized: the queue dashboard needs the ADMIN_TOKEN.' } });
   };
-}
-
-function basicPassword(authorization: string | undefined): string | undefined {
-  const encoded = /^Basic (.+)$/i.exec(authorization ?? '')?.[1];
-  if (encoded === undefined) return undefined;
-  const decoded = Buffer.from(encoded, 'base64').toString('utf8');
-  return decoded.slice(decoded.indexOf(':') + 1);
 }
