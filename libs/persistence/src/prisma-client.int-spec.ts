@@ -29,6 +29,26 @@ describe('queryRows: raw statements on the pool under a Prisma client (real Post
     await expect(queryRows(prisma, probe)).rejects.toThrow();
   });
 
+  it('outlives Postgres ending its idle connections, and the next query opens a new one', async () => {
+    const prisma = createPrismaClient(process.env.DATABASE_URL as string, 2);
+    const admin = createPrismaClient(process.env.DATABASE_URL as string, 1);
+    const uncaught: unknown[] = [];
+    const onUncaught = (error: unknown) => uncaught.push(error);
+    process.on('uncaughtException', onUncaught);
+    try {
+      const [{ pid }] = await queryRows<{ pid: number }>(prisma, { text: 'SELECT pg_backend_pid() AS pid', values: [] });
+      // The pooled connection is idle now; Postgres ends it as an administrator's command would (code 57P01).
+      await queryRows(admin, { text: 'SELECT pg_terminate_backend($1)', values: [pid] });
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      const [{ pid: next }] = await queryRows<{ pid: number }>(prisma, { text: 'SELECT pg_backend_pid() AS pid', values: [] });
+      expect({ uncaught, replaced: next !== pid }).toEqual({ uncaught: [], replaced: true });
+    } finally {
+      process.off('uncaughtException', onUncaught);
+      await prisma.$disconnect();
+      await admin.$disconnect();
+    }
+  });
+
   it('falls back to Prisma raw queries for a client it did not create', async () => {
     const prisma = new PrismaClient({ adapter: new PrismaPg({ connectionString: process.env.DATABASE_URL as string, max: 1 }) });
     try {

@@ -37,6 +37,10 @@ class FailFastClient extends Client {
 /** One Prisma client per process, on the pg driver adapter (Prisma 7 has no built-in engine here). */
 export function createPrismaClient(databaseUrl: string, poolSize = 10, options: CreatePrismaClientOptions = {}): PrismaClient {
   const pool = new Pool({ connectionString: databaseUrl, max: poolSize, ...(options.failFast ? { Client: FailFastClient, connectionTimeoutMillis: POOL_WAIT_MS } : {}) });
+  // An idle connection Postgres ends (a restart, a failover, an administrator's terminate) is an 'error' event on the
+  // pool, which would crash the process unheard: the pool drops that connection, and the next query opens another
+  // or reports the outage to its caller.
+  pool.on('error', () => undefined);
   const client = new PrismaClient({ adapter: new PrismaPg(pool) });
   // The client owns the pool: $disconnect ends it, also when only queryRows used it (Prisma never connected).
   const disconnect = client.$disconnect.bind(client);
