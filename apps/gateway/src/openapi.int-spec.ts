@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import type { Type } from '@nestjs/common';
 import type { OpenAPIObject } from '@nestjs/swagger';
 import * as contracts from '@sift/api-contracts';
+import { SEARCH_LATENCY_BUDGETS } from '@sift/config';
 import { callGateway } from '@sift/testing';
 import { createRequestValidationPipe } from './http/request-validation.pipe';
 import { TOOL_NAMES } from './mcp/mcp-tools';
@@ -166,6 +167,11 @@ describe('openapi.json', () => {
       expect({ operationId, description: example?.description }).toEqual({ operationId, description: expect.stringContaining(`Fetches ${url}, a public site`) });
     }
     expect(exampleOf('search')?.summary).toBe('Try it out');
+  });
+
+  it("names the default latency budgets in search's timeout as the deployment's defaults are", () => {
+    const schema = document.components?.schemas?.SearchRequestDto as { properties?: Record<string, { description?: string }> } | undefined;
+    expect(schema?.properties?.timeout?.description).toContain(`basic ${SEARCH_LATENCY_BUDGETS.basicMs / 1000} s, advanced ${SEARCH_LATENCY_BUDGETS.advancedMs / 1000} s`);
   });
 
   it("names in /mcp's summary exactly the tools the MCP server registers", () => {

@@ -174,6 +174,13 @@ export const modelsEnv = z.object({
   RERANK_TIMEOUT_MS: z.coerce.number().int().min(1).default(2_000),
 });
 
+/**
+ * The default latency budgets of POST /search, in ms from the request's arrival (docs/search-latency.md), the defaults
+ * of SEARCH_BUDGET_BASIC_MS, SEARCH_HEDGE_BASIC_MS and SEARCH_BUDGET_ADVANCED_MS. The `timeout` field's description in
+ * @sift/api-contracts names them too (checked by the gateway's OpenAPI test).
+ */
+export const SEARCH_LATENCY_BUDGETS = { basicMs: 950, hedgeBasicMs: 600, advancedMs: 2_200 } as const;
+
 export const searchEnv = z.object({
   /** SearXNG base URL for open-web search (JSON API enabled); empty = local index only. */
   SEARXNG_URL: z.string().default(''),
@@ -182,9 +189,9 @@ export const searchEnv = z.object({
    * waiting for pages then and show a loading page by its snippet; from the hedge time on, basic takes the first
    * pages to arrive. A caller's `timeout` overrides them.
    */
-  SEARCH_BUDGET_BASIC_MS: z.coerce.number().int().min(100).default(950),
-  SEARCH_HEDGE_BASIC_MS: z.coerce.number().int().min(0).default(600),
-  SEARCH_BUDGET_ADVANCED_MS: z.coerce.number().int().min(100).default(2_200),
+  SEARCH_BUDGET_BASIC_MS: z.coerce.number().int().min(100).default(SEARCH_LATENCY_BUDGETS.basicMs),
+  SEARCH_HEDGE_BASIC_MS: z.coerce.number().int().min(0).default(SEARCH_LATENCY_BUDGETS.hedgeBasicMs),
+  SEARCH_BUDGET_ADVANCED_MS: z.coerce.number().int().min(100).default(SEARCH_LATENCY_BUDGETS.advancedMs),
 });
 
 /**

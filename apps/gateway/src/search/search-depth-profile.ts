@@ -1,5 +1,5 @@
 import type { SearchDepth } from '@sift/api-contracts';
-import type { SearchConfig } from '@sift/config';
+import { SEARCH_LATENCY_BUDGETS, type SearchConfig } from '@sift/config';
 
 /** How each search_depth trades latency for content: budgets and what the pipeline may do within them. */
 export interface SearchDepthProfile {
@@ -62,8 +62,8 @@ export const SEARCH_DEPTH_PROFILES: Readonly<Record<SearchDepth, SearchDepthProf
   },
   basic: {
     providerDeadlineMs: 4_000,
-    answerBudgetMs: 950,
-    hedgeAfterMs: 600,
+    answerBudgetMs: SEARCH_LATENCY_BUDGETS.basicMs,
+    hedgeAfterMs: SEARCH_LATENCY_BUDGETS.hedgeBasicMs,
     fetchFactor: 2,
     backgroundDeadlineMs: 10_000,
     candidateFactor: 1,
@@ -73,7 +73,7 @@ export const SEARCH_DEPTH_PROFILES: Readonly<Record<SearchDepth, SearchDepthProf
   },
   advanced: {
     providerDeadlineMs: 6_000,
-    answerBudgetMs: 2_200,
+    answerBudgetMs: SEARCH_LATENCY_BUDGETS.advancedMs,
     fetchFactor: 1,
     backgroundDeadlineMs: 20_000,
     candidateFactor: 3,
