@@ -3,6 +3,7 @@ export * from './common/calendar-date.validator';
 export * from './common/content-options.constants';
 export * from './common/error-response.dto';
 export * from './common/failed-result.dto';
+export * from './common/stacked-decorators';
 export * from './common/keyless-error-response.dto';
 export * from './common/null-as-default.transform';
 export * from './common/request-input.limits';

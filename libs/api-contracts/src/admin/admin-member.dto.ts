@@ -1,18 +1,15 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsEmail, IsIn, IsString, IsUUID, MaxLength } from 'class-validator';
+import { IsIn, IsUUID } from 'class-validator';
 import { IsOptionalNotNull } from '../common/is-optional-not-null.decorator';
 import { MemberDto } from '../team/member.dto';
+import { NewMemberEmailField, NewMemberNameField } from '../team/new-member-fields.decorator';
 import { TEAM_ROLES, TeamRole } from '../team/team.constants';
 
 export class AdminAddMemberRequestDto {
-  @ApiProperty({ example: 'dev@example.com' })
-  @IsEmail()
+  @NewMemberEmailField('dev@example.com')
   email!: string;
 
-  @ApiPropertyOptional({ maxLength: 200 })
-  @IsOptionalNotNull()
-  @IsString()
-  @MaxLength(200)
+  @NewMemberNameField()
   name?: string;
 
   @ApiPropertyOptional({ enum: TEAM_ROLES, default: 'member', description: 'owner only for an account that has none; later owners come by transfer.' })

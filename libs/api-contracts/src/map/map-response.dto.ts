@@ -2,6 +2,7 @@ import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { FailedResultDto } from '../common/failed-result.dto';
 import { TokenBudgetDto } from '../common/token-budget.dto';
 import { UsageCreditsDto } from '../common/usage-credits.dto';
+import { SiteTraversalFailedResultsField, SiteTraversalWarningsField } from './site-traversal-response.decorator';
 
 export class MapResponseDto {
   @ApiProperty({ description: 'The root the map started from.' })
@@ -19,16 +20,10 @@ export class MapResponseDto {
   @ApiPropertyOptional({ type: UsageCreditsDto, description: 'Only when include_usage is true.' })
   usage?: UsageCreditsDto;
 
-  @ApiPropertyOptional({
-    type: [FailedResultDto],
-    description: 'Only when some page the traversal reached could not be processed (the first 100); never charged. Each with error_code and retryable.',
-  })
+  @SiteTraversalFailedResultsField()
   failed_results?: FailedResultDto[];
 
-  @ApiPropertyOptional({
-    type: [String],
-    description: 'Only when something about the answer needs saying, e.g. links not followed because robots.txt disallows them.',
-  })
+  @SiteTraversalWarningsField()
   warnings?: string[];
 
   @ApiPropertyOptional({ type: TokenBudgetDto, description: 'Only when max_tokens is set: the budget, the tokens of the URLs returned and whether some were left out.' })

@@ -13,6 +13,14 @@ import {
   ResearchOutputLength,
 } from './research.constants';
 
+/**
+ * The `max_tokens` of POST /research and of the MCP research tools: `report` names the report cut (a tool call's
+ * is the one it returns); what is counted is the same everywhere.
+ */
+export function ResearchMaxTokensField(report: string): PropertyDecorator {
+  return MaxTokensField(`${report} (content; with output_schema, its string values in order)`);
+}
+
 /** Body of POST /research, as `@tavily/core` sends it (`input`, `model`, `output_schema`, `stream`, `citation_format`). */
 export class ResearchRequestDto {
   @ApiProperty({ description: 'The research question.', example: 'How do European heat pump subsidies compare in 2025?' })
@@ -74,7 +82,7 @@ export class ResearchRequestDto {
   @IsObject()
   output_schema?: Record<string, unknown>;
 
-  @MaxTokensField('the report (content; with output_schema, its string values in order)')
+  @ResearchMaxTokensField('the report')
   max_tokens?: number;
 }
 

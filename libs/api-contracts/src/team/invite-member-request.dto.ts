@@ -1,17 +1,13 @@
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsEmail, IsIn, IsString, MaxLength } from 'class-validator';
-import { IsOptionalNotNull } from '../common/is-optional-not-null.decorator';
+import { ApiProperty } from '@nestjs/swagger';
+import { IsIn } from 'class-validator';
+import { NewMemberEmailField, NewMemberNameField } from './new-member-fields.decorator';
 import { INVITABLE_TEAM_ROLES, InvitableTeamRole } from './team.constants';
 
 export class InviteMemberRequestDto {
-  @ApiProperty({ example: 'ada@example.com' })
-  @IsEmail()
+  @NewMemberEmailField('ada@example.com')
   email!: string;
 
-  @ApiPropertyOptional({ maxLength: 200 })
-  @IsOptionalNotNull()
-  @IsString()
-  @MaxLength(200)
+  @NewMemberNameField()
   name?: string;
 
   @ApiProperty({ enum: INVITABLE_TEAM_ROLES })
