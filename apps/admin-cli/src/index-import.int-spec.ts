@@ -84,6 +84,20 @@ describe('admin index import (child process, real Postgres)', () => {
   );
 
   it(
+    'reads a relative file name from the folder `npm run admin` was typed in (INIT_CWD), not the repository root',
+    async () => {
+      const url = `https://${host}/from-elsewhere`;
+      writeFileSync(join(directory, 'mine.jsonl'), `${JSON.stringify({ url, title: `Typed in another ${marker} folder`, text: `A ${marker} page imported by a relative name.` })}\n`);
+
+      const result = await runAdmin({ INIT_CWD: directory }, 'index', 'import', 'mine.jsonl');
+
+      expect(result).toMatchObject({ exitCode: 0 });
+      expect(await new PageRepository(prisma).findByUrl(url)).toMatchObject({ page: { title: `Typed in another ${marker} folder` } });
+    },
+    CHILD_PROCESS_TEST_TIMEOUT,
+  );
+
+  it(
     'says which file is missing and exits 1',
     async () => {
       const result = await admin('index', 'import', join(directory, 'missing.jsonl'));

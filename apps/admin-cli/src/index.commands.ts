@@ -109,13 +109,22 @@ function printReport(json: boolean | undefined, summary: string, report: IndexRe
   printResult(json, [`${summary} (${Number(report.seconds).toFixed(1)} s)`, ...more], report);
 }
 
-async function importDocuments(file: string, options: { json?: boolean }): Promise<void> {
+/**
+ * A file named on the command line, from the folder the command was typed in: `npm run admin` runs in the repository
+ * root, and npm says where its caller stood in INIT_CWD.
+ */
+function commandLinePath(file: string): string {
+  return resolve(process.env.INIT_CWD || process.cwd(), file);
+}
+
+async function importDocuments(name: string, options: { json?: boolean }): Promise<void> {
+  const file = commandLinePath(name);
   if (!existsSync(file)) throw new AdminError(`No such file: ${file}`);
   await withAdminContext(async (context) => {
     const report = await context.index.importFile(
       context.actor,
       file,
-      { concurrency: IMPORT_CONCURRENCY, parameters: { file: resolve(file) } },
+      { concurrency: IMPORT_CONCURRENCY, parameters: { file } },
       { onProgress: progressReporter((progress) => `${progress.lines} lines read: imported ${progress.imported}, skipped ${progress.skipped}`) },
     );
     printReport(options.json, `imported ${report.imported}, skipped ${report.skipped}`, report);
