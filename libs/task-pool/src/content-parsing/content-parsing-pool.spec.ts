@@ -3,6 +3,7 @@ import path from 'node:path';
 import { GIT_DOCS_SITE_ROOT, loopHoldDuring } from '@sift/testing';
 import { ContentParsingPool } from './content-parsing-pool';
 import { runTask } from './content-parsing.task';
+import { warmUpPageHtml } from './warm-up-page';
 
 // git-config.html: the largest page of the Git documentation site (about 500 kB), a second or more to extract.
 const largePage = readFileSync(path.join(GIT_DOCS_SITE_ROOT, 'git-config.html'), 'utf8');
@@ -35,6 +36,19 @@ describe('ContentParsingPool', () => {
     // An unchanged page's links in a re-crawl: the links alone, and no verdict taken again.
     const linksAlone = await pool.html({ ...document, extract: false, index: false, judged: true }, 30_000);
     expect(linksAlone).toEqual({ blockReason: null, hasScripts: false, links: expected.analysis.links });
+  });
+
+  it("warms its threads on a page that runs the whole HTML path: a verdict, the page's article with its table and code, links, an index entry", async () => {
+    const analysis = await runTask({ kind: 'html', html: warmUpPageHtml(), status: 200, baseUrl: 'https://warm-up.invalid/docs/configure.html', url: 'https://warm-up.invalid/docs/configure.html', includeImages: true, extract: true, links: true, index: true });
+    if (analysis.kind !== 'html') throw new Error(`the warm-up parse answered ${analysis.kind}`);
+    const { blockReason, page, links, indexed } = analysis.analysis;
+    expect(blockReason).toBeNull();
+    expect(page?.markdown).toMatch(/^## Section 23: configuring the service$/m);
+    expect(page?.markdown).toMatch(/^\| option-14 +\| 140 +\|/m);
+    expect(page?.markdown).toContain('service --option-0=42 --verbose');
+    expect(page?.markdown).not.toContain('Topic 39');
+    expect(links?.links.length).toBeGreaterThan(40);
+    expect(indexed?.chunks.length).toBeGreaterThan(1);
   });
 
   it('judges an extractor response (block page, scripts) and extracts it, or only judges it', async () => {
