@@ -32,8 +32,8 @@ const common = {
 module.exports = {
   // Integration tests start browsers and servers; the per-project testTimeout is not honoured by Jest, this one is.
   testTimeout: 60000,
-  // A worker keeps every module a test file required (Nest apps, Prisma clients, browsers' bindings) for its whole life;
-  // one that ran a hundred integration files ran out of heap and crashed. Past this after a file, it is replaced.
+  // A worker keeps every module a test file required (Nest apps, Prisma clients, browsers' bindings) for its whole life,
+  // so its heap grows file by file until it runs out; past this after a file, it is replaced by a fresh one.
   workerIdleMemoryLimit: '1536MB',
   projects: [
     { ...common, displayName: 'unit', testMatch: ['<rootDir>/{apps,libs,prisma,bench}/**/*.spec.ts'] },

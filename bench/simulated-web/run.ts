@@ -310,9 +310,9 @@ async function measureCrawl(stack: Stack): Promise<void> {
   const best = HOST_CEILING / (latencyMs / 1000);
   console.log(`\n## Crawl: POST /crawl of the site (depth 2, breadth 500, markdown), every response after ${latencyMs} ms`);
   if (!CRAWL_COLD) {
-    // A worker's parsing threads compile their code on their first pages (a cold thread takes about four times a warm
-    // one's time a page): a running service's workers are warm. The warm-up crawls another host, so the measured crawl
-    // still starts with nothing known of its host (its concurrency starts low and must climb).
+    // A worker's first crawl runs slower than the next (its threads' code is still being compiled), and a running
+    // service's workers are warm. The warm-up crawls another host, so the measured crawl still starts with nothing known
+    // of its host (its concurrency starts low and must climb).
     const other = await startSimulatedHost({ fate: () => ({ kind: 'answers', ms: 20 }) });
     try {
       const warm = await timedCrawl(stack, other, 500);

@@ -86,10 +86,11 @@ export class TaskPool<Task, Result> {
   ) {}
 
   /**
-   * Starts the threads; `warmUp` tasks (one per thread) load what the task module requires lazily before the first
-   * real task waits for it, and prove the module loads: `start` rejects (after stopping the threads) if one fails.
+   * Starts the threads; `warmUp` tasks (one per thread, `warmUpRounds` times) load what the task module requires lazily
+   * and have V8 compile its hot code before the first real task waits for it, and prove the module loads: `start`
+   * rejects (after stopping the threads) if one fails.
    */
-  static async start<Task, Result>(options: TaskPoolOptions, warmUp?: Task): Promise<TaskPool<Task, Result>> {
+  static async start<Task, Result>(options: TaskPoolOptions, warmUp?: Task, warmUpRounds = 1): Promise<TaskPool<Task, Result>> {
     const threads = Math.max(1, Math.floor(options.threads));
     const pool = new Piscina<Task, Result>({
       filename: THREAD_ENTRY,
@@ -109,7 +110,8 @@ export class TaskPool<Task, Result> {
     pool.on('workerDestroy', () => (taskPool.ready -= 1));
     if (warmUp !== undefined) {
       try {
-        await Promise.all(Array.from({ length: threads }, () => taskPool.runWithin(warmUp, START_DEADLINE_MS)));
+        // One task per thread each round: the threads are idle, so each takes one.
+        for (let round = 0; round < warmUpRounds; round += 1) await Promise.all(Array.from({ length: threads }, () => taskPool.runWithin(warmUp, START_DEADLINE_MS)));
       } catch (error) {
         await taskPool.close();
         throw error;

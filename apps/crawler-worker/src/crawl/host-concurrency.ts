@@ -37,7 +37,7 @@ const SETTLED_WEIGHT = 0.05;
  * The number of requests one host gets at once, learned from its answers (TCP's congestion control, in requests):
  * after each window of `limit` 2xx responses whose mean latency stays near the host's baseline, if the limit was
  * reached during the window (a limit never used proves nothing), the limit doubles until the host first pushes back
- * (slow start: a host answering steadily is at its ceiling within a few round trips, not a dozen) and grows by one
+ * (slow start: a host answering steadily is at its ceiling within a few round trips) and grows by one
  * after that (additive increase); it is halved on a 429/503, on a request that got no response, or on the smoothed
  * latency rising well above the baseline (multiplicative decrease), which also ends the slow start for good. Between
  * the two latency thresholds it holds.

@@ -1,6 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsInt, Max, Min } from 'class-validator';
 import { IsOptionalNotNull } from './is-optional-not-null.decorator';
+import { stackedDecorators } from './stacked-decorators';
 
 /** Bounds of `max_tokens`: below 50 a result's share holds little more than the marker; above, no model's context. */
 export const MAX_TOKENS_LIMITS = { min: 50, max: 1_000_000 } as const;
@@ -13,7 +14,12 @@ export const TOKEN_BUDGET_CUT_MARKER = ' [… cut to fit max_tokens]';
  * response is cut to fit it, counted by the o200k_base tokenizer (docs/search-filters.md, "Token budgets").
  */
 export function MaxTokensField(text: string, description?: string): PropertyDecorator {
-  const decorators = [
+  // Written as a stack above the property: Max on top, the documentation at the bottom.
+  return stackedDecorators(
+    Max(MAX_TOKENS_LIMITS.max),
+    Min(MAX_TOKENS_LIMITS.min),
+    IsInt(),
+    IsOptionalNotNull(),
     ApiPropertyOptional({
       type: 'integer',
       description:
@@ -24,12 +30,7 @@ export function MaxTokensField(text: string, description?: string): PropertyDeco
       maximum: MAX_TOKENS_LIMITS.max,
       example: 8000,
     }),
-    IsOptionalNotNull(),
-    IsInt(),
-    Min(MAX_TOKENS_LIMITS.min),
-    Max(MAX_TOKENS_LIMITS.max),
-  ];
-  return (target, propertyKey) => decorators.forEach((decorate) => decorate(target, propertyKey));
+  );
 }
 
 /** The `token_budget` object of a response, present only when the request set `max_tokens`. */

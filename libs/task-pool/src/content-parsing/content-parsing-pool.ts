@@ -9,8 +9,7 @@ const WARM_UP_ROUNDS = 5;
 
 // No extension: the .ts source under run-ts and Jest, the compiled .js in dist/.
 const TASK_MODULE = resolve(__dirname, 'content-parsing.task');
-// A parse of a page with its links and index entry: loads everything the HTML path requires lazily, and, repeated
-// WARM_UP_ROUNDS times on every thread, has V8 compile the parser's hot code before the first real page waits on it.
+// A parse of a page with its links and index entry: runs everything the HTML path requires.
 const WARM_UP: ContentParsingTask = {
   kind: 'html',
   html: warmUpPageHtml(),
@@ -58,14 +57,7 @@ export class ContentParsingPool {
   /** Starts the threads and loads what parsing requires lazily, before the first job waits for it. */
   static async start(options: ContentParsingPoolOptions): Promise<ContentParsingPool> {
     const { maxPdfPages, ...limits } = options;
-    const pool = await TaskPool.start<ContentParsingTask, ContentParsingResult>({ taskModule: TASK_MODULE, ...limits }, WARM_UP);
-    try {
-      // One warm-up task per thread each round: the threads are idle, so each takes one.
-      for (let round = 1; round < WARM_UP_ROUNDS; round += 1) await Promise.all(Array.from({ length: pool.threads }, () => pool.run(WARM_UP)));
-    } catch (error) {
-      await pool.close();
-      throw error;
-    }
+    const pool = await TaskPool.start<ContentParsingTask, ContentParsingResult>({ taskModule: TASK_MODULE, ...limits }, WARM_UP, WARM_UP_ROUNDS);
     return new ContentParsingPool(pool, maxPdfPages ?? 200);
   }
 
