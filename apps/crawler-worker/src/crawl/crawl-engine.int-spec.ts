@@ -406,3 +406,73 @@ describe('runCrawl of a site whose every page needs its scripts', () => {
     expect(mostAtOnce).toBe(2);
   });
 });
+
+describe('runCrawl: the start page and its robots.txt', () => {
+  const ROBOTS_LATENCY_MS = 300;
+  const page = (title: string, links: string) =>
+    `<!doctype html><html><head><title>${title}</title></head><body><main><h1>${title}</h1><p>${`${title} holds the opening hours of the ferry. `.repeat(10)}</p>${links}</main></body></html>`;
+  let fixture: FixtureServer;
+  /** Each request's path with when it arrived, and when robots.txt was answered (performance.now()). */
+  let arrivals: Array<{ path: string; at: number }>;
+  let robotsAnsweredAt: number | undefined;
+
+  beforeAll(async () => {
+    const served = (html: string): Parameters<typeof startFixtureServer>[0][string] => (_request, response) =>
+      response.writeHead(200, { 'content-type': 'text/html' }).end(html);
+    fixture = await startFixtureServer({
+      // robots.txt answers slowly, so any page asked for before its rules are known arrives before this answer.
+      '/robots.txt': (_request, response) => {
+        setTimeout(() => {
+          robotsAnsweredAt = performance.now();
+          response.writeHead(200, { 'content-type': 'text/plain' }).end('User-agent: *\nDisallow: /closed/\nDisallow: /private\n');
+        }, ROBOTS_LATENCY_MS);
+      },
+      '/': served(page('Harbour', '<a href="/timetable">Timetable</a> <a href="/private">Private</a>')),
+      '/timetable': served(page('Timetable', '')),
+      '/private': served(page('Private', '')),
+      '/closed/': served(page('Closed', '<a href="/timetable">Timetable</a>')),
+    });
+  });
+
+  afterAll(async () => {
+    await fixture?.close();
+  });
+
+  /** A crawl from `path` on a worker that has not read the site's robots.txt yet, every request recorded. */
+  async function crawlFrom(path: string, mode: CrawlRequest['mode'] = 'crawl'): Promise<Awaited<ReturnType<typeof runCrawl>>> {
+    arrivals = [];
+    robotsAnsweredAt = undefined;
+    const real = createDefaultCrawlDependencies({ policy: loopbackPolicy });
+    const recordPath = (url: string): void => {
+      arrivals.push({ path: new URL(url).pathname, at: performance.now() });
+    };
+    const dependencies: CrawlDependencies = {
+      ...real,
+      fetchResource: (url, options) => (recordPath(url), real.fetchResource(url, options)),
+    };
+    return runCrawl(
+      { url: `${fixture.url}${path}`, chunksPerSource: 3, maxDepth: 1, maxBreadth: 20, limit: 10, allowExternal: false, includeImages: false,
+        extractDepth: 'basic', format: 'markdown', includeFavicon: false, timeoutMs: 30_000, mode },
+      dependencies,
+    );
+  }
+
+  it('asks for the start page with robots.txt, and for no page it finds before the rules are read', async () => {
+    const outcome = await crawlFrom('/');
+    expect(outcome.pages.map((crawled) => new URL(crawled.page.finalUrl).pathname)).toEqual(['/', '/timetable']);
+    expect(robotsAnsweredAt).toBeDefined();
+    const startAskedAt = arrivals.find((arrival) => arrival.path === '/')?.at ?? Number.POSITIVE_INFINITY;
+    expect(startAskedAt).toBeLessThan(robotsAnsweredAt ?? 0);
+    expect(arrivals.filter((arrival) => arrival.path !== '/' && arrival.path !== '/robots.txt').every((arrival) => arrival.at >= (robotsAnsweredAt ?? 0))).toBe(true);
+    expect(arrivals.map((arrival) => arrival.path)).not.toContain('/private');
+    expect(outcome.robotsRefused).toBe(1);
+  });
+
+  it.each(['crawl', 'map'] as const)('%s: a start page robots.txt disallows fails as robots, its content and links unused', async (mode) => {
+    const outcome = await crawlFrom('/closed/', mode);
+    expect(outcome.pages).toEqual([]);
+    expect(outcome.urls).toEqual([]);
+    expect(outcome.failures).toEqual([{ url: `${fixture.url}/closed/`, error: 'Disallowed by robots.txt', errorCode: 'robots' }]);
+    expect(arrivals.map((arrival) => arrival.path)).not.toContain('/timetable');
+  });
+});

@@ -186,13 +186,17 @@ class CrawlRun {
     this.visitedKeys.add(key);
     const visitOrder = this.visitCounter++;
 
-    const rules = await this.robotsFor(entry.url);
-    if (!rules.isAllowed(entry.url)) {
-      // Links are checked before they are followed, so this is the root (or a page the caller named): say why.
-      this.reportFailure({ url: entry.url.href, error: 'Disallowed by robots.txt', errorCode: 'robots' });
+    const listedUnfetched = this.request.mode === 'map' && entry.depth >= this.request.maxDepth;
+    // The start page is the caller's own request, fetched as POST /extract fetches a URL: asked for together with its
+    // site's robots.txt instead of one round trip after it. It is still read only if robots.txt allows it. Every page
+    // the crawl finds waits for the rules before it is asked for (links are checked before they are followed).
+    const askedByCaller = entry.depth === 0 && !listedUnfetched;
+    const rulesLoading = this.robotsFor(entry.url);
+    if (!askedByCaller && !(await rulesLoading).isAllowed(entry.url)) {
+      this.reportRobotsRefusal(entry.url);
       return;
     }
-    if (this.request.mode === 'map' && entry.depth >= this.request.maxDepth) {
+    if (listedUnfetched) {
       // Map lists the last level without fetching it: its links would not be followed anyway. Unfetched, it is not
       // checked at connect time, so the policy's address rules are applied to the URL itself.
       if (this.dependencies.isReturnableUrl(entry.url.href)) this.mapUrls.push(entry.url.href);
@@ -216,6 +220,8 @@ class CrawlRun {
         fetch: (url) => this.fetchPage(new URL(url)),
         render: this.dependencies.renderPage ? (url, { deadlineMs }) => this.renderPage(new URL(url), deadlineMs) : null,
         admit: async (response, bodyDigest) => {
+          // Nothing robots.txt disallows is read, stored or followed.
+          if (askedByCaller && !(await rulesLoading).isAllowed(entry.url)) return false;
           const admitted = await this.admit(entry, key, response, bodyDigest);
           if (admitted) finalUrl = admitted;
           return admitted !== null;
@@ -225,11 +231,20 @@ class CrawlRun {
       // One unreadable page fails alone (a block or challenge page, an error status, no content); after cancellation
       // the error is only the abort itself.
       if (this.stopped) throw error;
+      if (askedByCaller && !(await rulesLoading).isAllowed(entry.url)) {
+        this.reportRobotsRefusal(entry.url);
+        return;
+      }
       if (error instanceof TooLateToStartError) this.pagesNotStarted += 1;
       else {
         this.failedPages += 1;
         this.reportFailure({ url: entry.url.href, ...failureOf(error, this.settings.pageTimeoutMs) });
       }
+      return;
+    }
+    // A start page robots.txt disallows fails as such, even when the store had a copy (which admit never saw).
+    if (askedByCaller && !(await rulesLoading).isAllowed(entry.url)) {
+      this.reportRobotsRefusal(entry.url);
       return;
     }
     // The crawl may have answered while the page was being extracted; it no longer counts.
@@ -341,6 +356,11 @@ class CrawlRun {
       }
     }
     this.wake();
+  }
+
+  /** The root, or a page the caller named (links are checked before they are followed): says why it is not crawled. */
+  private reportRobotsRefusal(url: URL): void {
+    this.reportFailure({ url: url.href, error: 'Disallowed by robots.txt', errorCode: 'robots' });
   }
 
   private reportFailure(failure: CrawlFailure): void {
