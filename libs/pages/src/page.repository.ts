@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import {
   chunkRowsOf,
   conventionalFavicon,
@@ -144,6 +145,11 @@ function retainsDataSql(accountParameter: string): string {
  * store keys pages, each once, the page itself (under its URL or the one it redirected to) left out: a page does not
  * vouch for itself.
  */
+/** Postgres's md5() of the same text: its UTF-8 bytes' MD5 in hexadecimal. */
+function md5Hex(text: string): string {
+  return createHash('md5').update(text, 'utf8').digest('hex');
+}
+
 function storedLinksOf(links: readonly string[], url: string, finalUrl: string): string[] {
   const stored = new Set<string>();
   for (const link of links) {
@@ -248,13 +254,14 @@ export class PageRepository {
     // Stored before with the same index inputs (text, markdown, title, language, the page's own description) by
     // this INDEX_VERSION, and the same metadata: the index entry would come out the same, so the page is only
     // refreshed (fetched_at, source, and the response digest and icon, which no index reads), prepared for nothing,
-    // and the row's new version touches no index.
+    // and the row's new version touches no index. Text and markdown are compared by their MD5 digests: the statement
+    // that stores a new page sends them once, not this one too (tens of kilobytes a page for a row that is not there).
     const [refreshed] = await queryRows<InsertedRow>(this.prisma, {
       name: 'sift_documents_refresh',
       text: `UPDATE documents d SET fetched_at = COALESCE($3::timestamptz, now()), source = $4::"DocumentSource",
                                     source_fingerprint = $20::text, favicon = $21::text
              WHERE d.url = $1 AND d.owner_account_id IS NOT DISTINCT FROM $2::uuid AND d.index_version = $5::int
-               AND d.content_hash = $6 AND d.text = $7 AND d.markdown = $8 AND d.title = $9
+               AND d.content_hash = $6 AND md5(d.text) = $7 AND md5(d.markdown) = $8 AND d.title = $9
                AND d.language IS NOT DISTINCT FROM $10
                AND CASE WHEN $11::text IS NULL THEN NOT d.description_from_page
                         ELSE d.description_from_page AND d.description = $11::text END
@@ -263,7 +270,7 @@ export class PageRepository {
                AND ${retainsDataSql('$19')}
              RETURNING d.id, d.fetched_at`,
       values: [
-        url, ownerAccountId, fetchedAt, source, INDEX_VERSION, page.contentHash, text, markdown, title, language, metaDescription,
+        url, ownerAccountId, fetchedAt, source, INDEX_VERSION, page.contentHash, md5Hex(text), md5Hex(markdown), title, language, metaDescription,
         finalUrl, domain, publishedDate, page.isNews, page.isUnsafe, [...hints], JSON.stringify(images), accountId,
         sourceFingerprint, page.favicon ?? null,
       ],

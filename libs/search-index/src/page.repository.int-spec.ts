@@ -129,6 +129,31 @@ describe('PageRepository (Postgres)', () => {
     expect((await pages.findByUrl(url))?.page.description).not.toBe('A guide to rivers.');
   });
 
+  it('tells an unchanged page from a changed one by its text and markdown, whatever their script, and the markdown alone', async () => {
+    const url = `https://digests-${host}/seite`;
+    // Non-ASCII text: the digest the worker sends must be the one Postgres takes of the stored UTF-8 text.
+    const text = ['Überblick über die Brücken der Stadt — 橋と川の案内.', 'Zweiter Absatz über den Hafen und seine Schiffe 🚢.'].join('\n\n');
+    const page = (markdown: string) => webPageOf({ url, finalUrl: url, title: 'Brücken', text, markdown, language: 'de' });
+    const chunkWriters = async () => {
+      const [row] = await prisma.$queryRawUnsafe<{ writers: string }[]>(
+        `SELECT string_agg(c.xmin::text, ',' ORDER BY c.position) AS writers FROM document_chunks c JOIN documents d ON d.id = c.document_id WHERE d.url = $1`,
+        url,
+      );
+      return row.writers;
+    };
+    let preparations = 0;
+    const counting = new PageRepository(prisma, { prepare: async (input) => (preparations++, indexedPageOf(input)) });
+    await counting.save('operator', page(`# Brücken\n\n${text}`), 'crawl');
+    const stored = await chunkWriters();
+    await counting.save('operator', page(`# Brücken\n\n${text}`), 'crawl');
+    expect(preparations).toBe(1);
+    expect(await chunkWriters()).toBe(stored);
+    // The same text (and content hash) under other markdown: indexed again.
+    await counting.save('operator', page(`## Brücken\n\n${text}`), 'crawl');
+    expect(preparations).toBe(2);
+    expect((await pages.findByUrl(url))?.page.markdown).toContain('## Brücken');
+  });
+
   it('gives back a stored page for the response it was extracted from: same digest, same owner, current indexing; a save without the digest forgets it', async () => {
     const url = `https://fingerprint-${host}/Page`;
     const account = await createTestAccount(prisma, { plan: 'researcher', name: 'fingerprint' });
