@@ -38,8 +38,19 @@ describe('findUnsafeInput', () => {
     expect(findUnsafeInput({ a: { a: allowed } })).toEqual({ problem: 'too-deep', maxDepth: 64 });
   });
 
+  it('refuses more values than the limit, counting array items and object fields at every level', () => {
+    expect(findUnsafeInput({ list: Array.from({ length: 49_998 }, () => 0) })).toBeUndefined();
+    expect(findUnsafeInput({ list: Array.from({ length: 49_999 }, () => 0) })).toEqual({ problem: 'too-many-values', maxValues: 50_000 });
+    const fields = Object.fromEntries(Array.from({ length: 30_000 }, (_, index) => [`f${index}`, { type: 'string' }]));
+    expect(findUnsafeInput({ schema: { properties: fields } })).toEqual({ problem: 'too-many-values', maxValues: 50_000 });
+    // The body, its field a, a's three items: five values.
+    expect(findUnsafeInput({ a: [1, 2, 3] }, 64, 5)).toBeUndefined();
+    expect(findUnsafeInput({ a: [1, 2, 3], b: 1 }, 64, 5)).toEqual({ problem: 'too-many-values', maxValues: 5 });
+  });
+
   it('describes each problem without echoing the text', () => {
     expect(describeUnsafeInput({ problem: 'too-deep', maxDepth: 64 })).toBe('JSON nested deeper than 64 levels');
+    expect(describeUnsafeInput({ problem: 'too-many-values', maxValues: 50_000 })).toBe('JSON holding more than 50000 values (array items and object fields)');
     expect(describeUnsafeInput({ problem: 'unsafe-text', field: 'name' })).toBe('name contains a NUL character or an unpaired UTF-16 surrogate');
   });
 });
