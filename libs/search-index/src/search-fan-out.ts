@@ -29,8 +29,13 @@ export class SearchFanOut {
     private readonly onProviderFailure: (name: string, message: string) => void = () => undefined,
   ) {}
 
+  /**
+   * Every provider's list, fused. A provider that has not answered by `query.deadlineMs` is reported as failed and
+   * left out, whatever it waits on (SearXNG bounds its own request; the local index's Postgres queries do not), so no
+   * provider holds the search past its deadline.
+   */
   async search(query: SearchQuery): Promise<FanOutResult> {
-    const settled = await Promise.allSettled(this.providers.map((provider) => provider.search(query)));
+    const settled = await Promise.allSettled(this.providers.map((provider) => withinDeadline(provider, query)));
     const lists: SearchCandidate[][] = [];
     const outcomes: ProviderOutcome[] = [];
     settled.forEach((outcome, index) => {
@@ -46,6 +51,16 @@ export class SearchFanOut {
     });
     return { candidates: mergeResults(lists), providers: outcomes };
   }
+}
+
+function withinDeadline(provider: SearchProvider, query: SearchQuery): Promise<SearchCandidate[]> {
+  const deadlineMs = query.deadlineMs;
+  if (deadlineMs === undefined) return provider.search(query);
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_resolve, reject) => {
+    timer = setTimeout(() => reject(new Error(`${provider.name} gave no answer within ${deadlineMs} ms`)), deadlineMs);
+  });
+  return Promise.race([provider.search(query), late]).finally(() => clearTimeout(timer));
 }
 
 /** The providers of a deployment: always the local index, and SearXNG when SEARXNG_URL is set. */
