@@ -192,6 +192,7 @@ class CrawlRun {
     // the crawl finds waits for the rules before it is asked for (links are checked before they are followed).
     const askedByCaller = entry.depth === 0 && !listedUnfetched;
     const rulesLoading = this.robotsFor(entry.url);
+    const startPageRefused = async (): Promise<boolean> => askedByCaller && !(await rulesLoading).isAllowed(entry.url);
     if (!askedByCaller && !(await rulesLoading).isAllowed(entry.url)) {
       this.reportRobotsRefusal(entry.url);
       return;
@@ -221,7 +222,7 @@ class CrawlRun {
         render: this.dependencies.renderPage ? (url, { deadlineMs }) => this.renderPage(new URL(url), deadlineMs) : null,
         admit: async (response, bodyDigest) => {
           // Nothing robots.txt disallows is read, stored or followed.
-          if (askedByCaller && !(await rulesLoading).isAllowed(entry.url)) return false;
+          if (await startPageRefused()) return false;
           const admitted = await this.admit(entry, key, response, bodyDigest);
           if (admitted) finalUrl = admitted;
           return admitted !== null;
@@ -231,7 +232,7 @@ class CrawlRun {
       // One unreadable page fails alone (a block or challenge page, an error status, no content); after cancellation
       // the error is only the abort itself.
       if (this.stopped) throw error;
-      if (askedByCaller && !(await rulesLoading).isAllowed(entry.url)) {
+      if (await startPageRefused()) {
         this.reportRobotsRefusal(entry.url);
         return;
       }
@@ -243,7 +244,7 @@ class CrawlRun {
       return;
     }
     // A start page robots.txt disallows fails as such, even when the store had a copy (which admit never saw).
-    if (askedByCaller && !(await rulesLoading).isAllowed(entry.url)) {
+    if (await startPageRefused()) {
       this.reportRobotsRefusal(entry.url);
       return;
     }

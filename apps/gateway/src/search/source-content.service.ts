@@ -89,8 +89,8 @@ export class SourceContentService {
         for (const cancel of cancels) cancel();
         resolve(end);
       };
-      // By the wall clock waitEnd reads: a plain timer firing a millisecond early found the budget not yet spent and
-      // left the search waiting for every page (an advanced search took 19.6 s against its 2.2 s budget).
+      // By the wall clock waitEnd reads: a plain timer can fire a millisecond early, find the budget not yet spent,
+      // and leave the search waiting for every page, with nothing to check again.
       for (const at of [plan.hedgeFrom, plan.answerBy]) {
         if (at !== undefined && Number.isFinite(at)) cancels.push(atWallClock(at, check));
       }
