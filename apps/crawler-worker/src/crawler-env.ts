@@ -14,7 +14,7 @@ export const crawlerEnv = coreEnv.merge(fetchEnv).merge(parsingEnv).merge(browse
   /** Requests in flight to one host at most, over all crawls of this process: the ceiling of the limit learned from its answers. */
   CRAWL_HOST_MAX_CONCURRENCY: z.coerce.number().int().min(1).default(16),
   /** Requests in flight to a host before its answers are known; its quick, steady answers raise it, 429/503, errors and slowing answers halve it. */
-  CRAWL_HOST_START_CONCURRENCY: z.coerce.number().int().min(1).default(4),
+  CRAWL_HOST_START_CONCURRENCY: z.coerce.number().int().min(1).default(8),
   /** Worker threads extracting crawled pages, over all crawls of this process (never on the event loop). */
   CRAWL_EXTRACTION_THREADS: threadCount(),
 });

@@ -4,15 +4,16 @@ import { eventually } from '@sift/testing';
 import { runCrawl } from './crawl-engine';
 import type { CrawlRequest } from './crawl-request';
 import { createDefaultCrawlDependencies } from './default-crawl-dependencies';
-import { HostScheduler } from './host-scheduler';
+import { DEFAULT_HOST_SCHEDULER_SETTINGS, HostScheduler } from './host-scheduler';
 
 // Per-host concurrency that follows the host (issue #37): it climbs while a site answers quickly and steadily, and
 // falls when the site answers 429 or slows down.
 jest.setTimeout(40_000);
 
 const policy = { allowCidrs: ['127.0.0.1/32'] };
-const START = 4;
-const CEILING = 16;
+// The shipped start and ceiling.
+const START = DEFAULT_HOST_SCHEDULER_SETTINGS.initialConcurrentPerHost;
+const CEILING = DEFAULT_HOST_SCHEDULER_SETTINGS.maxConcurrentPerHost;
 const LATENCY_MS = 300;
 const PAGES = 400;
 
