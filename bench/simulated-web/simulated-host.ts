@@ -104,8 +104,8 @@ export async function startSimulatedHost(options: SimulatedHostOptions): Promise
     served.push({ at: performance.now(), path, status });
   };
 
-  const answer = async (path: string, response: ServerResponse): Promise<void> => {
-    const content = await fileOf(files, path, origin);
+  const answer = async (path: string, response: ServerResponse, reading: Promise<Buffer | undefined>): Promise<void> => {
+    const content = await reading;
     if (response.destroyed) return;
     if (!content) return send(response, path, 404, { 'content-type': 'text/plain; charset=utf-8' }, 'not found');
     pagesAnswered += 1;
@@ -131,7 +131,9 @@ export async function startSimulatedHost(options: SimulatedHostOptions): Promise
       response.once('close', () => (hanging -= 1));
       return;
     }
-    setTimeout(() => void answer(path, response), fate.ms);
+    // The file is read while the latency runs, so the page answers at its latency, not its latency plus a disk read.
+    const reading = fileOf(files, path, origin);
+    setTimeout(() => void answer(path, response, reading), fate.ms);
   });
   // Clients keep connections alive, as a crawler does; close() ends them at once.
   server.keepAliveTimeout = 5000;
