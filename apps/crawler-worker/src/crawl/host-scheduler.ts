@@ -12,10 +12,9 @@ export interface HostSchedulerSettings {
 }
 
 /**
- * A host nothing is known of gets 8 requests at once, half the ceiling (Scrapy's fixed per-domain default): every round
- * trip of slow start costs a crawl a round trip below the ceiling, and on a 300 ms host a 4 cost a 219-page crawl about
- * 0.13 s of its 5.2 s (docs/benchmarks.md). A host that cannot take 8 says so with its first answers (429/503, no
- * answer, or slowing down), and the limit halves.
+ * A host nothing is known of gets 8 requests at once, half the ceiling (Scrapy's fixed per-domain default): each round
+ * trip of slow start is one the crawl spends below the ceiling, so starting at half leaves one. A host that cannot take
+ * 8 says so with its first answers (429/503, no answer, or slowing down), and the limit halves.
  */
 export const DEFAULT_HOST_SCHEDULER_SETTINGS: HostSchedulerSettings = {
   initialConcurrentPerHost: 8,
