@@ -2,6 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { type FixtureRoutes, startFixtureServer } from '@sift/safe-fetch';
 import { eventually } from '@sift/testing';
 import { runCrawl } from './crawl-engine';
+import { type CrawlDependencies, DEFAULT_CRAWL_ENGINE_SETTINGS } from './crawl-dependencies';
 import type { CrawlRequest } from './crawl-request';
 import { createDefaultCrawlDependencies } from './default-crawl-dependencies';
 import { DEFAULT_HOST_SCHEDULER_SETTINGS, HostScheduler } from './host-scheduler';
@@ -173,5 +174,68 @@ describe('per-host concurrency that adapts to the host', () => {
     expect(site.unanswered).toBe(0);
     expect(site.inFlight).toBe(0);
     expect(elapsedMs).toBeLessThan(timeoutMs + 500);
+  });
+});
+
+/**
+ * The crawl's pages held after their fetch by one extraction at a time that takes `ms` a page, as on a machine whose
+ * extraction falls behind the host; `held` counts the pages fetched and not yet through it.
+ */
+function withSlowExtraction(dependencies: CrawlDependencies, ms: number): { dependencies: CrawlDependencies; held: { now: number; most: number } } {
+  const held = { now: 0, most: 0 };
+  let extracting = Promise.resolve();
+  const acquire: CrawlDependencies['acquire'] = (request) =>
+    dependencies.acquire({
+      ...request,
+      fetch: async (url) => {
+        const fetched = await request.fetch!(url);
+        held.now += 1;
+        held.most = Math.max(held.most, held.now);
+        const turn = extracting.then(() => sleep(ms));
+        extracting = turn;
+        try {
+          await turn;
+        } finally {
+          held.now -= 1;
+        }
+        return fetched;
+      },
+    });
+  return { dependencies: { ...dependencies, acquire }, held };
+}
+
+describe('a crawl whose extraction falls behind the host', () => {
+  // Pages answered in 50 ms, read in 15 ms one at a time: the host could give 320 pages/s, extraction takes 67.
+  const FAST_LATENCY_MS = 50;
+  const EXTRACTION_MS = 15;
+  const LIMIT = 150;
+  const { concurrency, backlogPages } = DEFAULT_CRAWL_ENGINE_SETTINGS;
+  let site: PacedSite;
+
+  beforeEach(async () => {
+    site = await startPacedSite({ latencyMs: FAST_LATENCY_MS, status: 200 });
+  });
+
+  afterEach(async () => {
+    await site.close();
+  });
+
+  const crawlSlowly = async (settings: CrawlDependencies['settings']) => {
+    const slow = withSlowExtraction({ ...dependenciesOf(newScheduler()), settings }, EXTRACTION_MS);
+    const outcome = await runCrawl({ ...crawlOf(site, 30_000), limit: LIMIT }, slow.dependencies);
+    expect(outcome).toMatchObject({ successfulPages: LIMIT, failedPages: 0 });
+    return slow.held.most;
+  };
+
+  it(`keeps fetching ahead of extraction: up to ${backlogPages} pages beyond the ceiling and ${concurrency} await it`, async () => {
+    const most = await crawlSlowly({});
+    // Without the backlog the host's places wait on extraction once the ceiling and `concurrency` pages are held.
+    expect(most).toBeGreaterThan(CEILING + concurrency + backlogPages / 2);
+    expect(most).toBeLessThanOrEqual(CEILING + concurrency + backlogPages);
+  });
+
+  it('fetches no backlog page while the pages awaiting extraction are over its bytes', async () => {
+    const most = await crawlSlowly({ backlogBytes: 1 });
+    expect(most).toBeLessThanOrEqual(CEILING + concurrency);
   });
 });

@@ -32,6 +32,14 @@ export interface CrawlEngineSettings {
    * ceiling, so one host can have its ceiling of fetches in flight while this many pages are extracted.
    */
   concurrency: number;
+  /**
+   * Pages a crawl may fetch beyond those while the bytes of its fetched pages not yet extracted are under
+   * `backlogBytes`: on a slow or busy machine extraction falls behind the host's pace, and the host's places would
+   * otherwise wait on the extraction threads instead of on the host.
+   */
+  backlogPages: number;
+  /** Bytes of fetched pages awaiting extraction above which the backlog pages wait before their fetch. */
+  backlogBytes: number;
   /** Upper bound of one page fetch inside the crawl's own deadline. */
   pageTimeoutMs: number;
   /** Further attempts of a page answered 429 or 503, or whose fetch failed. */
@@ -49,6 +57,8 @@ export interface CrawlEngineSettings {
 
 export const DEFAULT_CRAWL_ENGINE_SETTINGS: CrawlEngineSettings = {
   concurrency: 8,
+  backlogPages: 40,
+  backlogBytes: 16 * 1024 * 1024,
   pageTimeoutMs: 15_000,
   maxRetries: 2,
   maxRetryAfterMs: 10_000,

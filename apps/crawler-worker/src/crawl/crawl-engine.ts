@@ -43,6 +43,13 @@ interface CollectedPage {
   page: CrawledPage;
 }
 
+/** One of the crawl's places for a page in progress, and the bytes its fetched page holds until the page is read. */
+interface PagePlace {
+  /** Beyond the ceiling and `concurrency`: fetches only while the fetched pages awaiting extraction are few in bytes. */
+  backlog: boolean;
+  heldBytes: number;
+}
+
 interface LinkCandidate {
   url: URL;
   key: string;
@@ -89,6 +96,8 @@ class CrawlRun {
   /** Pages left out because the deadline was too close to fetch them: the crawl is partial though its frontier emptied. */
   private pagesNotStarted = 0;
   private inFlight = 0;
+  /** Bytes of fetched pages whose visit has not ended: waiting for an extraction thread, or being read. */
+  private backlogBytes = 0;
   private visitCounter = 0;
   private wakeWorkers: Array<() => void> = [];
 
@@ -120,11 +129,14 @@ class CrawlRun {
       this.frontier.push({ url: this.root, depth: 0, score: Number.POSITIVE_INFINITY });
       const work: Promise<void>[] = [];
       // A host's ceiling of fetches in flight, and `concurrency` more pages being processed (extracted, their links
-      // read) meanwhile: a single-site crawl keeps its host at the ceiling while it works on what came back.
-      const workers = this.settings.concurrency + this.hostScheduler.ceiling;
+      // read) meanwhile: a single-site crawl keeps its host at the ceiling while it works on what came back. Where
+      // extraction falls behind (a slow or busy machine, a run of large pages), `backlogPages` more keep the host's
+      // places busy while the pages awaiting extraction stay under `backlogBytes`.
+      const steady = this.settings.concurrency + this.hostScheduler.ceiling;
+      const workers = steady + this.settings.backlogPages;
       // Each page in progress may listen for the crawl's cancellation in a few places at once (host wait, fetch, render).
       setMaxListeners(Math.max(10, 4 * workers), this.controller.signal);
-      for (let worker = 0; worker < workers; worker += 1) work.push(this.runWorker());
+      for (let worker = 0; worker < workers; worker += 1) work.push(this.runWorker({ backlog: worker >= steady, heldBytes: 0 }));
       if (this.request.mode === 'map') work.push(this.discoverSitemapUrls());
       // At the deadline the crawl answers with what it has; fetches still running are cancelled by the signal.
       await Promise.race([Promise.all(work), aborted]);
@@ -150,27 +162,52 @@ class CrawlRun {
     return (this.request.mode === 'map' ? this.mapUrls.length : this.pages.length) + this.failedPages;
   }
 
-  private async runWorker(): Promise<void> {
+  private async runWorker(place: PagePlace): Promise<void> {
     while (!this.stopped) {
       const entry = this.processedPages + this.inFlight < this.request.limit ? this.frontier.pop() : undefined;
       if (!entry) {
         if (this.inFlight === 0) break;
         // Another worker's page may add links or give its slot back; wait for it instead of polling.
-        await new Promise<void>((resolve) => this.wakeWorkers.push(resolve));
+        await this.nextWake();
         continue;
       }
       this.inFlight += 1;
       try {
-        await this.visit(entry);
+        await this.visit(entry, place);
       } catch {
         // One unreadable page fails alone; after cancellation the error is only the abort itself.
         if (!this.stopped) this.failedPages += 1;
       } finally {
         this.inFlight -= 1;
+        this.backlogBytes -= place.heldBytes;
+        place.heldBytes = 0;
         this.wake();
       }
     }
     this.wake();
+  }
+
+  /** Resolves at the next wake(): a page ended, links were added, or the crawl stopped. */
+  private nextWake(): Promise<void> {
+    return new Promise<void>((resolve) => this.wakeWorkers.push(resolve));
+  }
+
+  private get backlogFull(): boolean {
+    return this.backlogBytes >= this.settings.backlogBytes;
+  }
+
+  /**
+   * A place on the page's host. A backlog place first waits until the fetched pages awaiting extraction are under
+   * `backlogBytes`, and gives back unused a place granted when they are over it again (it may have waited behind
+   * the host's other requests meanwhile): the bound holds when the fetch starts, not only when the place was asked for.
+   */
+  private async placeOnHost(url: URL, place: PagePlace): Promise<HostSlot> {
+    for (;;) {
+      while (place.backlog && this.backlogFull && !this.stopped) await this.nextWake();
+      const slot = await this.hostScheduler.acquire(url.host, this.controller.signal, this.deadline);
+      if (!place.backlog || !this.backlogFull || this.stopped) return slot;
+      slot.release('ignored');
+    }
   }
 
   private wake(): void {
@@ -180,7 +217,7 @@ class CrawlRun {
   }
 
   /** Counts toward the limit when the page ends up in the results or failed; duplicates and refusals do not. */
-  private async visit(entry: FrontierEntry): Promise<void> {
+  private async visit(entry: FrontierEntry, place: PagePlace): Promise<void> {
     const key = pageKey(entry.url);
     if (this.visitedKeys.has(key)) return;
     this.visitedKeys.add(key);
@@ -218,7 +255,12 @@ class CrawlRun {
         // The crawl's next requests wait on the links of a page above its last level: parsed before the last level's.
         urgent: entry.depth < this.request.maxDepth,
         deadline: Deadline.after(Math.max(1, this.deadline - Date.now())),
-        fetch: (url) => this.fetchPage(new URL(url)),
+        fetch: async (url) => {
+          const fetched = await this.fetchPage(new URL(url), place);
+          place.heldBytes += fetched.body.length;
+          this.backlogBytes += fetched.body.length;
+          return fetched;
+        },
         render: this.dependencies.renderPage ? (url, { deadlineMs }) => this.renderPage(new URL(url), deadlineMs) : null,
         admit: async (response, bodyDigest) => {
           // Nothing robots.txt disallows is read, stored or followed.
@@ -380,12 +422,12 @@ class CrawlRun {
    * when no response came (the page fails); the last response of a 429/503 is returned for the pipeline to fail. Each
    * attempt tells the host's limit how it went.
    */
-  private async fetchPage(url: URL): Promise<FetchedResource> {
+  private async fetchPage(url: URL, place: PagePlace): Promise<FetchedResource> {
     let lastResponse: FetchedResource | undefined;
     for (let attempt = 0; ; attempt += 1) {
       let slot: HostSlot;
       try {
-        slot = await this.hostScheduler.acquire(url.host, this.controller.signal, this.deadline);
+        slot = await this.placeOnHost(url, place);
       } catch (error) {
         // A retry the deadline leaves no time for ends the page with what the previous attempt got.
         if (lastResponse && error instanceof TooLateToStartError) return lastResponse;
