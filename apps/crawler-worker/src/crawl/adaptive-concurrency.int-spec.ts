@@ -183,12 +183,12 @@ describe('per-host concurrency that adapts to the host', () => {
  */
 function withSlowExtraction(dependencies: CrawlDependencies, ms: number): { dependencies: CrawlDependencies; held: { now: number; most: number } } {
   const held = { now: 0, most: 0 };
-  let extracting = Promise.resolve();
+  let extracting: Promise<unknown> = Promise.resolve();
   const acquire: CrawlDependencies['acquire'] = (request) =>
     dependencies.acquire({
       ...request,
-      fetch: async (url) => {
-        const fetched = await request.fetch!(url);
+      fetch: async (url, options) => {
+        const fetched = await request.fetch!(url, options);
         held.now += 1;
         held.most = Math.max(held.most, held.now);
         const turn = extracting.then(() => sleep(ms));
