@@ -10,6 +10,16 @@ describe('countTokens', () => {
     expect(countTokens('')).toBe(0);
     expect(countTokens('hello world')).toBe(2);
   });
+
+  it("counts a special token's spelling in a page's text as text, instead of refusing the text", () => {
+    // o200k_base reads "<|endoftext|>" as seven ordinary tokens ("<", "|", "end", "of", "text", "|", ">").
+    expect(countTokens('<|endoftext|>')).toBe(7);
+    expect(countTokens('a <|endoftext|> b <|im_start|>')).toBeGreaterThan(countTokens('a  b '));
+    const page = `${paragraph('hostile', 30)} <|endoftext|> ${paragraph('hostile', 30)}`;
+    const fitted = fitText(page, 50);
+    expect(fitted.cut).toBe(true);
+    expect(fitted.tokens).toBeLessThanOrEqual(50);
+  });
 });
 
 describe('fitText', () => {
