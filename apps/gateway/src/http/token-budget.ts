@@ -2,8 +2,8 @@ import { TOKEN_BUDGET_CUT_MARKER, TokenBudgetDto } from '@sift/api-contracts';
 import { decode, encode as encodeWithOptions } from 'gpt-tokenizer/encoding/o200k_base';
 
 // o200k_base is the encoding of OpenAI's current models; its ranks ship inside the package, so nothing is fetched.
-// gpt-tokenizer keeps them in about a quarter of the heap js-tiktoken's tables took (17 against 69 MB), which every
-// full garbage collection of the gateway walks.
+// gpt-tokenizer holds them in a fraction of the heap js-tiktoken's tables take: they live as long as the gateway,
+// and every full garbage collection walks them.
 /**
  * A page's own text may hold a special token's spelling ("<|endoftext|>"): it is text here, counted as the characters
  * it is, never a reason to throw (the tokenizer's default refuses it).
