@@ -33,9 +33,9 @@ export interface CrawlEngineSettings {
    */
   concurrency: number;
   /**
-   * Pages a crawl may fetch beyond those while the bytes of its fetched pages not yet extracted are under
-   * `backlogBytes`: on a slow or busy machine extraction falls behind the host's pace, and the host's places would
-   * otherwise wait on the extraction threads instead of on the host.
+   * Pages in progress beyond the ceiling and `concurrency`, fetched only while the bytes of the crawl's fetched pages
+   * not yet extracted are under `backlogBytes`: on a slow or busy machine extraction falls behind the host's pace, and
+   * the host's places would otherwise wait on the extraction threads instead of on the host.
    */
   backlogPages: number;
   /** Bytes of fetched pages awaiting extraction above which the backlog pages wait before their fetch. */

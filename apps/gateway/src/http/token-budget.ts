@@ -1,15 +1,15 @@
 import { TOKEN_BUDGET_CUT_MARKER, TokenBudgetDto } from '@sift/api-contracts';
-import { decode, encode as encodeWithOptions } from 'gpt-tokenizer/encoding/o200k_base';
+import { decode, encode } from 'gpt-tokenizer/encoding/o200k_base';
 
-// o200k_base is the encoding of OpenAI's current models; its ranks ship inside the package, so nothing is fetched.
-// gpt-tokenizer holds them in a fraction of the heap js-tiktoken's tables take: they live as long as the gateway,
-// and every full garbage collection walks them.
+// o200k_base is the encoding of OpenAI's current models; its ranks ship inside the package, so nothing is fetched. The
+// tables live as long as the gateway and every full garbage collection walks them: the package keeps them compact.
+
 /**
  * A page's own text may hold a special token's spelling ("<|endoftext|>"): it is text here, counted as the characters
  * it is, never a reason to throw (the tokenizer's default refuses it).
  */
 const AS_TEXT = { disallowedSpecial: new Set<string>() };
-const encoding = { encode: (text: string): number[] => encodeWithOptions(text, AS_TEXT), decode };
+const tokensOf = (text: string): number[] => encode(text, AS_TEXT);
 const sentences = new Intl.Segmenter('und', { granularity: 'sentence' });
 const words = new Intl.Segmenter('und', { granularity: 'word' });
 const REACH_SLACK_CHARACTERS = 64;
@@ -37,7 +37,7 @@ function countTokensUpTo(text: string, cap: number): number {
 /** Tokens of `text` by the tokenizer `max_tokens` is counted in. */
 export function countTokens(text: string): number {
   // A token holds at least one byte: an empty string needs no encoding.
-  return text.length === 0 ? 0 : encoding.encode(text).length;
+  return text.length === 0 ? 0 : tokensOf(text).length;
 }
 
 /** Text fitted to an allowance: what is returned and its tokens. */
@@ -56,11 +56,11 @@ export interface FittedText {
  */
 export function fitText(text: string, allowance: number, mustCut = false): FittedText {
   const part = reachable(text, allowance);
-  const tokens = part.length === 0 ? [] : encoding.encode(part);
+  const tokens = part.length === 0 ? [] : tokensOf(part);
   if (!mustCut && part.length === text.length && tokens.length <= allowance) return { text, tokens: tokens.length, cut: false };
   // No prefix much longer than the text of the first `allowance` tokens can fit: probes stay within it, so a long page
   // is encoded once, not again for every probe. The slack covers a token split inside a character.
-  const reach = encoding.decode(tokens.slice(0, allowance)).length + REACH_SLACK_CHARACTERS;
+  const reach = decode(tokens.slice(0, allowance)).length + REACH_SLACK_CHARACTERS;
   const ends = boundariesBefore(text, 0, reach, sentences);
   const bySentence = longestFitting(text, ends, 0, allowance);
   // Half the allowance left unused is worth words of the next sentence (a long paragraph, a list without stops).
