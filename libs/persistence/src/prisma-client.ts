@@ -10,9 +10,11 @@ const poolsByClient = new WeakMap<PrismaClient, Pool>();
 
 export interface CreatePrismaClientOptions {
   /**
-   * Wait at most FAIL_FAST_CONNECTION_MS for a new connection and POOL_WAIT_MS for a pooled one to come free, instead
-   * of without limit, so that a caller answers "unavailable" while Postgres cannot be reached rather than hang: an
-   * unreachable host leaves a connection attempt waiting for the kernel's TCP timeout, minutes.
+   * Wait at most FAIL_FAST_CONNECTION_MS for a new connection, POOL_WAIT_MS for a pooled one to come free and
+   * QUERY_ANSWER_MS for a statement's answer, instead of without limit, so that a caller answers "unavailable" while
+   * Postgres cannot be reached rather than hang: an unreachable host leaves a connection attempt waiting for the
+   * kernel's TCP timeout, minutes, and a server that stops answering (paused, or partitioned away) leaves the
+   * statements on its open connections waiting forever.
    */
   failFast?: boolean;
 }
@@ -27,10 +29,21 @@ export const FAIL_FAST_CONNECTION_MS = 3_000;
  */
 const POOL_WAIT_MS = 10_000;
 
-/** A pg client whose connection attempt gives up after FAIL_FAST_CONNECTION_MS, whatever its pool waits. */
+/**
+ * How long a statement may go without an answer: far above any the gateway sends a working database (its longest are
+ * the admin jobs' batches of 200 rows), below a caller's patience. The statement then fails, and the pool drops its
+ * connection (pg-pool ends a client released with an error), so the next statement opens a new one or reports the
+ * outage.
+ */
+export const QUERY_ANSWER_MS = 15_000;
+
+/**
+ * A pg client whose connection attempt gives up after FAIL_FAST_CONNECTION_MS, whatever its pool waits, and whose
+ * statements give up after QUERY_ANSWER_MS ("Query read timeout").
+ */
 class FailFastClient extends Client {
   constructor(config?: ClientConfig) {
-    super({ ...config, connectionTimeoutMillis: FAIL_FAST_CONNECTION_MS });
+    super({ ...config, connectionTimeoutMillis: FAIL_FAST_CONNECTION_MS, query_timeout: QUERY_ANSWER_MS });
   }
 }
 

@@ -24,6 +24,7 @@ describe('isDatabaseUnavailable', () => {
     ["pg's connect timeout", failure('Connection terminated due to connection timeout')],
     ["pg-pool's acquire timeout", failure('timeout exceeded when trying to connect')],
     ["pg's connect timeout (connectionTimeoutMillis on the client)", failure('timeout expired')],
+    ["a statement the server never answered (pg's query_timeout)", failure('Query read timeout')],
     ['Postgres shutting down (57P01)', failure('terminating connection due to administrator command', { code: '57P01', severity: 'FATAL' })],
     ['Postgres starting up (57P03)', failure('the database system is starting up', { code: '57P03', severity: 'FATAL' })],
     ['Postgres out of connections (53300)', failure('sorry, too many clients already', { code: '53300', severity: 'FATAL' })],

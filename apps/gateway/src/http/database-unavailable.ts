@@ -39,10 +39,11 @@ const SQLSTATE_UNAVAILABLE = /^(08[0-9A-Z]{3}|57P0[123]|53300)$/;
 
 /**
  * pg and pg-pool report these without a code: a broken or timed-out connection (pg-pool's wait, or the client's own
- * connect bound: "timeout expired"), a client that cannot be used.
+ * connect bound: "timeout expired"), a statement the server never answered (the client's query_timeout), a client
+ * that cannot be used.
  */
 const PG_CONNECTION_MESSAGES =
-  /^(Connection terminated|timeout exceeded when trying to connect|timeout expired$|Client has encountered a connection error and is not queryable|Client was closed and is not queryable)/;
+  /^(Connection terminated|timeout exceeded when trying to connect|timeout expired$|Query read timeout$|Client has encountered a connection error and is not queryable|Client was closed and is not queryable)/;
 
 interface ErrorShape {
   name?: unknown;

@@ -1,9 +1,10 @@
 import { webPageOf } from '@sift/content-extraction';
 import { PageRepository } from '@sift/pages';
-import { callGateway, createTestAccount, createTestKey, type SeverableProxy, startSeverableProxy, timed } from '@sift/testing';
+import { QUERY_ANSWER_MS } from '@sift/persistence';
+import { callGateway, createTestAccount, createTestKey, type GatewayAnswer, type SeverableProxy, startSeverableProxy, timed } from '@sift/testing';
 import { startTestGateway, TestGateway } from '../testing/gateway-harness';
 
-jest.setTimeout(60_000);
+jest.setTimeout(90_000);
 
 interface ErrorBody {
   detail: { error: string };
@@ -20,105 +21,129 @@ async function within<T>(ms: number, call: () => Promise<T>): Promise<T | null> 
   }
 }
 
+type Answer = GatewayAnswer<ErrorBody>;
+
+/** Each outcome came, within `ms`, as the answer to a database outage: 503 with Retry-After, in the error shape. */
+function expectUnavailableWithin(outcomes: Array<{ answer: Answer; ms: number } | null>, ms: number): void {
+  for (const outcome of outcomes) {
+    expect(outcome).not.toBeNull();
+    const { answer, ms: took } = outcome as { answer: Answer; ms: number };
+    expect({ status: answer.status, body: answer.body }).toEqual({ status: 503, body: { detail: { error: expect.stringMatching(/temporarily unavailable.*database/i) } } });
+    expect(Number(answer.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect(took).toBeLessThan(ms);
+  }
+}
+
+/** The status `call` answers once it answers 200, or its last within 20 s. */
+async function statusOnceBack(call: () => Promise<Answer>): Promise<number> {
+  const startedAt = Date.now();
+  let status = 0;
+  while (status !== 200 && Date.now() - startedAt < 20_000) {
+    status = (await call()).status;
+    if (status !== 200) await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+  return status;
+}
+
+/** A gateway that reaches the shared Postgres through its own proxy, for the describe block that calls it. */
+function gatewayBehindProxy(): { proxy: SeverableProxy; gateway: TestGateway } {
+  const setup = {} as { proxy: SeverableProxy; gateway: TestGateway };
+  beforeAll(async () => {
+    const database = new URL(process.env.DATABASE_URL as string);
+    setup.proxy = await startSeverableProxy(database.hostname, Number(database.port || 5432));
+    setup.gateway = await startTestGateway({ DATABASE_URL: setup.proxy.urlFor(database.toString()) });
+  });
+  afterAll(async () => {
+    setup.proxy?.restore();
+    await setup.gateway?.close();
+    await setup.proxy?.close();
+  });
+  return setup;
+}
+
 /**
- * The gateway reaches the shared Postgres through a loopback proxy the test severs (every open connection dropped,
- * new ones refused, as when the server stops) and restores; nothing else is touched.
+ * Each gateway reaches the shared Postgres through a loopback proxy of its own, which the test severs (every open
+ * connection dropped, new ones refused, as when the server stops), silences or freezes, then restores; nothing else
+ * is touched.
  */
 describe('a Postgres outage', () => {
-  let proxy: SeverableProxy;
-  let gateway: TestGateway;
+  const behind = gatewayBehindProxy();
   let apiKey: string;
   let unseenKey: string;
   const marker = `pgoutage${Date.now().toString(36)}`;
 
   beforeAll(async () => {
-    const database = new URL(process.env.DATABASE_URL as string);
-    proxy = await startSeverableProxy(database.hostname, Number(database.port || 5432));
-    gateway = await startTestGateway({ DATABASE_URL: proxy.urlFor(database.toString()) });
-    const account = await createTestAccount(gateway.prisma, { plan: 'growth' });
-    apiKey = (await createTestKey(gateway.prisma, account.id)).apiKey;
+    const account = await createTestAccount(behind.gateway.prisma, { plan: 'growth' });
+    apiKey = (await createTestKey(behind.gateway.prisma, account.id)).apiKey;
     // A key the gateway has not seen yet: authenticating it needs Postgres.
-    unseenKey = (await createTestKey(gateway.prisma, account.id)).apiKey;
+    unseenKey = (await createTestKey(behind.gateway.prisma, account.id)).apiKey;
     const text = `The ${marker} observatory maps the southern sky. Its ${marker} telescope records a comet every winter.`;
-    await new PageRepository(gateway.prisma).save('operator', webPageOf({ finalUrl: `https://${marker}.example/observatory`, title: `${marker} observatory`, text, language: 'en' }), 'import');
+    await new PageRepository(behind.gateway.prisma).save('operator', webPageOf({ finalUrl: `https://${marker}.example/observatory`, title: `${marker} observatory`, text, language: 'en' }), 'import');
   });
 
-  afterAll(async () => {
-    proxy?.restore();
-    await gateway?.close();
-    await proxy?.close();
-  });
-
-  const search = (key: string) => callGateway<ErrorBody>(gateway.baseUrl, 'POST', '/search', { apiKey: key, body: { query: `${marker} observatory` } });
+  /** A call to the gateway of `setup` with `key`. */
+  const callerOf = (setup: { gateway: TestGateway }) => (method: 'POST' | 'GET', path: string, key: string, body?: unknown) =>
+    callGateway<ErrorBody>(setup.gateway.baseUrl, method, path, { apiKey: key, ...(body ? { body } : {}) });
+  const searchOf = (setup: { gateway: TestGateway }) => (key: string) => callerOf(setup)('POST', '/search', key, { query: `${marker} observatory` });
 
   it('answers keyed requests 503 with Retry-After within a few seconds while Postgres is down, and 200 once it is back', async () => {
+    const call = callerOf(behind);
+    const search = searchOf(behind);
     expect((await search(apiKey)).status).toBe(200);
 
-    proxy.sever();
+    behind.proxy.sever();
     const during = await Promise.all([
       timed(() => search(apiKey)),
       timed(() => search(apiKey)),
       timed(() => search(unseenKey)),
-      timed(() => callGateway<ErrorBody>(gateway.baseUrl, 'GET', '/usage', { apiKey })),
-      timed(() => callGateway<ErrorBody>(gateway.baseUrl, 'POST', '/logs', { apiKey, body: {} })),
+      timed(() => call('GET', '/usage', apiKey)),
+      timed(() => call('POST', '/logs', apiKey, {})),
     ]);
-    for (const { answer, ms } of during) {
-      expect({ status: answer.status, body: answer.body }).toEqual({ status: 503, body: { detail: { error: expect.stringMatching(/temporarily unavailable.*database/i) } } });
-      expect(Number(answer.headers.get('retry-after'))).toBeGreaterThan(0);
-      // Generous: the machine is shared; the point is seconds, not the pool's or the kernel's minutes.
-      expect(ms).toBeLessThan(8_000);
-    }
+    // Generous: the machine is shared; the point is seconds, not the pool's or the kernel's minutes.
+    expectUnavailableWithin(during, 8_000);
 
-    proxy.restore();
-    const startedAt = Date.now();
-    let status = 0;
-    while (status !== 200 && Date.now() - startedAt < 20_000) {
-      status = (await search(apiKey)).status;
-      if (status !== 200) await new Promise((resolve) => setTimeout(resolve, 250));
-    }
-    expect(status).toBe(200);
+    behind.proxy.restore();
+    expect(await statusOnceBack(() => search(apiKey))).toBe(200);
     expect((await search(unseenKey)).status).toBe(200);
   });
 
   describe('when Postgres stops answering (an unreachable host rather than a refused connection)', () => {
-    let silent: SeverableProxy;
-    let quiet: TestGateway;
-
-    beforeAll(async () => {
-      const database = new URL(process.env.DATABASE_URL as string);
-      silent = await startSeverableProxy(database.hostname, Number(database.port || 5432));
-      quiet = await startTestGateway({ DATABASE_URL: silent.urlFor(database.toString()) });
-    });
-
-    afterAll(async () => {
-      silent?.restore();
-      await quiet?.close();
-      await silent?.close();
-    });
+    const quiet = gatewayBehindProxy();
 
     it('answers 503 with Retry-After once the connection attempt times out, instead of waiting for the kernel', async () => {
-      const quietSearch = () => callGateway<ErrorBody>(quiet.baseUrl, 'POST', '/search', { apiKey: unseenKey, body: { query: `${marker} observatory` } });
-      expect((await quietSearch()).status).toBe(200);
-      silent.silence();
+      const search = searchOf(quiet);
+      expect((await search(unseenKey)).status).toBe(200);
+      quiet.proxy.silence();
       const during = await Promise.all([
-        within(15_000, () => timed(quietSearch)),
-        within(15_000, () => timed(() => callGateway<ErrorBody>(quiet.baseUrl, 'POST', '/logs', { apiKey: unseenKey, body: {} }))),
+        within(15_000, () => timed(() => search(unseenKey))),
+        within(15_000, () => timed(() => callerOf(quiet)('POST', '/logs', unseenKey, {}))),
       ]);
-      for (const outcome of during) {
-        expect(outcome).not.toBeNull();
-        const { answer, ms } = outcome as { answer: Awaited<ReturnType<typeof quietSearch>>; ms: number };
-        expect({ status: answer.status, body: answer.body }).toEqual({ status: 503, body: { detail: { error: expect.stringMatching(/temporarily unavailable.*database/i) } } });
-        expect(Number(answer.headers.get('retry-after'))).toBeGreaterThan(0);
-        expect(ms).toBeLessThan(12_000);
-      }
-      silent.restore();
-      const startedAt = Date.now();
-      let status = 0;
-      while (status !== 200 && Date.now() - startedAt < 20_000) {
-        status = (await quietSearch()).status;
-        if (status !== 200) await new Promise((resolve) => setTimeout(resolve, 250));
-      }
-      expect(status).toBe(200);
+      expectUnavailableWithin(during, 12_000);
+      quiet.proxy.restore();
+      expect(await statusOnceBack(() => search(unseenKey))).toBe(200);
+    });
+  });
+
+  describe('when Postgres stops answering on the connections the gateway has open (a server paused or partitioned mid-query)', () => {
+    const stalled = gatewayBehindProxy();
+
+    it('answers 503 with Retry-After once the statements on open connections go unanswered, and 200 once it answers again', async () => {
+      const call = callerOf(stalled);
+      const search = searchOf(stalled);
+      // Connections open in the pool, as on a gateway in service; the key is known to it.
+      const before = await Promise.all([search(apiKey), search(apiKey), call('GET', '/usage', apiKey), call('POST', '/logs', apiKey, {})]);
+      expect(before.map((answer) => answer.status)).toEqual([200, 200, 200, 200]);
+      stalled.proxy.freeze();
+      const during = await Promise.all([
+        within(QUERY_ANSWER_MS + 15_000, () => timed(() => search(apiKey))),
+        within(QUERY_ANSWER_MS + 15_000, () => timed(() => search(unseenKey))),
+        within(QUERY_ANSWER_MS + 15_000, () => timed(() => call('GET', '/usage', apiKey))),
+        within(QUERY_ANSWER_MS + 15_000, () => timed(() => call('POST', '/logs', apiKey, {}))),
+      ]);
+      // The statement's bound, then at most a new connection's attempt (3 s) and the machine's slack.
+      expectUnavailableWithin(during, QUERY_ANSWER_MS + 8_000);
+      stalled.proxy.restore();
+      expect(await statusOnceBack(() => search(apiKey))).toBe(200);
     });
   });
 });
