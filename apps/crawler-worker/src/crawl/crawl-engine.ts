@@ -206,7 +206,7 @@ class CrawlRun {
       while (place.backlog && this.backlogFull && !this.stopped) await this.nextWake();
       const slot = await this.hostScheduler.acquire(url.host, this.controller.signal, this.deadline);
       if (!place.backlog || !this.backlogFull || this.stopped) return slot;
-      slot.release('ignored');
+      slot.releaseUnused();
     }
   }
 

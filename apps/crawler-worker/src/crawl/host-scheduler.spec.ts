@@ -121,6 +121,22 @@ describe('HostScheduler', () => {
     expect(await settled(second)).toBe(true);
   });
 
+  it("does not spend a host's Crawl-delay on a place given back unused, and does on one that was used", async () => {
+    const clock = new FakeClock();
+    const scheduler = schedulerOf(clock);
+    scheduler.setCrawlDelay(HOST, 5_000);
+    (await scheduler.acquire(HOST, signal)).releaseUnused();
+    const next = scheduler.acquire(HOST, signal);
+    expect(await settled(next)).toBe(true);
+    (await next).release('answered');
+    const waiting = new AbortController();
+    const spaced = scheduler.acquire(HOST, waiting.signal);
+    expect(await settled(spaced)).toBe(false);
+    // Waiting out the spacing (a real timer): the place is given up instead.
+    waiting.abort();
+    await expect(spaced).rejects.toMatchObject({ name: 'AbortError' });
+  });
+
   it('does not start a request the deadline leaves no time for: not after a backoff that ends past it, nor with less than the host usually takes', async () => {
     const clock = new FakeClock();
     const scheduler = schedulerOf(clock);

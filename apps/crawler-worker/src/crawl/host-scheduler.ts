@@ -32,8 +32,13 @@ const IDLE_HOST_TTL_MS = 5 * 60 * 1000;
 
 /** A request's place in its host's limit, held while the request runs. */
 export interface HostSlot {
-  /** Gives the place back, telling the host's limit what the request learned. Only the first call counts. */
+  /** Gives the place back, telling the host's limit what the request learned. Only the first call counts (of either). */
   release(response: HostResponse): void;
+  /**
+   * Gives the place back without a request having been sent on it: the limit learns nothing, and the host's Crawl-delay
+   * spacing, if this place started it and no request took the host since, is not spent on it.
+   */
+  releaseUnused(): void;
 }
 
 interface HostState {
@@ -121,17 +126,25 @@ export class HostScheduler {
       this.giveBack(state);
       throw error;
     }
+    const spacedFrom = state.notBefore;
     if (state.crawlDelayMs > 0) state.notBefore = this.now() + state.crawlDelayMs;
+    const spacedUntil = state.notBefore;
     const startedAt = this.now();
     const request = state.concurrency.started(state.active);
     let released = false;
+    const release = (response: HostResponse): void => {
+      if (released) return;
+      released = true;
+      const change = state.concurrency.finished(request, response, this.now() - startedAt);
+      if (change) this.onLimitChange(change);
+      this.giveBack(state);
+    };
     return {
-      release: (response) => {
-        if (released) return;
-        released = true;
-        const change = state.concurrency.finished(request, response, this.now() - startedAt);
-        if (change) this.onLimitChange(change);
-        this.giveBack(state);
+      release,
+      releaseUnused: () => {
+        // A backoff set meanwhile, or another place's spacing, moved notBefore on: that stands.
+        if (!released && state.notBefore === spacedUntil) state.notBefore = spacedFrom;
+        release('ignored');
       },
     };
   }
