@@ -1,8 +1,14 @@
 import type { WebPage } from '@sift/content-extraction';
-import { type AcquiredVia, Deadline, ExtractionFailure, failureOf, noContentFailure, pageOwnerOf, PageAcquisition, type PageAcquisitionOptions } from '@sift/pages';
+import { type AcquiredVia, Deadline, ExtractionFailure, failureOf, noContentFailure, pageOwnerOf, PageAcquisition, type PageAcquisitionOptions, valueWithin } from '@sift/pages';
 import type { ExtractUrlFailure, ExtractUrlPayload } from '@sift/queue-contracts';
 import { topChunks } from '@sift/ranking';
 import { FetchError } from '@sift/safe-fetch';
+
+/**
+ * How long the answer waits for its page to be stored: a working store writes a page in tens of milliseconds, and one
+ * that has not within this has stopped answering (or is far behind), which must not hold the caller's page.
+ */
+const STORE_WAIT_MS = 2_000;
 
 export interface ExtractionServiceOptions extends Omit<PageAcquisitionOptions, 'store'> {
   /** Absent when the worker runs without a database: nothing is cached or stored. */
@@ -36,27 +42,26 @@ export class ExtractionService {
   }
 
   async extract(payload: ExtractUrlPayload): Promise<ExtractionOutcome> {
+    const deadline = Deadline.after(payload.timeoutMs);
     try {
       const acquired = await this.acquisition.acquire({
         url: payload.url,
         owner: pageOwnerOf(payload.accountId),
         needs: { extractDepth: payload.extractDepth, format: payload.format, includeImages: payload.includeImages },
         ...(payload.maxCacheAgeMs ? { maxCacheAgeMs: payload.maxCacheAgeMs } : {}),
-        deadline: Deadline.after(payload.timeoutMs),
+        deadline,
         source: 'extract',
       });
       const page = acquired?.page;
       if (!acquired || !page) throw new Error('the page acquisition answered without a page');
       const content = payload.format === 'text' ? page.text : page.markdown;
       if (content.trim() === '') throw noContentFailure();
-      // The caller gets the page once it is stored (or the store failed): a later request then finds it. A search
-      // within its budget gets it at once; the store goes on, and the worker waits for it before it stops.
-      if (payload.storeAfterAnswer) {
-        const storing = acquired.stored.finally(() => this.storing.delete(storing));
-        this.storing.add(storing);
-      } else {
-        await acquired.stored;
-      }
+      // The caller gets the page once it is stored (or the store failed), so a later request finds it, unless the store
+      // has not written it within STORE_WAIT_MS: a store that stopped answering must not hold the page. A search
+      // within its budget gets it at once. Either way the store goes on, and the worker waits for it before it stops.
+      const storing = acquired.stored.finally(() => this.storing.delete(storing));
+      this.storing.add(storing);
+      if (!payload.storeAfterAnswer) await valueWithin(storing, Math.min(STORE_WAIT_MS, deadline.remainingMs()), undefined);
       return {
         ok: true,
         page,

@@ -19,7 +19,7 @@ export {
   type PageRenderer,
   type PageRequest,
 } from './acquisition/page-acquisition';
-export { Deadline } from './acquisition/deadline';
+export { Deadline, valueWithin } from './acquisition/deadline';
 export { inlineContentParser } from './acquisition/inline-content-parser';
 export {
   BINARY_CONTENT_REASON,

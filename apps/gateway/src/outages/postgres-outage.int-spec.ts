@@ -2,7 +2,9 @@ import { webPageOf } from '@sift/content-extraction';
 import { PageRepository } from '@sift/pages';
 import { QUERY_ANSWER_MS } from '@sift/persistence';
 import { callGateway, createTestAccount, createTestKey, type GatewayAnswer, type SeverableProxy, startSeverableProxy, timed } from '@sift/testing';
+import { FixtureServer, startFixtureServer } from '@sift/safe-fetch';
 import { startTestGateway, TestGateway } from '../testing/gateway-harness';
+import { startWorkerProcess, type WorkerProcess } from '../testing/worker-process';
 
 jest.setTimeout(90_000);
 
@@ -144,6 +146,47 @@ describe('a Postgres outage', () => {
       expectUnavailableWithin(during, QUERY_ANSWER_MS + 8_000);
       stalled.proxy.restore();
       expect(await statusOnceBack(() => search(apiKey))).toBe(200);
+    });
+  });
+
+  describe('when the extractor\'s Postgres stops answering on the connections it has open', () => {
+    const prefix = `test-pg-frozen-${Date.now()}`;
+    let site: FixtureServer;
+    let frozen: SeverableProxy;
+    let extracting: TestGateway;
+    let extractor: WorkerProcess;
+    const article = (title: string) =>
+      `<!doctype html><html><head><title>${title}</title></head><body><article><h1>${title}</h1><p>${`The ${title} page has enough words to be the main content. `.repeat(8)}</p></article></body></html>`;
+
+    beforeAll(async () => {
+      site = await startFixtureServer({
+        '/stored': (_request, response) => response.writeHead(200, { 'content-type': 'text/html' }).end(article('Stored')),
+        '/fresh': (_request, response) => response.writeHead(200, { 'content-type': 'text/html' }).end(article('Fresh')),
+      });
+      const database = new URL(process.env.DATABASE_URL as string);
+      frozen = await startSeverableProxy(database.hostname, Number(database.port || 5432));
+      extracting = await startTestGateway({ QUEUE_PREFIX: prefix, FETCH_ALLOW_CIDRS: '127.0.0.1/32' });
+      extractor = await startWorkerProcess('extractor-worker', { QUEUE_PREFIX: prefix, DATABASE_URL: frozen.urlFor(database.toString()) });
+    });
+
+    afterAll(async () => {
+      frozen?.restore();
+      await Promise.all([extractor?.stop(), extracting?.close(), site?.close()]);
+      await frozen?.close();
+    });
+
+    it('still answers /extract with the page, well within its timeout: the store only saves time', async () => {
+      const extract = (path: string) =>
+        timed(() => callGateway<{ results: Array<{ url: string; raw_content: string }> }>(extracting.baseUrl, 'POST', '/extract', { apiKey, body: { urls: [`${site.url}${path}?run=${marker}`], timeout: 20 } }));
+      // The worker's pool has open connections: a page looked up, fetched and stored through it.
+      const before = await extract('/stored');
+      expect(before.answer.status).toBe(200);
+      frozen.freeze();
+      const { answer, ms } = await extract('/fresh');
+      expect(answer.status).toBe(200);
+      expect(answer.body.results.map((result) => result.raw_content).join('')).toContain('The Fresh page has enough words');
+      // The store's lookups and its write each waited out their bound, not the request's 20 s.
+      expect(ms).toBeLessThan(10_000);
     });
   });
 });

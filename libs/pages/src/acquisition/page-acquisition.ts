@@ -6,7 +6,7 @@ import { bodyDigestOf, type ContentParsingPool, type HtmlAnalysis, type HtmlDocu
 import type { PageRepository } from '../page.repository';
 import { storedCopyAnswers, type PageNeeds } from '../stored-copy';
 import type { PageOwner } from '../stored-page';
-import type { Deadline } from './deadline';
+import { type Deadline, valueWithin } from './deadline';
 import { BINARY_CONTENT_REASON, ExtractionFailure, httpStatusFailure, noContentFailure, parsingFailure, timedOut } from './extraction-failure';
 import { needsBrowser } from './needs-browser';
 
@@ -85,6 +85,12 @@ export interface PageAcquisitionOptions {
 const GONE_STATUSES = new Set([404, 410]);
 const ACCEPTED_KINDS: ContentKind[] = ['html', 'xhtml', 'pdf', 'text', 'json'];
 const NOTHING_TO_STORE: Promise<void> = Promise.resolve();
+/**
+ * How long a lookup in the store (a stored copy, an unchanged page) may take before the page is fetched or made without
+ * it: a working store answers in milliseconds, and one that stops answering (paused, or partitioned away with
+ * connections open) must not hold the page, which the lookup only saves time on.
+ */
+export const STORE_LOOKUP_MS = 1_000;
 
 interface MadePage {
   via: 'fetch' | 'render';
@@ -147,14 +153,20 @@ export class PageAcquisition {
   private async fromStore(request: PageRequest): Promise<WebPage | null> {
     const store = this.options.store;
     if (!store || !request.maxCacheAgeMs || request.linksOnly || request.links) return null;
-    try {
-      const stored = await store.getFresh(request.owner, request.url, request.maxCacheAgeMs);
-      return stored && storedCopyAnswers(stored, request.needs) ? { ...stored.page, url: request.url } : null;
-    } catch (error) {
-      // The store only saves time; an unreachable store must not fail the page.
+    const stored = await this.lookedUp(request, store.getFresh(request.owner, request.url, request.maxCacheAgeMs));
+    return stored && storedCopyAnswers(stored, request.needs) ? { ...stored.page, url: request.url } : null;
+  }
+
+  /**
+   * A lookup's answer, or null when the store failed or took longer than STORE_LOOKUP_MS (or what is left of the
+   * deadline): the store only saves time, and an unreachable or silent store must not fail or hold the page.
+   */
+  private lookedUp<T>(request: PageRequest, lookup: Promise<T | null>): Promise<T | null> {
+    const answered = lookup.catch((error: unknown) => {
       this.options.onError?.(error, request.url);
       return null;
-    }
+    });
+    return valueWithin(answered, Math.min(STORE_LOOKUP_MS, request.deadline.remainingMs()), null);
   }
 
   /** Whether a page made now will be stored, so its parse prepares the index entry too. */
@@ -289,14 +301,10 @@ export class PageAcquisition {
    * page, so they are not parsed again (PageRepository.refetched marks it fetched now).
    */
   private async refetched(request: PageRequest, sourceFingerprint: string): Promise<WebPage | null> {
-    try {
-      const stored = await this.options.store?.refetched(request.owner, request.url, sourceFingerprint, request.source);
-      return stored ? { ...stored.page, url: request.url } : null;
-    } catch (error) {
-      // Like the cache, this only saves time; an unreachable store must not fail the page.
-      this.options.onError?.(error, request.url);
-      return null;
-    }
+    const store = this.options.store;
+    // Like the cache, this only saves time (lookedUp).
+    const stored = store ? await this.lookedUp(request, store.refetched(request.owner, request.url, sourceFingerprint, request.source)) : null;
+    return stored ? { ...stored.page, url: request.url } : null;
   }
 
   /** Starts storing a page made now; the caller decides whether to wait for it. */
