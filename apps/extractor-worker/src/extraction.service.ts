@@ -1,14 +1,8 @@
 import type { WebPage } from '@sift/content-extraction';
-import { type AcquiredVia, Deadline, ExtractionFailure, failureOf, noContentFailure, pageOwnerOf, PageAcquisition, type PageAcquisitionOptions, valueWithin } from '@sift/pages';
+import { type AcquiredVia, Deadline, ExtractionFailure, failureOf, noContentFailure, pageOwnerOf, PageAcquisition, type PageAcquisitionOptions, STORE_WAIT_MS, valueWithin } from '@sift/pages';
 import type { ExtractUrlFailure, ExtractUrlPayload } from '@sift/queue-contracts';
 import { topChunks } from '@sift/ranking';
 import { FetchError } from '@sift/safe-fetch';
-
-/**
- * How long the answer waits for its page to be stored: a working store writes a page in tens of milliseconds, and one
- * that has not within this has stopped answering (or is far behind), which must not hold the caller's page.
- */
-const STORE_WAIT_MS = 2_000;
 
 export interface ExtractionServiceOptions extends Omit<PageAcquisitionOptions, 'store'> {
   /** Absent when the worker runs without a database: nothing is cached or stored. */

@@ -18,6 +18,8 @@ export {
   type PageFetcher,
   type PageRenderer,
   type PageRequest,
+  STORE_LOOKUP_MS,
+  STORE_WAIT_MS,
 } from './acquisition/page-acquisition';
 export { Deadline, valueWithin } from './acquisition/deadline';
 export { inlineContentParser } from './acquisition/inline-content-parser';

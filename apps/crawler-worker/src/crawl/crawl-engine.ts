@@ -1,6 +1,6 @@
 import { PageSlots } from '@sift/browser';
 import type { ExtractedLink, WebPage } from '@sift/content-extraction';
-import { type AcquiredPage, Deadline, failureOf, type FetchedPage } from '@sift/pages';
+import { type AcquiredPage, Deadline, failureOf, type FetchedPage, STORE_WAIT_MS, valueWithin } from '@sift/pages';
 import { FetchError } from '@sift/safe-fetch';
 import type { CrawledPage, CrawlFailure, CrawlPage } from '@sift/queue-contracts';
 import { setMaxListeners } from 'node:events';
@@ -140,7 +140,9 @@ class CrawlRun {
       if (this.request.mode === 'map') work.push(this.discoverSitemapUrls());
       // At the deadline the crawl answers with what it has; fetches still running are cancelled by the signal.
       await Promise.race([Promise.all(work), aborted]);
-      await Promise.race([Promise.allSettled(this.storing), aborted]);
+      // The pages stored before the crawl answers (its caller's next search finds them), unless the store has stopped
+      // answering: then the crawl answers after STORE_WAIT_MS, and the stores go on.
+      await Promise.race([valueWithin(Promise.allSettled(this.storing), STORE_WAIT_MS, undefined), aborted]);
     } finally {
       clearTimeout(timer);
       signal?.removeEventListener('abort', stopOnAbort);

@@ -149,12 +149,13 @@ describe('a Postgres outage', () => {
     });
   });
 
-  describe('when the extractor\'s Postgres stops answering on the connections it has open', () => {
+  describe('when the workers\' Postgres stops answering on the connections they have open', () => {
     const prefix = `test-pg-frozen-${Date.now()}`;
     let site: FixtureServer;
     let frozen: SeverableProxy;
     let extracting: TestGateway;
     let extractor: WorkerProcess;
+    let crawler: WorkerProcess;
     const article = (title: string) =>
       `<!doctype html><html><head><title>${title}</title></head><body><article><h1>${title}</h1><p>${`The ${title} page has enough words to be the main content. `.repeat(8)}</p></article></body></html>`;
 
@@ -162,20 +163,25 @@ describe('a Postgres outage', () => {
       site = await startFixtureServer({
         '/stored': (_request, response) => response.writeHead(200, { 'content-type': 'text/html' }).end(article('Stored')),
         '/fresh': (_request, response) => response.writeHead(200, { 'content-type': 'text/html' }).end(article('Fresh')),
+        '/site/': (_request, response) => response.writeHead(200, { 'content-type': 'text/html' }).end(article('Home').replace('</article>', '<a href="/site/one">one</a> <a href="/site/two">two</a></article>')),
+        '/site/one': (_request, response) => response.writeHead(200, { 'content-type': 'text/html' }).end(article('One')),
+        '/site/two': (_request, response) => response.writeHead(200, { 'content-type': 'text/html' }).end(article('Two')),
       });
       const database = new URL(process.env.DATABASE_URL as string);
       frozen = await startSeverableProxy(database.hostname, Number(database.port || 5432));
       extracting = await startTestGateway({ QUEUE_PREFIX: prefix, FETCH_ALLOW_CIDRS: '127.0.0.1/32' });
-      extractor = await startWorkerProcess('extractor-worker', { QUEUE_PREFIX: prefix, DATABASE_URL: frozen.urlFor(database.toString()) });
+      const workerEnv = { QUEUE_PREFIX: prefix, DATABASE_URL: frozen.urlFor(database.toString()) };
+      [extractor, crawler] = await Promise.all([startWorkerProcess('extractor-worker', workerEnv), startWorkerProcess('crawler-worker', workerEnv)]);
     });
 
     afterAll(async () => {
       frozen?.restore();
-      await Promise.all([extractor?.stop(), extracting?.close(), site?.close()]);
+      await Promise.all([extractor?.stop(), crawler?.stop(), extracting?.close(), site?.close()]);
       await frozen?.close();
     });
 
     it('still answers /extract with the page, well within its timeout: the store only saves time', async () => {
+      frozen.restore();
       const extract = (path: string) =>
         timed(() => callGateway<{ results: Array<{ url: string; raw_content: string }> }>(extracting.baseUrl, 'POST', '/extract', { apiKey, body: { urls: [`${site.url}${path}?run=${marker}`], timeout: 20 } }));
       // The worker's pool has open connections: a page looked up, fetched and stored through it.
@@ -187,6 +193,17 @@ describe('a Postgres outage', () => {
       expect(answer.body.results.map((result) => result.raw_content).join('')).toContain('The Fresh page has enough words');
       // The store's lookups and its write each waited out their bound, not the request's 20 s.
       expect(ms).toBeLessThan(10_000);
+    });
+
+    it('still answers /crawl with its pages, well within its timeout', async () => {
+      // Frozen by the test above when it runs first; frozen here for a run of this test alone.
+      frozen.freeze();
+      const { answer, ms } = await timed(() =>
+        callGateway<{ results: Array<{ url: string }> }>(extracting.baseUrl, 'POST', '/crawl', { apiKey, body: { url: `${site.url}/site/`, max_depth: 1, limit: 5, timeout: 40 } }),
+      );
+      expect(answer.status).toBe(200);
+      expect(answer.body.results.map((result) => new URL(result.url).pathname).sort()).toEqual(['/site/', '/site/one', '/site/two']);
+      expect(ms).toBeLessThan(15_000);
     });
   });
 });

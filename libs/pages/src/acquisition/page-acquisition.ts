@@ -91,6 +91,12 @@ const NOTHING_TO_STORE: Promise<void> = Promise.resolve();
  * connections open) must not hold the page, which the lookup only saves time on.
  */
 export const STORE_LOOKUP_MS = 1_000;
+/**
+ * How long a caller that answers once its pages are stored (so that its caller's next request finds them) waits for
+ * the store: a working store writes a page in tens of milliseconds, and one that has not within this has stopped
+ * answering (or is far behind), which must not hold the pages. The store goes on.
+ */
+export const STORE_WAIT_MS = 2_000;
 
 interface MadePage {
   via: 'fetch' | 'render';
