@@ -18,6 +18,7 @@
 //   SIM_SEARCH_DEPTHS         ultra-fast,fast,basic,advanced
 //   SIM_SEARCH_QUERIES        20: queries per depth (queries.json, taken in order, repeated past its end)
 //   SIM_MAX_RESULTS           5
+//   SIM_SEARCH_MAX_TOKENS     unset; a number: every search asks for `max_tokens` that many (its answer cut to that budget)
 //   SIM_EXTRACT_REPETITIONS   5: requests of 10 URLs
 //   SIM_EXTRACT_HANG_TIMEOUT  3: the `timeout` (s) of the request holding a page that never answers (0: skip it)
 //   SIM_CRAWL_LATENCY_MS, SIM_CRAWL_429_AFTER_PAGES, SIM_CRAWL_429_RATE: the crawl host (default: profile.json)
@@ -51,6 +52,7 @@ const PARTS = new Set((process.env.SIM_PARTS ?? 'search,extract,crawl').split(',
 const DEPTHS = (process.env.SIM_SEARCH_DEPTHS ?? 'ultra-fast,fast,basic,advanced').split(',').map((depth) => depth.trim());
 const QUERY_COUNT = Number(process.env.SIM_SEARCH_QUERIES ?? 20);
 const MAX_RESULTS = Number(process.env.SIM_MAX_RESULTS ?? 5);
+const MAX_TOKENS = process.env.SIM_SEARCH_MAX_TOKENS ? Number(process.env.SIM_SEARCH_MAX_TOKENS) : undefined;
 const EXTRACT_REPETITIONS = Number(process.env.SIM_EXTRACT_REPETITIONS ?? 5);
 const EXTRACT_URLS = 10;
 const EXTRACT_HANG_TIMEOUT_SECONDS = Number(process.env.SIM_EXTRACT_HANG_TIMEOUT ?? 3);
@@ -167,6 +169,7 @@ async function measureDepth(stack: Stack, depth: string, queries: string[]): Pro
       search_depth: depth,
       max_results: MAX_RESULTS,
       include_raw_content: 'markdown',
+      ...(MAX_TOKENS ? { max_tokens: MAX_TOKENS } : {}),
     });
     const elapsedMs = performance.now() - startedAt;
     const calls = stack.standIn.calls.slice(callsBefore);
@@ -189,7 +192,8 @@ async function measureDepth(stack: Stack, depth: string, queries: string[]): Pro
 async function measureSearch(stack: Stack): Promise<void> {
   const all = (JSON.parse(readFileSync(join(__dirname, 'queries.json'), 'utf8')) as { queries: string[] }).queries;
   const queries = Array.from({ length: QUERY_COUNT }, (_, index) => all[index % all.length]);
-  console.log(`\n## Search: POST /search, ${queries.length} queries per depth, one client, max_results ${MAX_RESULTS}, include_raw_content markdown`);
+  const budget = MAX_TOKENS ? `, max_tokens ${MAX_TOKENS}` : '';
+  console.log(`\n## Search: POST /search, ${queries.length} queries per depth, one client, max_results ${MAX_RESULTS}, include_raw_content markdown${budget}`);
   console.log('depth       |  p50 ms  p95 ms  p99 ms | upstream p50  p95 | over upstream p95 | target                    | met | results: page / snippet only / other; searches warned');
   for (const depth of DEPTHS) {
     const figures = await measureDepth(stack, depth, queries);

@@ -63,6 +63,13 @@ describe('fitText', () => {
     expect(fitted.text.startsWith('Short heading. item0')).toBe(true);
   });
 
+  it('keeps whole a text of unusually long tokens that fits, though its first characters hold fewer tokens than most text', () => {
+    // 'x' runs are 8 characters a token: 1,000 of them are 125 tokens, under an allowance of 130.
+    const long = 'x'.repeat(1_000);
+    expect(fitText(long, 130)).toEqual({ text: long, tokens: countTokens(long), cut: false });
+    expect(fitRankedTexts([[long]], 130).budget).toEqual({ max_tokens: 130, returned_tokens: countTokens(long), cut: false });
+  });
+
   it('returns the marker alone when no word fits, and nothing when the marker does not', () => {
     const word = 'x'.repeat(400);
     expect(fitText(word, 20)).toEqual({ text: marker.trimStart(), tokens: countTokens(marker.trimStart()), cut: true });

@@ -20,18 +20,37 @@ const REACH_SLACK_CHARACTERS = 64;
  * In a pathological text (long runs of one character) this keeps less than the budget would allow, never more.
  */
 const MAX_CHARACTERS_PER_TOKEN = 16;
+/**
+ * Characters a token holds in most text (English about 4, code and markdown fewer): a prefix of allowance × this many
+ * characters already holds more than the allowance, so a text that cannot fit is told by encoding that much of it, and
+ * only a text of unusually long tokens is encoded up to MAX_CHARACTERS_PER_TOKEN.
+ */
+const TYPICAL_CHARACTERS_PER_TOKEN = 6;
 
-/** The part of `text` a budget of `allowance` tokens could keep: at most allowance × MAX_CHARACTERS_PER_TOKEN characters. */
-function reachable(text: string, allowance: number): string {
-  const limit = allowance * MAX_CHARACTERS_PER_TOKEN + REACH_SLACK_CHARACTERS;
+/** The first allowance × `perToken` characters of `text` (and a little slack), or all of it. */
+function prefixFor(text: string, allowance: number, perToken: number): string {
+  const limit = allowance * perToken + REACH_SLACK_CHARACTERS;
   return text.length > limit ? text.slice(0, limit) : text;
+}
+
+/**
+ * The tokens of the part of `text` a budget of `allowance` tokens could keep: all of it, or a prefix holding more than
+ * `allowance` tokens, or (for a text of unusually long tokens) its first allowance × MAX_CHARACTERS_PER_TOKEN characters.
+ */
+function leadingTokens(text: string, allowance: number): { part: string; tokens: number[] } {
+  let part = prefixFor(text, allowance, TYPICAL_CHARACTERS_PER_TOKEN);
+  let tokens = part.length === 0 ? [] : tokensOf(part);
+  if (tokens.length <= allowance && part.length < text.length) {
+    part = prefixFor(text, allowance, MAX_CHARACTERS_PER_TOKEN);
+    tokens = tokensOf(part);
+  }
+  return { part, tokens };
 }
 
 /** Tokens of `text`, counted up to `cap`: past it the answer is only "more than cap" (cap + 1). */
 function countTokensUpTo(text: string, cap: number): number {
-  const part = reachable(text, cap);
-  const tokens = countTokens(part);
-  return part.length < text.length ? Math.max(tokens, cap + 1) : tokens;
+  const { part, tokens } = leadingTokens(text, cap);
+  return part.length < text.length ? Math.max(tokens.length, cap + 1) : tokens.length;
 }
 
 /** Tokens of `text` by the tokenizer `max_tokens` is counted in. */
@@ -55,8 +74,7 @@ export interface FittedText {
  * fits (a piece of a stream the marker must still follow).
  */
 export function fitText(text: string, allowance: number, mustCut = false): FittedText {
-  const part = reachable(text, allowance);
-  const tokens = part.length === 0 ? [] : tokensOf(part);
+  const { part, tokens } = leadingTokens(text, allowance);
   if (!mustCut && part.length === text.length && tokens.length <= allowance) return { text, tokens: tokens.length, cut: false };
   // No prefix much longer than the text of the first `allowance` tokens can fit: probes stay within it, so a long page
   // is encoded once, not again for every probe. The slack covers a token split inside a character.
