@@ -75,6 +75,22 @@ describe('fitText', () => {
     expect(fitText(word, 20)).toEqual({ text: marker.trimStart(), tokens: countTokens(marker.trimStart()), cut: true });
     expect(fitText(word, 3)).toEqual({ text: '', tokens: 0, cut: true });
   });
+  it('cuts to fit at a boundary where a longer prefix can hold fewer tokens (runs of dashes in a markdown table)', () => {
+    // 32 dashes are one token and 33 are two: the tokens of a prefix do not always grow with it.
+    const row = (index: number) => `| option ${index} | ${'-'.repeat(20 + (index % 40))} | the value of option number ${index} |\n`;
+    const table = Array.from({ length: 200 }, (_, index) => row(index)).join('');
+    for (const allowance of [40, 150, 500, 1_000]) {
+      const fitted = fitText(table, allowance);
+      const kept = fitted.text.slice(0, -marker.length);
+      expect(fitted.cut).toBe(true);
+      expect(fitted.tokens).toBe(countTokens(fitted.text));
+      expect(fitted.tokens).toBeLessThanOrEqual(allowance);
+      // At least half the allowance is used, and the cut falls between words.
+      expect(fitted.tokens * 2).toBeGreaterThanOrEqual(allowance);
+      expect(table.startsWith(kept)).toBe(true);
+      expect(table[kept.length]).toMatch(/[\s|-]/);
+    }
+  });
 });
 
 describe('fitRankedTexts', () => {
@@ -114,6 +130,14 @@ describe('fitRankedTexts', () => {
     expect(fitted.results[0][0]).toBe(content);
     expect(fitted.results[0][1].endsWith(marker)).toBe(true);
     expect(countTokens(fitted.results[0][0]) + countTokens(fitted.results[0][1])).toBeLessThanOrEqual(300);
+  });
+  it('fits pages of megabytes to the budget, the first result keeping more', () => {
+    const page = paragraph('long', 20_000);
+    const fitted = fitRankedTexts([[page.slice(0, 600), page], [page.slice(0, 600), page]], 4_000);
+    expect(fitted.budget.returned_tokens).toBeLessThanOrEqual(4_000);
+    expect(fitted.budget.returned_tokens).toBeGreaterThan(3_500);
+    expect(fitted.budget.cut).toBe(true);
+    expect(fitted.results[0][1].length).toBeGreaterThan(fitted.results[1][1].length);
   });
 });
 

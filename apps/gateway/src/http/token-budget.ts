@@ -1,5 +1,5 @@
 import { TOKEN_BUDGET_CUT_MARKER, TokenBudgetDto } from '@sift/api-contracts';
-import { decode, encode } from 'gpt-tokenizer/encoding/o200k_base';
+import { decode, encode, encodeGenerator } from 'gpt-tokenizer/encoding/o200k_base';
 
 // o200k_base is the encoding of OpenAI's current models; its ranks ship inside the package, so nothing is fetched. The
 // tables live as long as the gateway and every full garbage collection walks them: the package keeps them compact.
@@ -9,54 +9,54 @@ import { decode, encode } from 'gpt-tokenizer/encoding/o200k_base';
  * it is, never a reason to throw (the tokenizer's default refuses it).
  */
 const AS_TEXT = { disallowedSpecial: new Set<string>() };
-const tokensOf = (text: string): number[] => encode(text, AS_TEXT);
 const sentences = new Intl.Segmenter('und', { granularity: 'sentence' });
 const words = new Intl.Segmenter('und', { granularity: 'word' });
 const REACH_SLACK_CHARACTERS = 64;
 /**
  * More characters than a token of text ever holds but in pathological runs (English averages about 4): a text longer
- * than its allowance times this cannot fit, so only that much of it is encoded. The tokenizer runs on the event loop,
- * and a budget must not cost the time of encoding a whole page of megabytes (seconds), only of what a budget can keep.
- * In a pathological text (long runs of one character) this keeps less than the budget would allow, never more.
+ * than its allowance times this cannot fit, so only that much of it is ever encoded. The tokenizer runs on the event
+ * loop, and a budget must not cost the time of encoding a whole page of megabytes (seconds), only of what a budget can
+ * keep. In a pathological text (long runs of one character) this keeps less than the budget would allow, never more.
  */
 const MAX_CHARACTERS_PER_TOKEN = 16;
-/**
- * Characters a token holds in most text (English about 4, code and markdown fewer): a prefix of allowance × this many
- * characters already holds more than the allowance, so a text that cannot fit is told by encoding that much of it, and
- * only a text of unusually long tokens is encoded up to MAX_CHARACTERS_PER_TOKEN.
- */
-const TYPICAL_CHARACTERS_PER_TOKEN = 6;
-
-/** The first allowance × `perToken` characters of `text` (and a little slack), or all of it. */
-function prefixFor(text: string, allowance: number, perToken: number): string {
-  const limit = allowance * perToken + REACH_SLACK_CHARACTERS;
-  return text.length > limit ? text.slice(0, limit) : text;
-}
 
 /**
- * The tokens of the part of `text` a budget of `allowance` tokens could keep: all of it, or a prefix holding more than
- * `allowance` tokens, or (for a text of unusually long tokens) its first allowance × MAX_CHARACTERS_PER_TOKEN characters.
+ * A text's tokens, encoded from its start only as far as a question about it needs: whether it fits an allowance is
+ * told by encoding one token past the allowance, not the whole text, and a larger allowance asked later goes on from
+ * there. Only its first `longestAllowance` × MAX_CHARACTERS_PER_TOKEN characters are ever encoded.
  */
-function leadingTokens(text: string, allowance: number): { part: string; tokens: number[] } {
-  let part = prefixFor(text, allowance, TYPICAL_CHARACTERS_PER_TOKEN);
-  let tokens = part.length === 0 ? [] : tokensOf(part);
-  if (tokens.length <= allowance && part.length < text.length) {
-    part = prefixFor(text, allowance, MAX_CHARACTERS_PER_TOKEN);
-    tokens = tokensOf(part);
+class TokenizedText {
+  readonly tokens: number[] = [];
+  /** Every token of the encoded prefix is known. */
+  private exhausted = false;
+  private readonly pieces: Iterator<number[], unknown>;
+  private readonly encodesWholeText: boolean;
+
+  constructor(
+    readonly text: string,
+    longestAllowance: number,
+  ) {
+    const limit = longestAllowance * MAX_CHARACTERS_PER_TOKEN + REACH_SLACK_CHARACTERS;
+    this.encodesWholeText = text.length <= limit;
+    // The tokenizer yields the tokens of one pre-tokenized piece of the text at a time.
+    this.pieces = encodeGenerator(this.encodesWholeText ? text : text.slice(0, limit), AS_TEXT);
   }
-  return { part, tokens };
-}
 
-/** Tokens of `text`, counted up to `cap`: past it the answer is only "more than cap" (cap + 1). */
-function countTokensUpTo(text: string, cap: number): number {
-  const { part, tokens } = leadingTokens(text, cap);
-  return part.length < text.length ? Math.max(tokens.length, cap + 1) : tokens.length;
+  /** Tokens of the text when it holds no more than `cap`; otherwise a number above `cap`. */
+  countUpTo(cap: number): number {
+    while (!this.exhausted && this.tokens.length <= cap) {
+      const piece = this.pieces.next();
+      if (piece.done) this.exhausted = true;
+      else for (const token of piece.value) this.tokens.push(token);
+    }
+    return this.exhausted && !this.encodesWholeText ? Math.max(this.tokens.length, cap + 1) : this.tokens.length;
+  }
 }
 
 /** Tokens of `text` by the tokenizer `max_tokens` is counted in. */
 export function countTokens(text: string): number {
   // A token holds at least one byte: an empty string needs no encoding.
-  return text.length === 0 ? 0 : tokensOf(text).length;
+  return text.length === 0 ? 0 : encode(text, AS_TEXT).length;
 }
 
 /** Text fitted to an allowance: what is returned and its tokens. */
@@ -74,24 +74,33 @@ export interface FittedText {
  * fits (a piece of a stream the marker must still follow).
  */
 export function fitText(text: string, allowance: number, mustCut = false): FittedText {
-  const { part, tokens } = leadingTokens(text, allowance);
-  if (!mustCut && part.length === text.length && tokens.length <= allowance) return { text, tokens: tokens.length, cut: false };
+  return fitTokenized(new TokenizedText(text, allowance), allowance, mustCut);
+}
+
+function fitTokenized(tokenized: TokenizedText, allowance: number, mustCut: boolean): FittedText {
+  const { text } = tokenized;
+  const count = tokenized.countUpTo(allowance);
+  if (!mustCut && count <= allowance) return { text, tokens: count, cut: false };
   // No prefix much longer than the text of the first `allowance` tokens can fit: probes stay within it, so a long page
   // is encoded once, not again for every probe. The slack covers a token split inside a character.
-  const reach = decode(tokens.slice(0, allowance)).length + REACH_SLACK_CHARACTERS;
+  const firstTokens = decode(tokenized.tokens.slice(0, allowance)).length;
+  const reach = firstTokens + REACH_SLACK_CHARACTERS;
+  // The longest prefix that fits ends a little before the first `allowance` tokens do, where the marker's room begins.
+  const likelyEnd = firstTokens - TOKEN_BUDGET_CUT_MARKER.length;
   const ends = boundariesBefore(text, 0, reach, sentences);
-  const bySentence = longestFitting(text, ends, 0, allowance);
+  const bySentence = longestFitting(text, ends, 0, allowance, likelyEnd);
   // Half the allowance left unused is worth words of the next sentence (a long paragraph, a list without stops).
   if (bySentence && bySentence.tokens * 2 >= allowance) return { text: bySentence.text, tokens: bySentence.tokens, cut: true };
   const start = bySentence ? bySentence.end : 0;
   const next = ends.find((end) => end > start) ?? reach;
   const wordEnds = boundariesBefore(text, start, next, words);
-  const byWord = longestFitting(text, wordEnds, start, allowance) ?? bySentence;
+  const byWord = longestFitting(text, wordEnds, start, allowance, likelyEnd) ?? bySentence;
   if (byWord) return { text: byWord.text, tokens: byWord.tokens, cut: true };
-  const marker = TOKEN_BUDGET_CUT_MARKER.trimStart();
-  const markerTokens = countTokens(marker);
-  return markerTokens <= allowance ? { text: marker, tokens: markerTokens, cut: true } : { text: '', tokens: 0, cut: true };
+  const markerTokens = countTokens(CUT_MARKER_ALONE);
+  return markerTokens <= allowance ? { text: CUT_MARKER_ALONE, tokens: markerTokens, cut: true } : { text: '', tokens: 0, cut: true };
 }
+
+const CUT_MARKER_ALONE = TOKEN_BUDGET_CUT_MARKER.trimStart();
 
 /**
  * Fits the texts of ranked results (each result's texts in the order they are shown) to `maxTokens` in all. A result
@@ -99,14 +108,14 @@ export function fitText(text: string, allowance: number, mustCut = false): Fitte
  * shares, which fall with rank (weights 1, 1/2, 1/3, …), so earlier results keep more.
  */
 export function fitRankedTexts(results: ReadonlyArray<ReadonlyArray<string>>, maxTokens: number): { results: string[][]; budget: TokenBudgetDto } {
-  const needs = results.map((texts) => texts.reduce((sum, text) => sum + countTokensUpTo(text, maxTokens), 0));
-  const shares = sharesOf(needs, maxTokens);
+  const tokenized = results.map((texts) => texts.map((text) => new TokenizedText(text, maxTokens)));
+  const shares = sharesOf(tokenized, maxTokens);
   let returned = 0;
   let cut = false;
-  const fitted = results.map((texts, rank) => {
+  const fitted = tokenized.map((texts, rank) => {
     let left = shares[rank];
     return texts.map((text) => {
-      const kept = fitText(text, left);
+      const kept = fitTokenized(text, left, false);
       left -= kept.tokens;
       returned += kept.tokens;
       cut ||= kept.cut;
@@ -116,24 +125,41 @@ export function fitRankedTexts(results: ReadonlyArray<ReadonlyArray<string>>, ma
   return { results: fitted, budget: { max_tokens: maxTokens, returned_tokens: returned, cut } };
 }
 
-function sharesOf(needs: number[], budget: number): number[] {
+/**
+ * Each result's share of `budget`. A result's need is counted only as far as its share reaches: a long page is
+ * encoded up to the tokens it may keep, not up to the whole budget.
+ */
+function sharesOf(results: ReadonlyArray<ReadonlyArray<TokenizedText>>, budget: number): number[] {
+  /** The tokens of a result's texts when no more than `cap`; otherwise a number above `cap`. */
+  const needUpTo = (rank: number, cap: number): number => {
+    let need = 0;
+    for (const text of results[rank]) {
+      if (need > cap) break;
+      need += text.countUpTo(cap - need);
+    }
+    return need;
+  };
   const weight = (rank: number) => 1 / (rank + 1);
-  const shares = needs.map(() => 0);
-  let open = needs.map((_, rank) => rank);
+  const shares = results.map(() => 0);
+  let open = results.map((_, rank) => rank);
   let left = budget;
   while (open.length > 0) {
     const totalWeight = open.reduce((sum, rank) => sum + weight(rank), 0);
     const shareOf = (rank: number) => (left * weight(rank)) / totalWeight;
-    const satisfied = open.filter((rank) => needs[rank] <= shareOf(rank));
+    const satisfied = open.flatMap((rank) => {
+      const share = Math.floor(shareOf(rank));
+      const need = needUpTo(rank, share);
+      return need <= share ? [{ rank, need }] : [];
+    });
     if (satisfied.length === 0) {
       for (const rank of open) shares[rank] = Math.floor(shareOf(rank));
       break;
     }
-    for (const rank of satisfied) {
-      shares[rank] = needs[rank];
-      left -= needs[rank];
+    for (const { rank, need } of satisfied) {
+      shares[rank] = need;
+      left -= need;
     }
-    open = open.filter((rank) => !satisfied.includes(rank));
+    open = open.filter((rank) => !satisfied.some((entry) => entry.rank === rank));
   }
   return shares;
 }
@@ -148,27 +174,62 @@ function boundariesBefore(text: string, from: number, to: number, segmenter: Int
   return from + stretch.length < text.length ? ends.filter((end) => end < from + stretch.length) : ends;
 }
 
-/** The longest prefix ending at one of `ends` (past `after`) that fits with the marker, by binary search on its length. */
-function longestFitting(text: string, ends: number[], after: number, allowance: number): (FittedText & { end: number }) | undefined {
-  const candidateOf = (end: number) => {
+/**
+ * The longest prefix ending at one of `ends` (past `after`) that fits with the marker. A longer prefix never has fewer
+ * tokens, so the fitting ends come first: the search starts at the last end before `likelyEnd` and widens its steps
+ * from there, a probe or two for a text cut where its tokens run out, rather than halving the whole list.
+ */
+function longestFitting(text: string, ends: number[], after: number, allowance: number, likelyEnd: number): (FittedText & { end: number }) | undefined {
+  const probed = new Map<number, FittedText & { end: number }>();
+  const fits = (index: number): boolean => {
+    const end = ends[index];
     const kept = text.slice(0, end).trimEnd();
-    const cutText = kept.length === 0 ? '' : kept + TOKEN_BUDGET_CUT_MARKER;
-    return { text: cutText, tokens: countTokens(cutText), cut: true, end };
+    if (kept.length === 0) return false;
+    const cutText = kept + TOKEN_BUDGET_CUT_MARKER;
+    const tokens = new TokenizedText(cutText, allowance).countUpTo(allowance);
+    if (tokens > allowance) return false;
+    probed.set(index, { text: cutText, tokens, cut: true, end });
+    return true;
   };
-  let low = 0;
-  let high = ends.length - 1;
-  let best: (FittedText & { end: number }) | undefined;
-  while (low <= high) {
-    const middle = Math.floor((low + high) / 2);
-    const candidate = candidateOf(ends[middle]);
-    if (candidate.text.length > 0 && candidate.tokens <= allowance) {
-      if (ends[middle] > after) best = candidate;
-      low = middle + 1;
-    } else {
-      high = middle - 1;
+  const last = lastWhere(ends.length, Math.max(0, ends.findLastIndex((end) => end <= likelyEnd)), fits);
+  return last >= 0 && ends[last] > after ? probed.get(last) : undefined;
+}
+
+/**
+ * The last index below `count` where `holds` is true, for a predicate true up to some index and false after it (-1
+ * when it holds nowhere): steps out from `guess` by 1, 2, 4, … until the answer is bracketed, then halves.
+ */
+function lastWhere(count: number, guess: number, holds: (index: number) => boolean): number {
+  if (count === 0) return -1;
+  let low: number;
+  let high: number;
+  if (holds(guess)) {
+    low = guess;
+    let step = 1;
+    while (low + step < count && holds(low + step)) {
+      low += step;
+      step *= 2;
     }
+    high = Math.min(count, low + step);
+  } else {
+    high = guess;
+    let step = 1;
+    while (high - step >= 0 && !holds(high - step)) {
+      high -= step;
+      step *= 2;
+    }
+    if (high - step < 0) {
+      if (high === 0 || !holds(0)) return -1;
+      low = 0;
+    } else low = high - step;
   }
-  return best;
+  // holds(low) is true and `high` is past the end or false: halve between them.
+  while (high - low > 1) {
+    const middle = Math.floor((low + high) / 2);
+    if (holds(middle)) low = middle;
+    else high = middle;
+  }
+  return low;
 }
 
 /**
@@ -215,7 +276,7 @@ export class StreamedTextBudget {
   take(piece: string): string {
     if (this.ended || piece.length === 0) return '';
     const left = this.maxTokens - this.used;
-    const tokens = countTokensUpTo(piece, left);
+    const tokens = new TokenizedText(piece, left).countUpTo(left);
     if (tokens + this.markerTokens <= left) {
       this.used += tokens;
       return piece;
@@ -235,7 +296,7 @@ export function fitList(items: readonly string[], maxTokens: number): { items: s
   let returned = 0;
   let kept = 0;
   for (const item of items) {
-    const tokens = countTokensUpTo(item, maxTokens);
+    const tokens = new TokenizedText(item, maxTokens).countUpTo(maxTokens);
     if (returned + tokens > maxTokens) break;
     returned += tokens;
     kept += 1;
