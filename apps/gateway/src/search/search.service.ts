@@ -112,6 +112,7 @@ export class SearchService {
       waitForAll: profile.crossSourceRanking,
       fetchDeadline: startedAt + Math.max(profile.backgroundDeadlineMs, budgetMs),
     });
+    const contentEndedAt = Date.now();
     const filtered = loaded.sources.filter((source) => this.passesContentFilters(search, source));
     const kept = profile.crossSourceRanking ? filtered : preferPages(filtered, wanted);
     const loading = kept.filter((source) => source.loading).slice(0, search.maxResults);
@@ -168,7 +169,7 @@ export class SearchService {
       fetch_failures: loaded.fetchFailures,
       ...(loaded.fetchFailures > 0 ? { fetch_failed: fetchFailuresOf(loaded.sources) } : {}),
       still_loading: loaded.stillLoading,
-      content_wait: { ended: loaded.waitEnded, budget_ms: budgetMs, waited_ms: Date.now() - contentStartedAt },
+      content_wait: { ended: loaded.waitEnded, budget_ms: budgetMs, waited_ms: contentEndedAt - contentStartedAt },
       chunk_embeddings: similarity.mode,
       rerank,
       results: results.length,
