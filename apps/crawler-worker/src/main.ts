@@ -14,7 +14,7 @@ const log = workerLogger('crawler-worker');
 async function main(): Promise<void> {
   const config = loadConfig(crawlerEnv);
   const policy = egressPolicyFromConfig(config);
-  const prisma = createPrismaClient(config.DATABASE_URL);
+  const prisma = createPrismaClient(config.DATABASE_URL, undefined, { boundedStatements: true });
   // One robots.txt cache and one browser pool (launched on the first page that needs rendering) for every crawl of this worker.
   const robotsCache = new RobotsCache();
   const browser = new BrowserPool(browserPoolOptionsOf(config, policy));

@@ -14,7 +14,7 @@ const log = workerLogger('extractor-worker');
 async function main(): Promise<void> {
   const config = loadConfig(extractorEnv);
   const policy = egressPolicyFromConfig(config);
-  const prisma = createPrismaClient(config.DATABASE_URL);
+  const prisma = createPrismaClient(config.DATABASE_URL, undefined, { boundedStatements: true });
   const browser = new BrowserPool(browserPoolOptionsOf(config, policy));
   // Parsing threads are started (and their modules loaded) before the first job, not by it.
   const parser = await ContentParsingPool.start({

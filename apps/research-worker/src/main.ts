@@ -19,7 +19,7 @@ const log = workerLogger('research-worker');
 async function main(): Promise<void> {
   const config = loadConfig(researchEnv);
   const policy = egressPolicyFromConfig(config);
-  const prisma = createPrismaClient(config.DATABASE_URL);
+  const prisma = createPrismaClient(config.DATABASE_URL, undefined, { boundedStatements: true });
   // Publishing events and enqueueing reads wait through a Redis outage, as the worker's own connection does.
   const redis = createRedisConnection(config.REDIS_URL);
   const jobQueue = new JobQueue({ connection: redis, prefix: config.QUEUE_PREFIX });

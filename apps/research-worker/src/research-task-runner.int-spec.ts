@@ -2,7 +2,16 @@ import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { BillingService, RESEARCH_CEILINGS, RESEARCH_MINIMUM, researchCreditsBound } from '@sift/billing';
 import { OpenAiCompatibleClient } from '@sift/llm';
-import { AccountRepository, ApiKeyRepository, createPrismaClient, CreditLedgerRepository, type PrismaClient, ProjectRepository, RequestLogRepository } from '@sift/persistence';
+import {
+  AccountRepository,
+  ApiKeyRepository,
+  createPrismaClient,
+  CreditLedgerRepository,
+  type PrismaClient,
+  ProjectRepository,
+  QUERY_ANSWER_MS,
+  RequestLogRepository,
+} from '@sift/persistence';
 import type { ResearchEvent } from '@sift/queue-contracts';
 import {
   OVERDUE_REASON,
@@ -57,7 +66,7 @@ describe('the research task runner', () => {
   let redis: Redis;
   let model: LoopbackChatServer;
   let reply: (request: { stream?: boolean }) => ChatReply = () => ({ text: 'no reply scripted' });
-  const logged: { level: string; message: string }[] = [];
+  const logged: { level: string; message: string; at: number }[] = [];
   /** The end of the outage a test began: the next test starts with Postgres back, whatever the last one saw. */
   let outageOver: Promise<void> = Promise.resolve();
 
@@ -66,7 +75,8 @@ describe('the research task runner', () => {
     const target = new URL(databaseUrl);
     proxy = await startSeverableProxy(target.hostname, Number(target.port || 5432));
     direct = createPrismaClient(databaseUrl);
-    proxied = createPrismaClient(proxy.urlFor(databaseUrl));
+    // As the worker's main.ts makes its client: a statement that gets no answer gives up.
+    proxied = createPrismaClient(proxy.urlFor(databaseUrl), undefined, { boundedStatements: true });
     redis = new Redis(process.env.REDIS_URL ?? '');
     model = await startLoopbackChatServer((request) => reply(request));
   });
@@ -93,7 +103,7 @@ describe('the research task runner', () => {
       projects: new ProjectRepository(proxied),
     });
     const finisher = new ResearchTaskFinisher(tasks, events, billing, new RequestLogRepository(proxied));
-    return new ResearchTaskRunner({ tasks, events, finisher, runResearch, dependenciesFor: () => dependencies, log: (level, message) => void logged.push({ level, message }) });
+    return new ResearchTaskRunner({ tasks, events, finisher, runResearch, dependenciesFor: () => dependencies, log: (level, message) => void logged.push({ level, message, at: Date.now() }) });
   }
 
   /** A task as POST /research leaves it: its row, pending, and the model's ceiling held for it until its deadline. */
@@ -170,6 +180,30 @@ describe('the research task runner', () => {
       expect((await eventsOf(task.payload.requestId)).filter((event) => event.type === 'done')).toHaveLength(1);
       // It was the outage the runner waited through, not a store that never failed.
       expect(logged.some((line) => line.level === 'error' && /could not store the report/.test(line.message))).toBe(true);
+    });
+
+    // A server that stops answering mid-write (paused, partitioned away) gives no error to try again on: the statement
+    // must give up by itself, or the write waits as long as the connection lives.
+    it('stores the report when Postgres stops answering as it is written: the write gives up and is tried again', async () => {
+      const task = await newTask(5 * 60_000);
+      let restoredAt = Number.POSITIVE_INFINITY;
+      const frozenAtTheEnd: RunResearch = async () => {
+        proxy.freeze();
+        outageOver = sleep(QUERY_ANSWER_MS + 5_000).then(() => {
+          restoredAt = Date.now();
+          proxy.restore();
+        });
+        return FINISHED;
+      };
+
+      expect(await runnerWith(frozenAtTheEnd).run(task.payload, task.context)).toEqual({ status: 'completed' });
+      const row = await direct.researchTask.findUniqueOrThrow({ where: { requestId: task.payload.requestId } });
+      expect(row).toMatchObject({ status: 'completed', content: FINISHED.content });
+      expect((await ledgerOf(task.payload.requestId)).held).toBe(0);
+      // The write gave up while Postgres was still silent, not when the connection was dropped at its return.
+      const retries = logged.filter((line) => /could not store the report/.test(line.message));
+      expect(retries.length).toBeGreaterThan(0);
+      expect(retries[0].at).toBeLessThan(restoredAt);
     });
 
     it('fails a task whose pipeline broke, once Postgres is back, and releases its credits', async () => {

@@ -17,6 +17,12 @@ export interface CreatePrismaClientOptions {
    * statements on its open connections waiting forever.
    */
   failFast?: boolean;
+  /**
+   * Bound a new connection's attempt (FAIL_FAST_CONNECTION_MS) and each statement's answer (QUERY_ANSWER_MS), but not
+   * the wait for a pooled connection: for a worker, whose stores may queue for the pool under a large crawl while
+   * Postgres is healthy, and whose writes are tried again once a statement fails, as they cannot be while it hangs.
+   */
+  boundedStatements?: boolean;
 }
 
 /** Far above a connection on a working network, far below a request's patience. */
@@ -30,8 +36,8 @@ export const FAIL_FAST_CONNECTION_MS = 3_000;
 const POOL_WAIT_MS = 10_000;
 
 /**
- * How long a statement may go without an answer: far above any the gateway sends a working database (its longest are
- * the admin jobs' batches of 200 rows), below a caller's patience. The statement then fails, and the pool drops its
+ * How long a statement may go without an answer: far above any the gateway or a worker sends a working database (the
+ * longest are the admin jobs' batches of 200 rows and a large page's chunks), below a caller's patience. The statement then fails, and the pool drops its
  * connection (pg-pool ends a client released with an error), so the next statement opens a new one or reports the
  * outage.
  */
@@ -49,7 +55,12 @@ class FailFastClient extends Client {
 
 /** One Prisma client per process, on the pg driver adapter (Prisma 7 has no built-in engine here). */
 export function createPrismaClient(databaseUrl: string, poolSize = 10, options: CreatePrismaClientOptions = {}): PrismaClient {
-  const pool = new Pool({ connectionString: databaseUrl, max: poolSize, ...(options.failFast ? { Client: FailFastClient, connectionTimeoutMillis: POOL_WAIT_MS } : {}) });
+  const pool = new Pool({
+    connectionString: databaseUrl,
+    max: poolSize,
+    ...(options.failFast || options.boundedStatements ? { Client: FailFastClient } : {}),
+    ...(options.failFast ? { connectionTimeoutMillis: POOL_WAIT_MS } : {}),
+  });
   // An idle connection Postgres ends (a restart, a failover, an administrator's terminate) is an 'error' event on the
   // pool, which would crash the process unheard: the pool drops that connection, and the next query opens another
   // or reports the outage to its caller.
