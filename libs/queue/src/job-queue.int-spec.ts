@@ -98,6 +98,18 @@ describe('JobQueue and startWorker (real Redis)', () => {
     expect(metrics).toMatch(/sift_job_duration_seconds_count\{queue="extract",job="echo"\} [1-9]/);
   });
 
+  it('subscribes to queues ahead of the first wait: a subscription that is ready ends the wait for it', async () => {
+    const early = new JobQueue({ connection, prefix });
+    try {
+      const startedAt = Date.now();
+      await early.subscribe([QueueName.Extract, QueueName.Crawl], 30_000);
+      expect(Date.now() - startedAt).toBeLessThan(10_000);
+      await expect(early.enqueueAndWait(EchoJob, { text: 'early', times: 1 }, { timeoutMs: 10_000 })).resolves.toEqual({ echoed: 'early' });
+    } finally {
+      await early.close();
+    }
+  });
+
   it('rejects an invalid payload at the producer, before anything reaches Redis', async () => {
     const queue = new Queue(QueueName.Extract, { connection, prefix });
     const totalJobs = async (): Promise<number> => Object.values(await queue.getJobCounts()).reduce((sum, count) => sum + count, 0);

@@ -294,6 +294,18 @@ export class JobQueue {
     return Promise.all(queues.map((queue) => this.withinStepTimeout('read queue depth', this.depthOf(queue))));
   }
 
+  /**
+   * Starts listening to the queues' events ahead of the first wait: a process that has just started, on a loaded
+   * machine, can take longer than the step timeout to subscribe, and its first requests would answer "unavailable".
+   * Waits at most `waitMs` and never throws: a subscription not ready by then goes on, and the first wait shares it.
+   */
+  async subscribe(queues: readonly QueueName[], waitMs: number): Promise<void> {
+    let timer: NodeJS.Timeout | undefined;
+    const subscribed = Promise.allSettled(queues.map((queue) => this.queueEventsFor(queue)));
+    await Promise.race([subscribed, new Promise((resolve) => (timer = setTimeout(resolve, waitMs)))]);
+    clearTimeout(timer);
+  }
+
   async close(): Promise<void> {
     // Callers still waiting (a search's fetches left to finish in the background) stop now, not at their deadline.
     for (const waiter of this.waiters.values()) waiter.reject(new Error('the job queue was closed'));

@@ -1,7 +1,8 @@
-import { Global, Inject, Module, OnApplicationShutdown } from '@nestjs/common';
+import { Global, Inject, Module, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import { coreEnv, fetchEnv, gatewayEnv, llmEnv, loadConfig, modelsEnv, searchEnv, x402Env } from '@sift/config';
 import { createPrismaClient, PrismaClient } from '@sift/persistence';
 import { createRedisConnection, JobQueue, waitForRedis } from '@sift/queue';
+import { QueueName } from '@sift/queue-contracts';
 import type { Redis } from 'ioredis';
 
 export const GATEWAY_CONFIG = Symbol('GATEWAY_CONFIG');
@@ -48,12 +49,17 @@ const REDIS_START_WAIT_MS = 5_000;
   ],
   exports: [GATEWAY_CONFIG, PrismaClient, REDIS, JobQueue],
 })
-export class CoreModule implements OnApplicationShutdown {
+export class CoreModule implements OnApplicationBootstrap, OnApplicationShutdown {
   constructor(
     private readonly prisma: PrismaClient,
     @Inject(REDIS) private readonly redis: Redis,
     private readonly jobQueue: JobQueue,
   ) {}
+
+  /** The queues whose jobs requests wait for: subscribed before the first request, not by it. */
+  async onApplicationBootstrap(): Promise<void> {
+    await this.jobQueue.subscribe([QueueName.Extract, QueueName.Crawl], REDIS_START_WAIT_MS);
+  }
 
   async onApplicationShutdown(): Promise<void> {
     await Promise.allSettled([this.prisma.$disconnect(), this.jobQueue.close(), this.redis.quit()]);
