@@ -37,9 +37,9 @@ const POOL_WAIT_MS = 10_000;
 
 /**
  * How long a statement may go without an answer: far above any the gateway or a worker sends a working database (the
- * longest are the admin jobs' batches of 200 rows and a large page's chunks), below a caller's patience. The statement then fails, and the pool drops its
- * connection (pg-pool ends a client released with an error), so the next statement opens a new one or reports the
- * outage.
+ * longest are the admin jobs' batches of 200 rows and a large page's chunks), below a caller's patience. The statement
+ * then fails, and the pool drops its connection (pg-pool ends a client released with an error), so the next statement
+ * opens a new one or reports the outage.
  */
 export const QUERY_ANSWER_MS = 15_000;
 

@@ -525,8 +525,8 @@ describe('research', () => {
 
     it('a task that runs out of time answers GET with what it gathered: completed, partial, charged for its work', async () => {
       // A gateway whose mini tasks have 25 s (the task wraps up 5 s before), on the same queue and workers: the model
-      // never stops writing, so the task always runs out of time; the 20 s are for its searches and pages on a
-      // machine loaded by the whole suite (with 10, one run of the suite in a clean clone ended the task failed).
+      // never stops writing, so the task always runs out of time; the 20 s leave its searches and pages room to
+      // arrive on a machine loaded by the whole suite, so that it has something to write from.
       const hurried = await startTestGateway({ QUEUE_PREFIX: extractor.queuePrefix, FETCH_ALLOW_CIDRS: '127.0.0.1/32', RESEARCH_DEADLINE_MINI_SECONDS: '25' });
       endless = true;
       try {
