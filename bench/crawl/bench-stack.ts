@@ -95,6 +95,23 @@ export async function forgetStoredPages(databaseUrl: string, origin: string): Pr
   }
 }
 
+/**
+ * Waits until the extractor worker (its GET /metrics) has no store running for a job that has answered
+ * (`sift_page_stores_pending`): an extract or a search answers before its pages are stored, and a benchmark that
+ * forgets or re-requests them must not race those stores, nor count their work in its next request. A worker without
+ * the gauge (an older checkout's) stores before it answers. Gives up after `timeoutMs`.
+ */
+export async function storesSettled(metricsUrl: string, timeoutMs = 30_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const text = await (await fetch(metricsUrl)).text();
+    const pending = Number(/^sift_page_stores_pending (\S+)$/m.exec(text)?.[1] ?? 0);
+    if (pending === 0) return;
+    if (Date.now() > deadline) throw new Error(`${pending} page stores still running ${timeoutMs} ms after their answers`);
+    await new Promise((done) => setTimeout(done, 10));
+  }
+}
+
 /** POST as an API client sends it; throws with the body on any non-200 answer. */
 export async function postJson<Body>(gateway: GatewayProcess, apiKey: string, path: string, body: Record<string, unknown>): Promise<Body> {
   const response = await fetch(`${gateway.baseUrl}${path}`, {

@@ -14,7 +14,7 @@
 import { readdirSync } from 'node:fs';
 import { usableCpuCount } from '@sift/config';
 import { GIT_DOCS_SITE_ROOT, startGitDocsSite } from '@sift/testing';
-import { benchStackEnv, dropBenchQueues, forgetStoredPages, migrateBenchDatabase, postJson, startBenchWorker } from '../crawl/bench-stack';
+import { benchStackEnv, dropBenchQueues, forgetStoredPages, migrateBenchDatabase, postJson, startBenchWorker, storesSettled } from '../crawl/bench-stack';
 import { createBenchKey, type GatewayProcess, startGateway } from '../search-quality/search-stack';
 import { cpuMs, databaseBackendPids, pidsMatching } from '../search-latency/proc-cpu';
 
@@ -42,13 +42,15 @@ function benchPages(): string[] {
   return Array.from({ length: count }, (_, index) => `/${pages[Math.floor(index * step)]}`);
 }
 
-async function timedExtract(gateway: GatewayProcess, apiKey: string, urls: string[]): Promise<number> {
+/** The request's time; it resolves once its pages are stored too (after the answer: storesSettled), outside that time. */
+async function timedExtract(gateway: GatewayProcess, apiKey: string, workerMetricsUrl: string, urls: string[]): Promise<number> {
   const startedAt = performance.now();
   const body = await postJson<ExtractResponse>(gateway, apiKey, '/extract', { urls, format: 'markdown', extract_depth: 'basic', timeout: TIMEOUT_SECONDS });
   const elapsedMs = performance.now() - startedAt;
   if (body.failed_results.length > 0 || body.results.length !== urls.length) {
     throw new Error(`POST /extract of ${urls.length} URLs answered ${body.results.length} results; failed: ${JSON.stringify(body.failed_results).slice(0, 500)}`);
   }
+  await storesSettled(workerMetricsUrl);
   return elapsedMs;
 }
 
@@ -96,19 +98,21 @@ interface Measurement {
   gateway: GatewayProcess;
   apiKey: string;
   workerPid: number;
+  /** The extractor worker's GET /metrics. */
+  workerMetricsUrl: string;
   origin: string;
   pages: string[];
   /** Remove the stored pages before each request (outside its time), so each one stores its pages first-time. */
   forget: boolean;
 }
 
-async function measure({ gateway, apiKey, workerPid, origin, pages, forget }: Measurement): Promise<void> {
+async function measure({ gateway, apiKey, workerPid, workerMetricsUrl, origin, pages, forget }: Measurement): Promise<void> {
   const single = new Map<string, number[]>(pages.map((url) => [url, []]));
   const bySize = new Map<number, number[]>(REQUEST_SIZES.map((size) => [size, []]));
   const cpuBySize = new Map<number, CpuByKind>(REQUEST_SIZES.map((size) => [size, { gateway: 0, worker: 0, workerMain: 0, workerThreads: 0, postgres: 0, redis: 0 }]));
   const extract = async (urls: string[]): Promise<number> => {
     if (forget) await forgetStoredPages(DATABASE_URL, origin);
-    return timedExtract(gateway, apiKey, urls);
+    return timedExtract(gateway, apiKey, workerMetricsUrl, urls);
   };
   // One warm-up round so no measurement pays for module loading or JIT.
   for (let round = 0; round <= ROUNDS; round += 1) {
@@ -120,7 +124,7 @@ async function measure({ gateway, apiKey, workerPid, origin, pages, forget }: Me
     for (const size of REQUEST_SIZES) {
       if (forget) await forgetStoredPages(DATABASE_URL, origin);
       const before = cpuSnapshot(gateway.pid, workerPid);
-      const elapsedMs = await timedExtract(gateway, apiKey, pages.slice(0, size));
+      const elapsedMs = await timedExtract(gateway, apiKey, workerMetricsUrl, pages.slice(0, size));
       const after = cpuSnapshot(gateway.pid, workerPid);
       if (!measured) continue;
       bySize.get(size)?.push(elapsedMs);
@@ -174,13 +178,14 @@ async function main(): Promise<void> {
     started.push(() => gateway.stop());
     const apiKey = await createBenchKey(DATABASE_URL);
     const pages = benchPages().map((path) => `${site.origin}${path}`);
+    const workerMetricsUrl = `http://127.0.0.1:${String(worker.started.port)}/metrics`;
     const header = `${ROUNDS} rounds, basic depth, markdown, no cache, ${usableCpuCount()} usable CPUs, extractor: ${String(worker.started.concurrency)} jobs at once, ${String(worker.started.parseThreads)} parsing threads`;
     // First as on a fresh install (every page of every request stored for the first time), then as when the same
     // pages are extracted again unchanged (a stored page is then only refreshed: PageRepository.save).
     console.log(header);
-    await measure({ gateway, apiKey, workerPid: worker.pid, origin: site.origin, pages, forget: true });
+    await measure({ gateway, apiKey, workerPid: worker.pid, workerMetricsUrl, origin: site.origin, pages, forget: true });
     console.log('\nThe same, every page already stored unchanged (refreshed, not indexed again)');
-    await measure({ gateway, apiKey, workerPid: worker.pid, origin: site.origin, pages, forget: false });
+    await measure({ gateway, apiKey, workerPid: worker.pid, workerMetricsUrl, origin: site.origin, pages, forget: false });
   } finally {
     await Promise.allSettled(started.map((stop) => stop()));
     await dropBenchQueues(env).catch((error: unknown) => console.error('could not drop the benchmark\'s queues', error));

@@ -38,7 +38,7 @@ import { usableCpuCount } from '@sift/config';
 import { createRedisConnection, JobQueue } from '@sift/queue';
 import { QueueName } from '@sift/queue-contracts';
 // eslint-disable-next-line @nx/enforce-module-boundaries -- the benchmarks share their stack helpers; bench projects are not libraries
-import { benchStackEnv, type BenchWorker, dropBenchQueues, forgetStoredPages, postJson, startBenchWorker } from '../crawl/bench-stack';
+import { benchStackEnv, type BenchWorker, dropBenchQueues, forgetStoredPages, postJson, startBenchWorker, storesSettled } from '../crawl/bench-stack';
 // eslint-disable-next-line @nx/enforce-module-boundaries -- as above
 import { createBenchKey, dropDatabase, type GatewayProcess, repositoryRoot, startGateway } from '../search-quality/search-stack';
 import { type LatencyProfile, loadLatencyProfile, pageFate, pageHost, seededFraction, upstreamMs } from './latency-profile';
@@ -94,6 +94,8 @@ interface Stack {
   runId: string;
   /** The crawler worker's GET /metrics, when the crawl part runs. */
   crawlerMetricsUrl?: string;
+  /** The extractor worker's GET /metrics, when the search or extract part runs. */
+  extractorMetricsUrl?: string;
 }
 
 /** The URL of a page on the host that serves it, unique to one visit. */
@@ -103,9 +105,9 @@ function visitUrl(stack: Stack, path: string, visit: string): string {
 
 /**
  * Readies the next measured request: waits until no fetch of an earlier one can still store a page (every host has
- * answered all but the requests of pages that never answer, and the extract queue holds no other job; a search may
- * leave its slow fetches to finish in the background, and the local index would find their pages for the next
- * query), then deletes every page earlier requests stored (any loopback port), so the next request fetches its own.
+ * answered all but the requests of pages that never answer, the extract queue holds no other job, and the extractor
+ * has stored the pages of the jobs that answered first; a search may leave its slow fetches to finish in the
+ * background, and the local index would find their pages for the next query), then deletes every page earlier requests stored (any loopback port), so the next request fetches its own.
  */
 async function forgetPages(stack: Stack): Promise<void> {
   const giveUpAt = Date.now() + SETTLE_LIMIT_MS;
@@ -120,6 +122,7 @@ async function forgetPages(stack: Stack): Promise<void> {
     }
     await delay(50);
   }
+  if (stack.extractorMetricsUrl) await storesSettled(stack.extractorMetricsUrl);
   await forgetStoredPages(DATABASE_URL, stack.hosts[0].origin);
 }
 
@@ -470,7 +473,9 @@ async function main(): Promise<void> {
       redis.disconnect();
     });
     const crawlerMetricsUrl = crawler ? `http://127.0.0.1:${String(crawler.started.port)}/metrics` : undefined;
-    const stack: Stack = { gateway, apiKey, profile, hosts, standIn, jobs, runId: randomBytes(3).toString('hex'), crawlerMetricsUrl };
+    const extractor = PARTS.has('search') || PARTS.has('extract') ? runningWorkers[0] : undefined;
+    const extractorMetricsUrl = extractor ? `http://127.0.0.1:${String(extractor.started.port)}/metrics` : undefined;
+    const stack: Stack = { gateway, apiKey, profile, hosts, standIn, jobs, runId: randomBytes(3).toString('hex'), crawlerMetricsUrl, extractorMetricsUrl };
     await warmUp(stack);
     if (PARTS.has('search')) await measureSearch(stack);
     if (PARTS.has('extract')) await measureExtract(stack);

@@ -1,7 +1,6 @@
 import type { WebPage } from '@sift/content-extraction';
-import { type AcquiredVia, Deadline, ExtractionFailure, failureOf, noContentFailure, pageOwnerOf, PageAcquisition, type PageAcquisitionOptions, STORE_WAIT_MS, valueWithin } from '@sift/pages';
+import { type AcquiredVia, askedContentOf, Deadline, ExtractionFailure, failureOf, noContentFailure, pageOwnerOf, PageAcquisition, type PageAcquisitionOptions, STORE_WAIT_MS, valueWithin } from '@sift/pages';
 import type { ExtractUrlFailure, ExtractUrlPayload } from '@sift/queue-contracts';
-import { topChunks } from '@sift/ranking';
 import { FetchError } from '@sift/safe-fetch';
 
 export interface ExtractionServiceOptions extends Omit<PageAcquisitionOptions, 'store'> {
@@ -30,6 +29,11 @@ export class ExtractionService {
     this.acquisition = new PageAcquisition({ ...acquisition, ...(pages ? { store: pages } : {}) });
   }
 
+  /** Stores still running after their job answered. */
+  get storesPending(): number {
+    return this.storing.size;
+  }
+
   /** Settles once every store still running after its job answered has ended: before the database connection goes. */
   async storesSettled(): Promise<void> {
     await Promise.allSettled([...this.storing]);
@@ -45,21 +49,23 @@ export class ExtractionService {
         ...(payload.maxCacheAgeMs ? { maxCacheAgeMs: payload.maxCacheAgeMs } : {}),
         deadline,
         source: 'extract',
+        ...(payload.storeAfterAnswer ? { storeAfterAnswer: true } : {}),
       });
       const page = acquired?.page;
       if (!acquired || !page) throw new Error('the page acquisition answered without a page');
-      const content = payload.format === 'text' ? page.text : page.markdown;
-      if (content.trim() === '') throw noContentFailure();
-      // The caller gets the page once it is stored (or the store failed), so a later request finds it, unless the store
-      // has not written it within STORE_WAIT_MS: a store that stopped answering must not hold the page. A search
-      // within its budget gets it at once. Either way the store goes on, and the worker waits for it before it stops.
+      const content = askedContentOf(page, payload);
+      if (content === null) throw noContentFailure();
+      // An extract or a search (storeAfterAnswer) gets the page at once, and it is stored after: the answer goes at the
+      // page's own time. Any other caller gets it once it is stored (or the store failed), so its next request finds
+      // it, unless the store has not written it within STORE_WAIT_MS: a store that stopped answering must not hold
+      // the page. Either way the store goes on, and the worker waits for it before it stops.
       const storing = acquired.stored.finally(() => this.storing.delete(storing));
       this.storing.add(storing);
       if (!payload.storeAfterAnswer) await valueWithin(storing, Math.min(STORE_WAIT_MS, deadline.remainingMs()), undefined);
       return {
         ok: true,
         page,
-        content: payload.query ? topChunks(content, payload.query, payload.chunksPerSource) : content,
+        content,
         fromCache: acquired.via === 'store',
         via: acquired.via,
       };

@@ -1,7 +1,7 @@
 import { BrowserPool, browserPoolOptionsOf } from '@sift/browser';
 import { loadConfig } from '@sift/config';
 import { createPrismaClient, DatabaseProbe } from '@sift/persistence';
-import { DEPENDENCY_CHECK_TIMEOUT_MS, executableCheck, PagesAcquired, registerBrowserPoolGauge, runWorkerProcess, workerLogger } from '@sift/queue';
+import { DEPENDENCY_CHECK_TIMEOUT_MS, executableCheck, PagesAcquired, registerBrowserPoolGauge, registerPendingStoresGauge, runWorkerProcess, workerLogger } from '@sift/queue';
 import { QueueName } from '@sift/queue-contracts';
 import { egressPolicyFromConfig } from '@sift/safe-fetch';
 import { PageRepository } from '@sift/pages';
@@ -46,6 +46,7 @@ async function main(): Promise<void> {
     registerMetrics: (registry) => {
       registerBrowserPoolGauge(registry, () => browser.openBrowserCount);
       acquired.register(registry);
+      registerPendingStoresGauge(registry, () => extractionService.storesPending);
     },
     healthPort: config.EXTRACTOR_PORT,
     startedDetails: { parseThreads: parser.threads },

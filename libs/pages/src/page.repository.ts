@@ -475,22 +475,35 @@ export class PageRepository {
    * the shared one, never another account's), else null.
    */
   async getFresh(viewer: PageOwner, url: string, maxAgeMs: number, now: Date = new Date()): Promise<StoredPage | null> {
-    let normalized: string;
-    try {
-      normalized = normalizeUrl(url);
-    } catch {
-      return null;
+    return (await this.getFreshMany(viewer, [url], maxAgeMs, now)).get(url) ?? null;
+  }
+
+  /** getFresh for many URLs in one statement: each URL asked (as given) that has such a copy, with it. */
+  async getFreshMany(viewer: PageOwner, urls: readonly string[], maxAgeMs: number, now: Date = new Date()): Promise<Map<string, StoredPage>> {
+    const askedAs = new Map<string, string[]>();
+    for (const url of urls) {
+      let normalized: string;
+      try {
+        normalized = normalizeUrl(url);
+      } catch {
+        continue;
+      }
+      askedAs.set(normalized, [...(askedAs.get(normalized) ?? []), url]);
     }
+    const found = new Map<string, StoredPage>();
+    if (askedAs.size === 0) return found;
     const viewerAccountId = viewerAccountOf(viewer);
-    const row = await this.prisma.document.findFirst({
+    const rows = await this.prisma.document.findMany({
       where: {
-        url: normalized,
+        url: { in: [...askedAs.keys()] },
         fetchedAt: { gte: new Date(now.getTime() - maxAgeMs) },
         OR: viewerAccountId === null ? [{ ownerAccountId: null }] : [{ ownerAccountId: null }, { ownerAccountId: viewerAccountId }],
       },
       orderBy: { fetchedAt: 'desc' },
     });
-    return row ? storedPageOf(row) : null;
+    // Newest first: a URL's first row is its freshest copy.
+    for (const row of rows) for (const url of askedAs.get(row.url) ?? []) if (!found.has(url)) found.set(url, storedPageOf(row));
+    return found;
   }
 
   /**

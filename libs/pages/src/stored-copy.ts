@@ -1,4 +1,6 @@
+import type { WebPage } from '@sift/content-extraction';
 import type { ContentFormat, ExtractDepth } from '@sift/queue-contracts';
+import { topChunks } from '@sift/ranking';
 import type { DocumentSource } from './stored-page';
 
 /** What a request needs of a page, as far as a stored copy can supply it. */
@@ -23,4 +25,21 @@ export function storedCopyAnswers(copy: { source: DocumentSource }, needs: PageN
   if (needs.extractDepth === 'advanced') return false;
   if (copy.source === 'import') return needs.format === 'text' && !needs.includeImages;
   return true;
+}
+
+/** What an extract asks of a page: its format, and the query whose chunks it wants instead of the whole content. */
+export interface ContentAsked {
+  format: ContentFormat;
+  query?: string;
+  chunksPerSource: number;
+}
+
+/**
+ * The content an extract answers with, from the page made now or its stored copy: the format asked for, or the
+ * query's best chunks of it; null when the page has none (the URL then fails as having no content).
+ */
+export function askedContentOf(page: Pick<WebPage, 'text' | 'markdown'>, asked: ContentAsked): string | null {
+  const content = asked.format === 'text' ? page.text : page.markdown;
+  if (content.trim() === '') return null;
+  return asked.query ? topChunks(content, asked.query, asked.chunksPerSource) : content;
 }

@@ -31,9 +31,10 @@ export const extractUrlPayloadSchema = z.object({
    */
   wholePage: z.boolean().optional(),
   /**
-   * Answer as soon as the page is made and store it afterwards: a search within its latency budget, which has just
-   * asked the store itself. Otherwise the job answers once the page is stored, so the caller's next request finds it
-   * (or once the store has taken 2 s without writing it: a store that stopped answering does not hold the page).
+   * Answer as soon as the page is made and store it afterwards (its index entry prepared then, off the answer's path):
+   * an extract, which answers at its slowest URL's time, and a search within its latency budget. Otherwise the job
+   * answers once the page is stored, so the caller's next request finds it (or once the store has taken 2 s without
+   * writing it: a store that stopped answering does not hold the page).
    */
   storeAfterAnswer: z.boolean().optional(),
 });

@@ -57,6 +57,22 @@ export function registerBrowserPoolGauge(registry: Registry, openBrowsers: () =>
 }
 
 /**
+ * Pages whose job has answered and whose store is still running, as `sift_page_stores_pending`: an extract and a
+ * search's fetch answer with the page first and store it after. A gauge that stays up means stores are not keeping
+ * pace (a slow or silent database); a caller that needs a page in the store before its next request waits for zero.
+ */
+export function registerPendingStoresGauge(registry: Registry, pending: () => number): void {
+  new Gauge({
+    name: 'sift_page_stores_pending',
+    help: 'Pages whose job has answered and whose store is still running (an extract or a search fetch answers first, then stores the page).',
+    registers: [registry],
+    collect() {
+      this.set(pending());
+    },
+  });
+}
+
+/**
  * The pages a worker acquired, by the way the page pipeline got each (`via`: the store's copy, the stored page of an
  * unchanged response, the response as served, the browser), as `sift_pages_acquired_total`; `register` puts it on the
  * worker's registry (runWorkerProcess's registerMetrics). Renders are the expensive way: a static site never has any.

@@ -227,6 +227,20 @@ describe('PageRepository (Postgres)', () => {
     expect(await pages.getFresh('operator', 'not a url', 30_000)).toBeNull();
   });
 
+  it('looks up many URLs in one call, each under the URL it was asked as, with the copy its viewer may see', async () => {
+    const owner = await createTestAccount(prisma, { plan: 'researcher', name: 'many-owner' });
+    const [own, shared, old, missing] = ['own', 'shared', 'old', 'missing'].map((path) => `https://${host}/many-${path}`);
+    await pages.save({ accountId: owner.id }, webPageOf({ finalUrl: own, text: 'Own copy.' }), 'extract');
+    await pages.save('operator', webPageOf({ finalUrl: own, text: 'Older shared copy.' }), 'extract', { fetchedAt: new Date(Date.now() - 10_000) });
+    await pages.save('operator', webPageOf({ finalUrl: shared, text: 'Shared copy.' }), 'extract');
+    await pages.save('operator', webPageOf({ finalUrl: old, text: 'Stale copy.' }), 'extract', { fetchedAt: new Date(Date.now() - 120_000) });
+    const found = await pages.getFreshMany({ accountId: owner.id }, [`${own}#top`, shared, old, missing, 'not a url'], 60_000);
+    expect(Object.fromEntries([...found].map(([url, copy]) => [url, copy.page.text]))).toEqual({ [`${own}#top`]: 'Own copy.', [shared]: 'Shared copy.' });
+    // Another viewer sees the shared copy of the first URL, not the owner's.
+    expect((await pages.getFreshMany('keyless', [own], 60_000)).get(own)?.page.text).toBe('Older shared copy.');
+    expect(await pages.getFreshMany('keyless', [], 60_000)).toEqual(new Map());
+  });
+
   it('stores nothing for an account with zero data retention, whoever produced the page', async () => {
     const account = await createTestAccount(prisma, { plan: 'researcher', zeroDataRetention: true, name: 'zdr-store' });
     const before = await prisma.document.count({ where: { domain: host } });

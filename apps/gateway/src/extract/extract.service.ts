@@ -2,9 +2,10 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import { ExtractRequestDto, ExtractResponseDto, FailedResultDto } from '@sift/api-contracts';
 import { BillingMeterName, extractMeter, meteredCreditsBound, Reservation } from '@sift/billing';
 import { JobQueue, JobTimeoutError, QueueUnavailableError } from '@sift/queue';
+import { askedContentOf, PageRepository, STORE_LOOKUP_MS, storedCopyAnswers, valueWithin } from '@sift/pages';
 import { ExtractUrlFailure, ExtractUrlJob, ExtractUrlResult, isRetryableFailure } from '@sift/queue-contracts';
 import { MeteringService } from '../billing/metering.service';
-import { RequestContext, responseTimeSeconds } from '../caller/request-context';
+import { pageViewerOf, RequestContext, responseTimeSeconds } from '../caller/request-context';
 import { failuresRecordedWith, NO_USAGE, RequestOutcome } from '../request-log/request-outcome';
 import { GATEWAY_CONFIG, GatewayAppConfig } from '../core/core.module';
 import { extractResultOf, resultsWithinTokenBudget } from '../pages/page-responses';
@@ -20,6 +21,7 @@ export class ExtractService {
   constructor(
     private readonly jobQueue: JobQueue,
     private readonly metering: MeteringService,
+    private readonly pages: PageRepository,
     @Inject(GATEWAY_CONFIG) private readonly config: GatewayAppConfig,
   ) {}
 
@@ -82,8 +84,9 @@ export class ExtractService {
   }
 
   /**
-   * One job per URL, enqueued together in one Redis round trip; each URL's outcome and time in the order of `urls`.
-   * The answer waits for the slowest URL only: every job starts at once (EXTRACT_CONCURRENCY is sized for that).
+   * Each URL's outcome and time in the order of `urls`: the stored copies that answer it from one lookup of the store
+   * (storedResults), the rest from one job per URL, enqueued together in one Redis round trip. The answer waits for
+   * the slowest URL only: every job starts at once (EXTRACT_CONCURRENCY is sized for that).
    */
   private async extractEach(
     context: RequestContext,
@@ -92,43 +95,88 @@ export class ExtractService {
     deadlineMs: number,
   ): Promise<{ outcomes: ExtractUrlResult[]; elapsedMs: number[] }> {
     const startedAt = Date.now();
-    const elapsedMs = urls.map(() => deadlineMs);
+    const stored = await this.storedResults(context, body, urls);
+    const storedMs = Date.now() - startedAt;
+    const toFetch = urls.filter((url) => !stored.has(url));
+    const fetchedMs = toFetch.map(() => deadlineMs);
     const accountId = context.caller && !context.caller.keyless ? context.caller.accountId : 'keyless';
-    const payloads = urls.map((url) => ({
+    const payloads = toFetch.map((url) => ({
       requestId: context.requestId,
       accountId,
       url,
       extractDepth: body.extract_depth,
       format: body.format,
-      timeoutMs: Math.max(1, deadlineMs - GATEWAY_MARGIN_MS),
+      timeoutMs: Math.max(1, deadlineMs - storedMs - GATEWAY_MARGIN_MS),
       includeImages: body.include_images,
       includeFavicon: body.include_favicon,
       query: body.query || undefined,
       chunksPerSource: body.chunks_per_source,
-      maxCacheAgeMs: this.config.DOCUMENT_CACHE_SECONDS * 1000,
+      // No maxCacheAgeMs: the store was asked above, so the worker goes straight to the fetch. Each page answers
+      // when it is made and is stored right after: the answer goes at the slowest URL's time.
+      storeAfterAnswer: true,
     }));
-    let settled: PromiseSettledResult<ExtractUrlResult>[];
+    let settled: PromiseSettledResult<ExtractUrlResult>[] = [];
     try {
-      settled = await this.jobQueue.enqueueAllAndWait(ExtractUrlJob, payloads, {
-        timeoutMs: deadlineMs,
-        onSettled: (index) => {
-          elapsedMs[index] = Date.now() - startedAt;
-        },
-      });
+      if (payloads.length > 0) {
+        settled = await this.jobQueue.enqueueAllAndWait(ExtractUrlJob, payloads, {
+          timeoutMs: Math.max(1, deadlineMs - storedMs),
+          onSettled: (index) => {
+            fetchedMs[index] = Date.now() - startedAt;
+          },
+        });
+      }
     } catch (error) {
       // Redis is down: the whole request answers 503 (and releases its reservation) rather than "all URLs failed".
       if (error instanceof QueueUnavailableError) throw error;
-      settled = urls.map(() => ({ status: 'rejected', reason: error }));
+      settled = toFetch.map(() => ({ status: 'rejected', reason: error }));
     }
-    const outcomes = settled.map((outcome, index): ExtractUrlResult => {
-      if (outcome.status === 'fulfilled') return outcome.value;
-      const url = urls[index];
-      const error: unknown = outcome.reason;
-      if (error instanceof JobTimeoutError) return { ok: false, url, error: `Timed out after ${deadlineMs / 1000} seconds.`, errorCode: 'timeout' };
-      this.logger.error(`extract of ${url} failed: ${error instanceof Error ? error.message : String(error)}`);
-      return { ok: false, url, error: 'Internal error while extracting this URL.', errorCode: 'internal' };
-    });
+    const outcomes: ExtractUrlResult[] = [];
+    const elapsedMs: number[] = [];
+    let fetchedIndex = 0;
+    for (const url of urls) {
+      const copy = stored.get(url);
+      if (copy) {
+        outcomes.push(copy);
+        elapsedMs.push(storedMs);
+      } else {
+        outcomes.push(this.outcomeOf(url, settled[fetchedIndex], deadlineMs));
+        elapsedMs.push(fetchedMs[fetchedIndex]);
+        fetchedIndex += 1;
+      }
+    }
     return { outcomes, elapsedMs };
+  }
+
+  /**
+   * The URLs whose stored copy answers this request (storedCopyAnswers, within DOCUMENT_CACHE_SECONDS, a copy the
+   * caller may see), as their results: one statement for all of them. The store only saves time: a lookup that fails
+   * or takes longer than STORE_LOOKUP_MS answers none, and every URL is fetched.
+   */
+  private async storedResults(context: RequestContext, body: ExtractRequestDto, urls: string[]): Promise<Map<string, ExtractUrlResult>> {
+    const results = new Map<string, ExtractUrlResult>();
+    const maxAgeMs = this.config.DOCUMENT_CACHE_SECONDS * 1000;
+    if (maxAgeMs <= 0) return results;
+    const lookup = this.pages.getFreshMany(pageViewerOf(context), urls, maxAgeMs).catch((error: unknown) => {
+      this.logger.warn(`document store lookup failed: ${error instanceof Error ? error.message : String(error)}`);
+      return null;
+    });
+    const copies = await valueWithin(lookup, STORE_LOOKUP_MS, null);
+    const needs = { extractDepth: body.extract_depth, format: body.format, includeImages: body.include_images };
+    for (const [url, copy] of copies ?? []) {
+      if (!storedCopyAnswers(copy, needs)) continue;
+      const content = askedContentOf(copy.page, { format: body.format, query: body.query || undefined, chunksPerSource: body.chunks_per_source });
+      if (content !== null) results.set(url, { ok: true, page: { ...copy.page, url }, content, fromCache: true, via: 'store' });
+    }
+    return results;
+  }
+
+  /** A job's settled outcome as the URL's result: a timeout or an error the worker did not report is a failed URL. */
+  private outcomeOf(url: string, outcome: PromiseSettledResult<ExtractUrlResult> | undefined, deadlineMs: number): ExtractUrlResult {
+    if (outcome?.status === 'fulfilled') return outcome.value;
+    const error: unknown = outcome?.reason;
+    if (error instanceof JobTimeoutError) return { ok: false, url, error: `Timed out after ${deadlineMs / 1000} seconds.`, errorCode: 'timeout' };
+    this.logger.error(`extract of ${url} failed: ${error instanceof Error ? error.message : String(error)}`);
+    return { ok: false, url, error: 'Internal error while extracting this URL.', errorCode: 'internal' };
   }
 }
 

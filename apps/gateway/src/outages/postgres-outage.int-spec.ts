@@ -1,5 +1,5 @@
 import { webPageOf } from '@sift/content-extraction';
-import { PageRepository } from '@sift/pages';
+import { PageRepository, STORE_WAIT_MS } from '@sift/pages';
 import { QUERY_ANSWER_MS } from '@sift/persistence';
 import { callGateway, createTestAccount, createTestKey, type GatewayAnswer, type SeverableProxy, startSeverableProxy, timed } from '@sift/testing';
 import { FixtureServer, startFixtureServer } from '@sift/safe-fetch';
@@ -180,7 +180,7 @@ describe('a Postgres outage', () => {
       await frozen?.close();
     });
 
-    it('still answers /extract with the page, well within its timeout: the store only saves time', async () => {
+    it('still answers /extract with the page at once: the page is stored after the answer', async () => {
       frozen.restore();
       const extract = (path: string) =>
         timed(() => callGateway<{ results: Array<{ url: string; raw_content: string }> }>(extracting.baseUrl, 'POST', '/extract', { apiKey, body: { urls: [`${site.url}${path}?run=${marker}`], timeout: 20 } }));
@@ -191,8 +191,9 @@ describe('a Postgres outage', () => {
       const { answer, ms } = await extract('/fresh');
       expect(answer.status).toBe(200);
       expect(answer.body.results.map((result) => result.raw_content).join('')).toContain('The Fresh page has enough words');
-      // The store's lookups and its write each waited out their bound, not the request's 20 s.
-      expect(ms).toBeLessThan(10_000);
+      // The gateway looked the page up (its own database connection answers); the worker's write, frozen, comes after
+      // the answer: the answer waits neither the request's 20 s nor the STORE_WAIT_MS a waiting caller gives a store.
+      expect(ms).toBeLessThan(STORE_WAIT_MS);
     });
 
     it('still answers /crawl with its pages, well within its timeout', async () => {

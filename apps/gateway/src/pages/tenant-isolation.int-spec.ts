@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { webPageOf } from '@sift/content-extraction';
 import { FixtureServer, startFixtureServer } from '@sift/safe-fetch';
 import { PageRepository } from '@sift/pages';
-import { callGateway, createTestAccount, createTestKey } from '@sift/testing';
+import { callGateway, createTestAccount, createTestKey, eventually } from '@sift/testing';
 import { startTestGateway, TestGateway, uniqueClientIp } from '../testing/gateway-harness';
 import { startWorkerProcess, WorkerProcess } from '../testing/worker-process';
 
@@ -72,6 +72,14 @@ describe('tenant visibility of stored pages, over HTTP', () => {
       ...(apiKey ? { apiKey } : { headers: { 'X-Tavily-Access-Mode': 'keyless', 'X-Forwarded-For': uniqueClientIp() } }),
       body: { urls: [url] },
     });
+  /** Copies of the page stored under the URL, for every owner (its query string's id picks it out). */
+  const storedCopies = (gateway: TestGateway, url: string) => gateway.prisma.document.count({ where: { url: { contains: url.split('?')[1].split('&')[0] } } });
+  /** An extract answers before its page is stored: what a test reads of the store waits for the copy to be there. */
+  const extractStored = async (gateway: TestGateway, apiKey: string, url: string, copies = 1) => {
+    const answer = await extract(gateway, apiKey, url);
+    await eventually(`copy ${copies} of ${url} stored`, async () => ((await storedCopies(gateway, url)) >= copies ? true : undefined), 15_000, 25);
+    return answer;
+  };
   const searchUrls = async (gateway: TestGateway, apiKey: string, query: string) => {
     const { status, body } = await callGateway<SearchBody>(gateway.baseUrl, 'POST', '/search', { apiKey, body: { query, max_results: 20 } });
     expect(status).toBe(200);
@@ -81,7 +89,7 @@ describe('tenant visibility of stored pages, over HTTP', () => {
   it("keeps A's pages out of B's search, and shows both the operator's corpus", async () => {
     const [keyA, keyB] = await Promise.all([keyOf(), keyOf()]);
     const { url } = page('Quarterly plans of account A');
-    expect((await extract(install.gateway, keyA, url)).body.results).toHaveLength(1);
+    expect((await extractStored(install.gateway, keyA, url)).body.results).toHaveLength(1);
 
     expect(await searchUrls(install.gateway, keyA, `${marker} quarterly plans`)).toContain(url);
     expect(await searchUrls(install.gateway, keyB, `${marker} quarterly plans`)).not.toContain(url);
@@ -94,16 +102,16 @@ describe('tenant visibility of stored pages, over HTTP', () => {
     const keyless = await extract(install.gateway, null, url);
     expect(keyless.status).toBe(200);
     expect(keyless.body.results).toHaveLength(1);
-    expect(await install.gateway.prisma.document.count({ where: { url: { contains: url.split('?')[1].split('&')[0] } } })).toBe(0);
-    // The same URL for an account is stored: the count above is not vacuous.
-    await extract(install.gateway, await keyOf(), url);
-    expect(await install.gateway.prisma.document.count({ where: { url: { contains: url.split('?')[1].split('&')[0] } } })).toBe(1);
+    // The same URL for an account is stored after it, and is then the only copy: the keyless page, stored first had it
+    // been, is not. The account's copy shows that the count is not vacuous.
+    await extractStored(install.gateway, await keyOf(), url);
+    expect(await storedCopies(install.gateway, url)).toBe(1);
   });
 
   it("never serves B the copy A's fetch stored, while A's own repeat comes from A's copy", async () => {
     const [keyA, keyB] = await Promise.all([keyOf(), keyOf()]);
     const { id, url } = page('First version seen by account A');
-    expect((await extract(install.gateway, keyA, url)).body.results[0].raw_content).toContain('First version');
+    expect((await extractStored(install.gateway, keyA, url)).body.results[0].raw_content).toContain('First version');
     served.set(id, `Second version ${marker} ${'Filler words so the extractor keeps this paragraph as the article body. '.repeat(6)}`);
 
     expect((await extract(install.gateway, keyB, url)).body.results[0].raw_content).toContain('Second version');
@@ -125,7 +133,7 @@ describe('tenant visibility of stored pages, over HTTP', () => {
     it("shows B the pages A fetched", async () => {
       const [keyA, keyB] = await Promise.all([keyOf(), keyOf()]);
       const { url } = page('Pooled notes of one team');
-      expect((await extract(pooled.gateway, keyA, url)).body.results).toHaveLength(1);
+      expect((await extractStored(pooled.gateway, keyA, url)).body.results).toHaveLength(1);
       expect(await searchUrls(pooled.gateway, keyB, `${marker} pooled notes`)).toContain(url);
     });
   });

@@ -44,6 +44,12 @@ export interface PageRequest {
   deadline: Deadline;
   /** The producer the page is stored as; a response's stored page is taken back only by the producer that made it. */
   source: 'extract' | 'crawl';
+  /**
+   * The caller answers with the page before it is stored (AcquiredPage.stored settles later): the page's index entry
+   * is then prepared by the store, after the answer, instead of by the parse that makes the page, which the answer
+   * waits for.
+   */
+  storeAfterAnswer?: boolean;
   /** Default: safe-fetch under the pipeline's policy. A crawl passes its own (politeness per host, retries). */
   fetch?: PageFetcher;
   /** Default: the pipeline's browser. A crawl passes its own (its render budget); null never renders. */
@@ -133,12 +139,12 @@ export class PageAcquisition {
       case 'pdf':
         if (request.linksOnly) return this.acquired({ via: 'fetch', stored: NOTHING_TO_STORE });
         assertSuccessfulStatus(fetched.status);
-        return this.acquired(this.stored(request, { via: 'fetch', ...(await this.parsed(request, () => this.options.parser.pdf(fetched.body, fetched.finalUrl, request.url, request.deadline.remainingMs(), this.indexes(request)))) }));
+        return this.acquired(this.stored(request, { via: 'fetch', ...(await this.parsed(request, () => this.options.parser.pdf(fetched.body, fetched.finalUrl, request.url, request.deadline.remainingMs(), this.parseIndexes(request)))) }));
       case 'text':
       case 'json':
         if (request.linksOnly) return this.acquired({ via: 'fetch', stored: NOTHING_TO_STORE });
         assertSuccessfulStatus(fetched.status);
-        return this.acquired(this.stored(request, { via: 'fetch', ...(await this.parsed(request, () => this.options.parser.text(fetched.text, fetched.finalUrl, request.url, request.deadline.remainingMs(), this.indexes(request)))) }));
+        return this.acquired(this.stored(request, { via: 'fetch', ...(await this.parsed(request, () => this.options.parser.text(fetched.text, fetched.finalUrl, request.url, request.deadline.remainingMs(), this.parseIndexes(request)))) }));
       default:
         throw new ExtractionFailure('unsupported_type', `Unsupported content type: ${fetched.mimeType || fetched.kind}`);
     }
@@ -175,9 +181,14 @@ export class PageAcquisition {
     return valueWithin(answered, Math.min(STORE_LOOKUP_MS, request.deadline.remainingMs()), null);
   }
 
-  /** Whether a page made now will be stored, so its parse prepares the index entry too. */
+  /** Whether a page made now will be stored. */
   private indexes(request: PageRequest): boolean {
     return this.options.store !== undefined && request.owner !== 'keyless' && !request.linksOnly;
+  }
+
+  /** Whether the parse that makes the page prepares its index entry too: when it will be stored, and the caller waits for that. */
+  private parseIndexes(request: PageRequest): boolean {
+    return this.indexes(request) && !request.storeAfterAnswer;
   }
 
   private async htmlPage(request: PageRequest, fetched: FetchedPage, bodyDigest: string): Promise<AcquiredPage> {
@@ -192,7 +203,7 @@ export class PageAcquisition {
       const links = request.links ? (await this.analysed(request, fetched, { extract: false, links: true, judged: true })).links : undefined;
       return { via: 'unchanged', page: unchanged, ...(links ? { links } : {}), stored: NOTHING_TO_STORE };
     }
-    const analysis = await this.analysed(request, fetched, { extract: fetched.status < 400, links: request.links, index: this.indexes(request) });
+    const analysis = await this.analysed(request, fetched, { extract: fetched.status < 400, links: request.links, index: this.parseIndexes(request) });
     assertNotBlocked(fetched.status, analysis);
     const page = this.staticPage(analysis, request);
     if (page && !needsBrowser(analysis.hasScripts, page.text)) {
@@ -236,7 +247,7 @@ export class PageAcquisition {
       if (request.deadline.expired || error instanceof ExtractionFailure || error instanceof PageMemoryExceededError || isEgressRefusal(error)) throw error;
     }
     {
-      const analysis = await this.analysed(request, fetched, { extract: fetched.status < 400, links: request.links, index: this.indexes(request) });
+      const analysis = await this.analysed(request, fetched, { extract: fetched.status < 400, links: request.links, index: this.parseIndexes(request) });
       assertNotBlocked(fetched.status, analysis);
       return { via: 'fetch', page: pageOf(analysis), ...madeOf(analysis) };
     }
@@ -259,7 +270,7 @@ export class PageAcquisition {
   private async renderedPage(request: PageRequest): Promise<MadePage> {
     const render = this.rendererFor(request);
     if (!render) throw noContentFailure();
-    const analysis = await this.rendered(request, render, { extract: true, links: request.links, index: this.indexes(request) });
+    const analysis = await this.rendered(request, render, { extract: true, links: request.links, index: this.parseIndexes(request) });
     return { via: 'render', page: pageOf(analysis), ...madeOf(analysis) };
   }
 
