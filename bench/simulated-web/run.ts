@@ -107,7 +107,8 @@ function visitUrl(stack: Stack, path: string, visit: string): string {
  * Readies the next measured request: waits until no fetch of an earlier one can still store a page (every host has
  * answered all but the requests of pages that never answer, the extract queue holds no other job, and the extractor
  * has stored the pages of the jobs that answered first; a search may leave its slow fetches to finish in the
- * background, and the local index would find their pages for the next query), then deletes every page earlier requests stored (any loopback port), so the next request fetches its own.
+ * background, and the local index would find their pages for the next query), then deletes every page earlier
+ * requests stored (any loopback port), so the next request fetches its own.
  */
 async function forgetPages(stack: Stack): Promise<void> {
   const giveUpAt = Date.now() + SETTLE_LIMIT_MS;

@@ -98,6 +98,7 @@ describe('ExtractionService against loopback fixtures', () => {
     site = await startFixtureServer({
       '/article': html(articleHtml),
       '/article-for-cache': html(articleHtml),
+      '/article-stored-after': html(articleHtml),
       '/article-for-formats': html(articleHtml),
       '/article-zero-retention': html(articleHtml),
       // The bytes a test serves at the moment (changed between requests).
@@ -247,6 +248,21 @@ describe('ExtractionService against loopback fixtures', () => {
     expect(blocked.error).toBe('URL is not supported');
     const invalid = expectFailure(await service.extract({ ...payloadFor('/article'), url: 'not a url' }));
     expect(invalid.error).toMatch(/^Invalid URL/);
+  });
+
+  it('answers before the page is stored when the caller asks (storeAfterAnswer), and stores it with its index entry right after', async () => {
+    const url = `${site.url}/article-stored-after`;
+    const answered = expectSuccess(await service.extract(payloadFor('/article-stored-after', { accountId, storeAfterAnswer: true })));
+    expect(answered.content).toContain('spiral stairs');
+    // The store is still running: it needs Postgres's answers, which no microtask between the answer and this line can
+    // have brought.
+    expect(service.storesPending).toBe(1);
+    await service.storesSettled();
+    expect(service.storesPending).toBe(0);
+    const stored = await pages.findByUrl(url, { accountId });
+    expect(stored?.page.contentHash).toBe(answered.page.contentHash);
+    // The index entry the parse did not prepare was prepared by the store: the page has its chunks.
+    expect(await prisma.documentChunk.count({ where: { documentId: stored?.id } })).toBeGreaterThan(0);
   });
 
   it('stores a successful extraction and serves it from the store within the freshness window', async () => {

@@ -1,5 +1,5 @@
 import { Registry } from 'prom-client';
-import { PagesAcquired } from './worker-metrics';
+import { PagesAcquired, registerPendingStoresGauge } from './worker-metrics';
 
 describe('PagesAcquired', () => {
   it('counts the pages acquired by the way each was got, on the registry it is put on', async () => {
@@ -13,5 +13,16 @@ describe('PagesAcquired', () => {
     expect(metrics).toMatch(/^sift_pages_acquired_total\{via="fetch"\} 2$/m);
     expect(metrics).toMatch(/^sift_pages_acquired_total\{via="render"\} 1$/m);
     expect(metrics).not.toMatch(/via="store"/);
+  });
+});
+
+describe('registerPendingStoresGauge', () => {
+  it('reports the stores still running after their answer, read when the metrics are asked for', async () => {
+    const registry = new Registry();
+    let pending = 3;
+    registerPendingStoresGauge(registry, () => pending);
+    expect(await registry.metrics()).toMatch(/^sift_page_stores_pending 3$/m);
+    pending = 0;
+    expect(await registry.metrics()).toMatch(/^sift_page_stores_pending 0$/m);
   });
 });
