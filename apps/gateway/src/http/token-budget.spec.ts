@@ -1,5 +1,5 @@
 import { TOKEN_BUDGET_CUT_MARKER } from '@sift/api-contracts';
-import { countTokens, fitList, fitRankedTexts, fitReport, fitText, StreamedTextBudget } from './token-budget';
+import { countTokens, encodeAhead, fitList, fitRankedTexts, fitReport, fitText, StreamedTextBudget } from './token-budget';
 
 const marker = TOKEN_BUDGET_CUT_MARKER;
 const sentence = (topic: string, index: number) => `The ${topic} crawler visited page number ${index} and stored its cleaned content. `;
@@ -138,6 +138,16 @@ describe('fitRankedTexts', () => {
     expect(fitted.budget.returned_tokens).toBeGreaterThan(3_500);
     expect(fitted.budget.cut).toBe(true);
     expect(fitted.results[0][1].length).toBeGreaterThan(fitted.results[1][1].length);
+  });
+
+  it('fits texts encoded ahead (encodeAhead) exactly as texts it encodes itself, for any budget', () => {
+    const pages = [paragraph('ahead-first', 400), paragraph('ahead-second', 30), `${'-'.repeat(40)} | ${paragraph('ahead-table', 200)}`];
+    const results = pages.map((page) => [page.slice(0, 300), page]);
+    const budgets = [500, 2_000, 2_000, 4_000];
+    const expected = budgets.map((budget) => fitRankedTexts(results, budget));
+    for (const page of pages) encodeAhead(page, 2_000);
+    // The 2,000-token fits take up the tokens encoded ahead, twice: a fit leaves them as it found them.
+    expect(budgets.map((budget) => fitRankedTexts(results, budget))).toEqual(expected);
   });
 });
 

@@ -34,7 +34,7 @@ class TokenizedText {
 
   constructor(
     readonly text: string,
-    longestAllowance: number,
+    readonly longestAllowance: number,
   ) {
     const limit = longestAllowance * MAX_CHARACTERS_PER_TOKEN + REACH_SLACK_CHARACTERS;
     this.encodesWholeText = text.length <= limit;
@@ -51,6 +51,29 @@ class TokenizedText {
     }
     return this.exhausted && !this.encodesWholeText ? Math.max(this.tokens.length, cap + 1) : this.tokens.length;
   }
+}
+
+/** Texts encoded ahead of their budget (encodeAhead), by text, oldest first; at most AHEAD_TEXTS are kept. */
+const encodedAhead = new Map<string, TokenizedText>();
+const AHEAD_TEXTS = 64;
+
+/**
+ * Encodes `text` as far as a budget of `maxTokens` can keep of it, now, while its request is still waiting for other
+ * pages: the fit of the answer (fitRankedTexts) then takes up these tokens instead of encoding the text after the
+ * wait, on the answer's path. The same tokens either way.
+ */
+export function encodeAhead(text: string, maxTokens: number): void {
+  if (text.length === 0 || encodedAhead.has(text)) return;
+  const tokenized = new TokenizedText(text, maxTokens);
+  tokenized.countUpTo(maxTokens);
+  encodedAhead.set(text, tokenized);
+  if (encodedAhead.size > AHEAD_TEXTS) encodedAhead.delete(encodedAhead.keys().next().value as string);
+}
+
+/** The text's tokens as encodeAhead left them for the same budget; else a new encoding. */
+function tokenizedFor(text: string, maxTokens: number): TokenizedText {
+  const ahead = encodedAhead.get(text);
+  return ahead?.longestAllowance === maxTokens ? ahead : new TokenizedText(text, maxTokens);
 }
 
 /** Tokens of `text` by the tokenizer `max_tokens` is counted in. */
@@ -108,7 +131,7 @@ const CUT_MARKER_ALONE = TOKEN_BUDGET_CUT_MARKER.trimStart();
  * shares, which fall with rank (weights 1, 1/2, 1/3, …), so earlier results keep more.
  */
 export function fitRankedTexts(results: ReadonlyArray<ReadonlyArray<string>>, maxTokens: number): { results: string[][]; budget: TokenBudgetDto } {
-  const tokenized = results.map((texts) => texts.map((text) => new TokenizedText(text, maxTokens)));
+  const tokenized = results.map((texts) => texts.map((text) => tokenizedFor(text, maxTokens)));
   const shares = sharesOf(tokenized, maxTokens);
   let returned = 0;
   let cut = false;

@@ -28,6 +28,8 @@ export interface ResolvedSearch {
   answerDepth?: 'basic' | 'advanced';
   /** Absent when raw content was not asked for. */
   rawContentFormat?: 'markdown' | 'text';
+  /** The answer's token budget (`max_tokens`); absent when none was asked for. */
+  maxTokens?: number;
   includeDomains: string[];
   excludeDomains: string[];
   includeDomainsMode?: 'filter' | 'boost';
@@ -110,6 +112,7 @@ export function resolveSearch(body: SearchRequestDto, explicitFields: ReadonlySe
     includeImageDescriptions: body.include_images && body.include_image_descriptions,
     answerDepth: body.include_answer === false ? undefined : body.include_answer === 'advanced' ? 'advanced' : 'basic',
     rawContentFormat: body.include_raw_content === false ? undefined : body.include_raw_content === 'text' ? 'text' : 'markdown',
+    ...(body.max_tokens === undefined ? {} : { maxTokens: body.max_tokens }),
     includeDomains,
     excludeDomains,
     includeDomainsMode: includeDomains.length > 0 ? (body.include_domains_mode ?? 'filter') : undefined,

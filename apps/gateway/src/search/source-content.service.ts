@@ -7,6 +7,7 @@ import { type PageNeeds, PageRepository, type StoredPage, storedCopyAnswers } fr
 import { pageViewerOf, type RequestContext } from '../caller/request-context';
 import { GATEWAY_CONFIG, GatewayAppConfig } from '../core/core.module';
 import type { ResolvedSearch } from './search-parameters';
+import { encodeAhead } from '../http/token-budget';
 import type { SourceContent } from './source-content';
 import { atWallClock } from './wall-clock-timer';
 
@@ -154,6 +155,10 @@ export class SourceContentService {
     if (plan.content === 'cache') return { kind: 'snippet', source: this.fromSnippet(candidate) };
     const fetched = await this.fetch(context, search, candidate, plan.fetchDeadline);
     if (!fetched.ok) return { kind: 'failed', source: { ...this.fromSnippet(candidate), fetchFailed: true, fetchFailure: fetched.failure } };
+    // Its raw content's tokens are counted now, while the search still waits for other pages, not after the wait.
+    if (search.maxTokens !== undefined && search.rawContentFormat && Date.now() < plan.answerBy) {
+      encodeAhead(search.rawContentFormat === 'text' ? fetched.source.page.text : fetched.source.page.markdown, search.maxTokens);
+    }
     return { kind: 'page', source: fetched.source };
   }
 
