@@ -1,5 +1,5 @@
 import type { ContentFormat, ExtractDepth } from '@sift/queue-contracts';
-import { storedCopyAnswers } from './stored-copy';
+import { someCopyMayAnswer, storedCopyAnswers } from './stored-copy';
 import type { DocumentSource } from './stored-page';
 
 const needs = (extractDepth: ExtractDepth, format: ContentFormat, includeImages: boolean) => ({ extractDepth, format, includeImages });
@@ -25,5 +25,8 @@ describe('storedCopyAnswers', () => {
     for (const source of ['extract', 'crawl', 'import'] satisfies DocumentSource[]) {
       expect(storedCopyAnswers({ source }, needs('advanced', 'markdown', false))).toBe(false);
     }
+    // So the store is not asked for one; it is for a basic request.
+    expect(someCopyMayAnswer(needs('advanced', 'markdown', false))).toBe(false);
+    expect(someCopyMayAnswer(needs('basic', 'markdown', true))).toBe(true);
   });
 });

@@ -22,9 +22,14 @@ export interface PageNeeds {
  * Freshness and who may see a copy are the store's lookup (PageRepository.getFresh), not this rule.
  */
 export function storedCopyAnswers(copy: { source: DocumentSource }, needs: PageNeeds): boolean {
-  if (needs.extractDepth === 'advanced') return false;
+  if (!someCopyMayAnswer(needs)) return false;
   if (copy.source === 'import') return needs.format === 'text' && !needs.includeImages;
   return true;
+}
+
+/** Whether any stored copy could answer (storedCopyAnswers): when none can, the store is not asked. */
+export function someCopyMayAnswer(needs: PageNeeds): boolean {
+  return needs.extractDepth !== 'advanced';
 }
 
 /** What an extract asks of a page: its format, and the query whose chunks it wants instead of the whole content. */

@@ -2,7 +2,7 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import { ExtractRequestDto, ExtractResponseDto, FailedResultDto } from '@sift/api-contracts';
 import { BillingMeterName, extractMeter, meteredCreditsBound, Reservation } from '@sift/billing';
 import { JobQueue, JobTimeoutError, QueueUnavailableError } from '@sift/queue';
-import { askedContentOf, PageRepository, STORE_LOOKUP_MS, storedCopyAnswers, valueWithin } from '@sift/pages';
+import { askedContentOf, PageRepository, someCopyMayAnswer, STORE_LOOKUP_MS, storedCopyAnswers, valueWithin } from '@sift/pages';
 import { ExtractUrlFailure, ExtractUrlJob, ExtractUrlResult, isRetryableFailure } from '@sift/queue-contracts';
 import { MeteringService } from '../billing/metering.service';
 import { pageViewerOf, RequestContext, responseTimeSeconds } from '../caller/request-context';
@@ -149,19 +149,20 @@ export class ExtractService {
 
   /**
    * The URLs whose stored copy answers this request (storedCopyAnswers, within DOCUMENT_CACHE_SECONDS, a copy the
-   * caller may see), as their results: one statement for all of them. The store only saves time: a lookup that fails
-   * or takes longer than STORE_LOOKUP_MS answers none, and every URL is fetched.
+   * caller may see), as their results: one statement for all of them, none when no copy could answer (an advanced
+   * extraction: someCopyMayAnswer). The store only saves time: a lookup that fails or takes longer than
+   * STORE_LOOKUP_MS answers none, and every URL is fetched.
    */
   private async storedResults(context: RequestContext, body: ExtractRequestDto, urls: string[]): Promise<Map<string, ExtractUrlResult>> {
     const results = new Map<string, ExtractUrlResult>();
     const maxAgeMs = this.config.DOCUMENT_CACHE_SECONDS * 1000;
-    if (maxAgeMs <= 0) return results;
+    const needs = { extractDepth: body.extract_depth, format: body.format, includeImages: body.include_images };
+    if (maxAgeMs <= 0 || !someCopyMayAnswer(needs)) return results;
     const lookup = this.pages.getFreshMany(pageViewerOf(context), urls, maxAgeMs).catch((error: unknown) => {
       this.logger.warn(`document store lookup failed: ${error instanceof Error ? error.message : String(error)}`);
       return null;
     });
     const copies = await valueWithin(lookup, STORE_LOOKUP_MS, null);
-    const needs = { extractDepth: body.extract_depth, format: body.format, includeImages: body.include_images };
     for (const [url, copy] of copies ?? []) {
       if (!storedCopyAnswers(copy, needs)) continue;
       const content = askedContentOf(copy.page, { format: body.format, query: body.query || undefined, chunksPerSource: body.chunks_per_source });

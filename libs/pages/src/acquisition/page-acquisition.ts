@@ -4,7 +4,7 @@ import { failureCodeOfStatus } from '@sift/queue-contracts';
 import { type ContentKind, type EgressPolicy, type FetchedResource, FetchError, safeFetch } from '@sift/safe-fetch';
 import { bodyDigestOf, type ContentParsingPool, type HtmlAnalysis, type HtmlDocument, sourceFingerprintOf, TaskPoolError } from '@sift/task-pool';
 import type { PageRepository } from '../page.repository';
-import { storedCopyAnswers, type PageNeeds } from '../stored-copy';
+import { someCopyMayAnswer, storedCopyAnswers, type PageNeeds } from '../stored-copy';
 import type { PageOwner } from '../stored-page';
 import { type Deadline, valueWithin } from './deadline';
 import { BINARY_CONTENT_REASON, ExtractionFailure, httpStatusFailure, noContentFailure, parsingFailure, timedOut } from './extraction-failure';
@@ -164,7 +164,7 @@ export class PageAcquisition {
    */
   private async fromStore(request: PageRequest): Promise<WebPage | null> {
     const store = this.options.store;
-    if (!store || !request.maxCacheAgeMs || request.linksOnly || request.links) return null;
+    if (!store || !request.maxCacheAgeMs || request.linksOnly || request.links || !someCopyMayAnswer(request.needs)) return null;
     const stored = await this.lookedUp(request, store.getFresh(request.owner, request.url, request.maxCacheAgeMs));
     return stored && storedCopyAnswers(stored, request.needs) ? { ...stored.page, url: request.url } : null;
   }
