@@ -27,7 +27,7 @@ export async function llmPlan(
   question: string,
   model: ResearchModel,
   maximumQueries: number,
-  task: Pick<ResearchProgress, 'signal' | 'deadlineAt'>,
+  task: Pick<ResearchProgress, 'signal'>,
 ): Promise<ResearchSection[] | null> {
   let reply: string;
   try {

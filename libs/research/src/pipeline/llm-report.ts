@@ -105,7 +105,7 @@ export async function llmReport(
   request: ResearchRequest,
   pages: SourcePage[],
   onText: (text: string) => Promise<void>,
-  task: Pick<ResearchProgress, 'signal' | 'deadlineAt'>,
+  task: Pick<ResearchProgress, 'signal'>,
 ): Promise<{ content: string; order: CitationOrder }> {
   const rewriter = new CitationRewriter(request.citationFormat, pages);
   let content = '';
@@ -143,7 +143,7 @@ export async function llmObject(
   request: ResearchRequest,
   validator: OutputSchemaValidator,
   pages: SourcePage[],
-  task: Pick<ResearchProgress, 'signal' | 'deadlineAt'>,
+  task: Pick<ResearchProgress, 'signal'>,
 ): Promise<Record<string, unknown>> {
   const messages: ChatMessage[] = [
     {

@@ -1,3 +1,4 @@
+import { type LlmClient, LlmError } from '@sift/llm';
 import type { ResearchEvent } from '@sift/queue-contracts';
 import { inlineCitation } from './citation-style';
 import { isGroundedIn } from './grounding';
@@ -284,6 +285,36 @@ describe('runResearch without a model (extractive)', () => {
     const { deps, searches } = corpusDependencies();
     await expect(runResearch(request(), budget, deps, recorder(deadline.signal).progress)).rejects.toThrow(/Research stopped before planning: the 5 minute deadline passed/);
     expect(searches).toHaveLength(0);
+  });
+});
+
+describe('runResearch with a model', () => {
+  it('wraps up with a partial report when the task\'s time ends while the model writes, even on a clock that lags', async () => {
+    // A model that writes forever, whose call times out as a timer on a busy event loop does: counted from a clock
+    // 50 ms behind the wall clock, so a limit set for the task's wrap-up fires before the task's own signal.
+    const lagMs = 50;
+    const llm: LlmClient = {
+      complete: async () => '{"sections": [{"title": "Rebasing", "queries": ["git rebase"]}]}',
+      async *stream(_messages, options) {
+        const timesOutAt = Date.now() - lagMs + (options?.deadlineMs ?? 30_000);
+        for (;;) {
+          await new Promise((resolve) => setTimeout(resolve, 5));
+          options?.signal?.throwIfAborted();
+          if (Date.now() >= timesOutAt) throw new LlmError('the model call timed out');
+          yield 'and it goes on ';
+        }
+      },
+    };
+    const { deps } = corpusDependencies();
+    const wrapUp = new AbortController();
+    const { progress } = recorder(wrapUp.signal);
+    const wrapUpAt = Date.now() + 400;
+    setTimeout(() => wrapUp.abort(new Error('The research task did not finish before its deadline.')), wrapUpAt - Date.now());
+    const outcome = await runResearch(request(), budget, { ...deps, llm }, { ...progress, deadlineAt: new Date(wrapUpAt) });
+    expect(outcome.partialReason).toMatch(/^The research task reached its deadline before it finished; the report is written from the \d+ sources found by then\.$/);
+    expect(outcome.mode).toBe('extractive');
+    expect(outcome.content).not.toContain('and it goes on');
+    expect(outcome.sources.length).toBeGreaterThan(0);
   });
 });
 
