@@ -359,7 +359,7 @@ describe('ExtractionService against loopback fixtures', () => {
     const errors: unknown[] = [];
     const unreachable: ExtractionServiceOptions['pages'] = {
       save: async () => null,
-      getFresh: async () => null,
+      getFreshMany: async () => new Map(),
       refetched: async () => {
         throw new Error('connection refused');
       },

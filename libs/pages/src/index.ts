@@ -18,9 +18,9 @@ export {
   type PageFetcher,
   type PageRenderer,
   type PageRequest,
-  STORE_LOOKUP_MS,
   STORE_WAIT_MS,
 } from './acquisition/page-acquisition';
+export { STORE_LOOKUP_MS, storedCopiesAnswering, withinStoreLookup, type StoredCopiesWanted } from './acquisition/store-lookup';
 export { Deadline, valueWithin } from './acquisition/deadline';
 export { inlineContentParser } from './acquisition/inline-content-parser';
 export {

@@ -209,7 +209,7 @@ describe('runCrawl on the Git documentation site', () => {
           stored.push(document);
           return null;
         },
-        getFresh: async () => null,
+        getFreshMany: async () => new Map(),
         refetched: async () => null,
       },
     });

@@ -2,7 +2,7 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import { ExtractRequestDto, ExtractResponseDto, FailedResultDto } from '@sift/api-contracts';
 import { BillingMeterName, extractMeter, meteredCreditsBound, Reservation } from '@sift/billing';
 import { JobQueue, JobTimeoutError, QueueUnavailableError } from '@sift/queue';
-import { askedContentOf, PageRepository, someCopyMayAnswer, STORE_LOOKUP_MS, storedCopyAnswers, valueWithin } from '@sift/pages';
+import { askedContentOf, PageRepository, STORE_LOOKUP_MS, storedCopiesAnswering } from '@sift/pages';
 import { ExtractUrlFailure, ExtractUrlJob, ExtractUrlResult, isRetryableFailure } from '@sift/queue-contracts';
 import { MeteringService } from '../billing/metering.service';
 import { pageViewerOf, RequestContext, responseTimeSeconds } from '../caller/request-context';
@@ -148,23 +148,21 @@ export class ExtractService {
   }
 
   /**
-   * The URLs whose stored copy answers this request (storedCopyAnswers, within DOCUMENT_CACHE_SECONDS, a copy the
-   * caller may see), as their results: one statement for all of them, none when no copy could answer (an advanced
-   * extraction: someCopyMayAnswer). The store only saves time: a lookup that fails or takes longer than
-   * STORE_LOOKUP_MS answers none, and every URL is fetched.
+   * The URLs whose stored copy answers this request (storedCopiesAnswering: within DOCUMENT_CACHE_SECONDS, a copy the
+   * caller may see), as their results. A store that fails or is slow answers none, and every URL is fetched.
    */
   private async storedResults(context: RequestContext, body: ExtractRequestDto, urls: string[]): Promise<Map<string, ExtractUrlResult>> {
     const results = new Map<string, ExtractUrlResult>();
-    const maxAgeMs = this.config.DOCUMENT_CACHE_SECONDS * 1000;
-    const needs = { extractDepth: body.extract_depth, format: body.format, includeImages: body.include_images };
-    if (maxAgeMs <= 0 || !someCopyMayAnswer(needs)) return results;
-    const lookup = this.pages.getFreshMany(pageViewerOf(context), urls, maxAgeMs).catch((error: unknown) => {
+    const wanted = {
+      viewer: pageViewerOf(context),
+      urls,
+      maxAgeMs: this.config.DOCUMENT_CACHE_SECONDS * 1000,
+      needs: { extractDepth: body.extract_depth, format: body.format, includeImages: body.include_images },
+    };
+    const copies = await storedCopiesAnswering(this.pages, wanted, STORE_LOOKUP_MS, (error) => {
       this.logger.warn(`document store lookup failed: ${error instanceof Error ? error.message : String(error)}`);
-      return null;
     });
-    const copies = await valueWithin(lookup, STORE_LOOKUP_MS, null);
-    for (const [url, copy] of copies ?? []) {
-      if (!storedCopyAnswers(copy, needs)) continue;
+    for (const [url, copy] of copies) {
       const content = askedContentOf(copy.page, { format: body.format, query: body.query || undefined, chunksPerSource: body.chunks_per_source });
       if (content !== null) results.set(url, { ok: true, page: { ...copy.page, url }, content, fromCache: true, via: 'store' });
     }

@@ -1,4 +1,4 @@
-import type { PageRepository } from '@sift/pages';
+import type { DocumentSource, PageRepository, StoredPage } from '@sift/pages';
 import type { JobQueue } from '@sift/queue';
 import type { SearchCandidate } from '@sift/search-index';
 import type { RequestContext } from '../caller/request-context';
@@ -34,5 +34,35 @@ describe('SourceContentService', () => {
     expect(outcome.stillLoading).toBe(0);
     expect(outcome.sources).toEqual([expect.objectContaining({ chunks: candidate.chunks, snippetOnly: false })]);
     expect(outcome.sources[0].loading).toBeUndefined();
+  });
+
+  it("looks the upstream's candidates up in the store in one statement, and shows the copies that hold what the search needs", async () => {
+    const snippet = (url: string): SearchCandidate => ({ ...candidate, url, content: 'Snippet.', chunks: undefined, contentIsSnippet: true, provider: 'searxng' });
+    const stored = (url: string, source: DocumentSource): StoredPage => ({
+      id: url,
+      fetchedAt: new Date(),
+      source,
+      page: { url, finalUrl: url, title: 'Stored', text: `The stored text of ${url}.`, markdown: `The stored markdown of ${url}.`, images: [] } as unknown as StoredPage['page'],
+    });
+    const lookups: string[][] = [];
+    const pages: Pick<PageRepository, 'getFreshMany'> = {
+      getFreshMany: async (_viewer, urls) => {
+        lookups.push([...urls]);
+        return new Map([stored('https://a.example/', 'extract'), stored('https://b.example/', 'import')].map((copy) => [copy.page.url, copy]));
+      },
+    };
+    const withStore = new SourceContentService(pages as PageRepository, unused as unknown as JobQueue, { DOCUMENT_CACHE_SECONDS: 3600 } as GatewayAppConfig);
+    const outcome = await withStore.load({} as RequestContext, { rawContentFormat: 'markdown', includeImages: false } as ResolvedSearch, [candidate, snippet('https://a.example/'), snippet('https://b.example/'), snippet('https://c.example/')], {
+      content: 'cache',
+      wanted: 3,
+      answerBy: Date.now() + 5_000,
+      waitForAll: false,
+      fetchDeadline: Date.now() + 5_000,
+    });
+    expect(lookups).toEqual([['https://a.example/', 'https://b.example/', 'https://c.example/']]);
+    expect(outcome.fromCache).toBe(1);
+    // The imported text cannot answer a search that shows markdown: that candidate keeps its snippet, as does the one not stored.
+    expect(outcome.sources.map((source) => source.snippetOnly)).toEqual([false, false, true, true]);
+    expect(outcome.sources[1].page.markdown).toBe('The stored markdown of https://a.example/.');
   });
 });

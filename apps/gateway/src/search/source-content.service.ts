@@ -3,7 +3,7 @@ import { conventionalFavicon, type WebPage, webPageOf } from '@sift/content-extr
 import { JobQueue, JobTimeoutError } from '@sift/queue';
 import { ExtractUrlJob, ExtractUrlResult } from '@sift/queue-contracts';
 import { PublishedDateSource, SearchCandidate } from '@sift/search-index';
-import { type PageNeeds, PageRepository, type StoredPage, storedCopyAnswers } from '@sift/pages';
+import { PageRepository, STORE_LOOKUP_MS, type StoredPage, storedCopiesAnswering } from '@sift/pages';
 import { pageViewerOf, type RequestContext } from '../caller/request-context';
 import { GATEWAY_CONFIG, GatewayAppConfig } from '../core/core.module';
 import type { ResolvedSearch } from './search-parameters';
@@ -79,6 +79,7 @@ export class SourceContentService {
     const states: CandidateState[] = candidates.map((candidate) =>
       candidate.contentIsSnippet ? { candidate } : { candidate, kind: 'index' as const, source: this.fromIndex(candidate) },
     );
+    const copies = this.storedCopies(context, search, states, plan);
     const waitEnded = await new Promise<ContentWaitEnd>((resolve) => {
       const cancels: Array<() => void> = [];
       let ended = false;
@@ -97,7 +98,7 @@ export class SourceContentService {
       }
       for (const state of states) {
         if (state.kind !== undefined) continue;
-        void this.contentOf(context, search, state.candidate, plan)
+        void this.contentOf(context, search, state.candidate, plan, copies)
           .catch((error: unknown) => {
             this.logger.warn(`content of ${state.candidate.url} failed: ${(error as Error).message}`);
             const fetchFailure = { error: 'Internal error while fetching this page.', errorCode: 'internal' as const };
@@ -147,10 +148,16 @@ export class SourceContentService {
     return true;
   }
 
-  private async contentOf(context: RequestContext, search: ResolvedSearch, candidate: SearchCandidate, plan: ContentPlan): Promise<Required<Omit<CandidateState, 'candidate'>>> {
+  private async contentOf(
+    context: RequestContext,
+    search: ResolvedSearch,
+    candidate: SearchCandidate,
+    plan: ContentPlan,
+    copies: Promise<Map<string, StoredPage>>,
+  ): Promise<Required<Omit<CandidateState, 'candidate'>>> {
     if (!candidate.contentIsSnippet) return { kind: 'index', source: this.fromIndex(candidate) };
     if (plan.content === 'index') return { kind: 'snippet', source: this.fromSnippet(candidate) };
-    const cached = await this.fresh(context, search, candidate.url);
+    const cached = (await copies).get(candidate.url);
     if (cached) return { kind: 'cached', source: this.fromPage(candidate, cached.page, dateSourceOfStored(cached)) };
     if (plan.content === 'cache') return { kind: 'snippet', source: this.fromSnippet(candidate) };
     const fetched = await this.fetch(context, search, candidate, plan.fetchDeadline);
@@ -212,17 +219,21 @@ export class SourceContentService {
     };
   }
 
-  /** The stored copy of the page, when it holds what this search needs of it (storedCopyAnswers). */
-  private async fresh(context: RequestContext, search: ResolvedSearch, url: string): Promise<StoredPage | null> {
-    const needs: PageNeeds = { extractDepth: 'basic', format: search.rawContentFormat ?? 'text', includeImages: search.includeImages };
-    try {
-      const stored = await this.pages.getFresh(pageViewerOf(context), url, this.config.DOCUMENT_CACHE_SECONDS * 1000);
-      return stored && storedCopyAnswers(stored, needs) ? stored : null;
-    } catch (error) {
-      // The cache only saves time: a store error falls back to fetching or the snippet.
-      this.logger.warn(`document store lookup of ${url} failed: ${(error as Error).message}`);
-      return null;
-    }
+  /**
+   * The stored copies of the pages still to be looked for that hold what this search needs of them, from the
+   * request's one lookup (storedCopiesAnswering). The budget does not wait for it; a store that fails or has not
+   * answered within STORE_LOOKUP_MS answers none, and the pages are fetched (in the background once the answer has gone).
+   */
+  private storedCopies(context: RequestContext, search: ResolvedSearch, states: readonly CandidateState[], plan: ContentPlan): Promise<Map<string, StoredPage>> {
+    const wanted = {
+      viewer: pageViewerOf(context),
+      urls: plan.content === 'index' ? [] : states.filter((state) => state.kind === undefined).map((state) => state.candidate.url),
+      maxAgeMs: this.config.DOCUMENT_CACHE_SECONDS * 1000,
+      needs: { extractDepth: 'basic' as const, format: search.rawContentFormat ?? 'text', includeImages: search.includeImages },
+    };
+    return storedCopiesAnswering(this.pages, wanted, STORE_LOOKUP_MS, (error) => {
+      this.logger.warn(`document store lookup failed: ${(error as Error).message}`);
+    });
   }
 
   /** The page fetched by the extractor worker, or why it could not be. */

@@ -4,11 +4,12 @@ import { failureCodeOfStatus } from '@sift/queue-contracts';
 import { type ContentKind, type EgressPolicy, type FetchedResource, FetchError, safeFetch } from '@sift/safe-fetch';
 import { bodyDigestOf, type ContentParsingPool, type HtmlAnalysis, type HtmlDocument, sourceFingerprintOf, TaskPoolError } from '@sift/task-pool';
 import type { PageRepository } from '../page.repository';
-import { someCopyMayAnswer, storedCopyAnswers, type PageNeeds } from '../stored-copy';
+import type { PageNeeds } from '../stored-copy';
 import type { PageOwner } from '../stored-page';
-import { type Deadline, valueWithin } from './deadline';
+import type { Deadline } from './deadline';
 import { BINARY_CONTENT_REASON, ExtractionFailure, httpStatusFailure, noContentFailure, parsingFailure, timedOut } from './extraction-failure';
 import { needsBrowser } from './needs-browser';
+import { storedCopiesAnswering, withinStoreLookup } from './store-lookup';
 
 /**
  * How the pipeline got a page, cheapest first: the store's copy (it holds what was asked), the stored page of an
@@ -26,7 +27,7 @@ export type PageRenderer = (url: string, options: { deadlineMs: number }) => Pro
 export interface PageRequest {
   /** The URL as asked for: the page's `url`. */
   url: string;
-  /** On whose behalf: what the store may show (getFresh) and keep (save). */
+  /** On whose behalf: what the store may show (getFreshMany) and keep (save). */
   owner: PageOwner;
   /** What the caller reads of the page; decides what a stored copy may answer and whether to render. */
   needs: PageNeeds;
@@ -79,7 +80,7 @@ export interface PageAcquisitionOptions {
   /** Every fetched or rendered document is parsed here, off the event loop, within a deadline and a heap cap. */
   parser: Pick<ContentParsingPool, 'html' | 'pdf' | 'text'>;
   /** Absent when the process runs without a database: nothing is looked up or stored. */
-  store?: Pick<PageRepository, 'save' | 'getFresh' | 'refetched'>;
+  store?: Pick<PageRepository, 'save' | 'getFreshMany' | 'refetched'>;
   maxBytes?: number;
   /** Unexpected errors (a store outage, an extractor bug): logged by the caller, never the request's failure reason. */
   onError?: (error: unknown, url: string) => void;
@@ -91,12 +92,6 @@ export interface PageAcquisitionOptions {
 const GONE_STATUSES = new Set([404, 410]);
 const ACCEPTED_KINDS: ContentKind[] = ['html', 'xhtml', 'pdf', 'text', 'json'];
 const NOTHING_TO_STORE: Promise<void> = Promise.resolve();
-/**
- * How long a lookup in the store (a stored copy, an unchanged page) may take before the page is fetched or made without
- * it: a working store answers in milliseconds, and one that stops answering (paused, or partitioned away with
- * connections open) must not hold the page, which the lookup only saves time on.
- */
-export const STORE_LOOKUP_MS = 1_000;
 /**
  * How long a caller that answers once its pages are stored (so that its caller's next request finds them) waits for
  * the store: a working store writes a page in tens of milliseconds, and one that has not within this has stopped
@@ -164,21 +159,15 @@ export class PageAcquisition {
    */
   private async fromStore(request: PageRequest): Promise<WebPage | null> {
     const store = this.options.store;
-    if (!store || !request.maxCacheAgeMs || request.linksOnly || request.links || !someCopyMayAnswer(request.needs)) return null;
-    const stored = await this.lookedUp(request, store.getFresh(request.owner, request.url, request.maxCacheAgeMs));
-    return stored && storedCopyAnswers(stored, request.needs) ? { ...stored.page, url: request.url } : null;
+    if (!store || !request.maxCacheAgeMs || request.linksOnly || request.links) return null;
+    const wanted = { viewer: request.owner, urls: [request.url], maxAgeMs: request.maxCacheAgeMs, needs: request.needs };
+    const stored = (await storedCopiesAnswering(store, wanted, request.deadline.remainingMs(), this.reporterFor(request))).get(request.url);
+    return stored ? { ...stored.page, url: request.url } : null;
   }
 
-  /**
-   * A lookup's answer, or null when the store failed or took longer than STORE_LOOKUP_MS (or what is left of the
-   * deadline): the store only saves time, and an unreachable or silent store must not fail or hold the page.
-   */
-  private lookedUp<T>(request: PageRequest, lookup: Promise<T | null>): Promise<T | null> {
-    const answered = lookup.catch((error: unknown) => {
-      this.options.onError?.(error, request.url);
-      return null;
-    });
-    return valueWithin(answered, Math.min(STORE_LOOKUP_MS, request.deadline.remainingMs()), null);
+  /** Where a store lookup's error goes: the caller's log, never the request's failure (the store only saves time). */
+  private reporterFor(request: PageRequest): (error: unknown) => void {
+    return (error) => this.options.onError?.(error, request.url);
   }
 
   /** Whether a page made now will be stored. */
@@ -319,8 +308,8 @@ export class PageAcquisition {
    */
   private async refetched(request: PageRequest, sourceFingerprint: string): Promise<WebPage | null> {
     const store = this.options.store;
-    // Like the cache, this only saves time (lookedUp).
-    const stored = store ? await this.lookedUp(request, store.refetched(request.owner, request.url, sourceFingerprint, request.source)) : null;
+    // Like the cache, this only saves time (withinStoreLookup).
+    const stored = store ? await withinStoreLookup(store.refetched(request.owner, request.url, sourceFingerprint, request.source), request.deadline.remainingMs(), this.reporterFor(request)) : null;
     return stored ? { ...stored.page, url: request.url } : null;
   }
 
