@@ -2,7 +2,7 @@
 // document_links are written only here), what a stored copy may answer, and the one acquisition pipeline every
 // producer of pages runs (the extractor, the crawler's crawl and map, the search's and research's fetches).
 export { pageOwnerOf, viewerAccountOf, type DocumentSource, type PageOwner, type StoredPage } from './stored-page';
-export { askedContentOf, someCopyMayAnswer, storedCopyAnswers, type ContentAsked, type PageNeeds } from './stored-copy';
+export { askedContentOf, storedCopyAnswers, type ContentAsked, type PageNeeds } from './stored-copy';
 export { PageRepository, type PageRepositoryOptions, type SaveOptions } from './page.repository';
 export { importJsonl, type ImportOptions, type ImportProgress, type ImportResult } from './import-jsonl';
 export { canonicalUrlKey, domainOf, normalizeUrl } from './canonical-url';
@@ -20,7 +20,7 @@ export {
   type PageRequest,
   STORE_WAIT_MS,
 } from './acquisition/page-acquisition';
-export { STORE_LOOKUP_MS, storedCopiesAnswering, withinStoreLookup, type StoredCopiesWanted } from './acquisition/store-lookup';
+export { storedCopiesAnswering, type StoredCopiesWanted } from './acquisition/store-lookup';
 export { Deadline, valueWithin } from './acquisition/deadline';
 export { inlineContentParser } from './acquisition/inline-content-parser';
 export {

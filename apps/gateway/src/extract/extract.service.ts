@@ -2,7 +2,7 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import { ExtractRequestDto, ExtractResponseDto, FailedResultDto } from '@sift/api-contracts';
 import { BillingMeterName, extractMeter, meteredCreditsBound, Reservation } from '@sift/billing';
 import { JobQueue, JobTimeoutError, QueueUnavailableError } from '@sift/queue';
-import { askedContentOf, PageRepository, STORE_LOOKUP_MS, storedCopiesAnswering } from '@sift/pages';
+import { askedContentOf, PageRepository, storedCopiesAnswering } from '@sift/pages';
 import { ExtractUrlFailure, ExtractUrlJob, ExtractUrlResult, isRetryableFailure } from '@sift/queue-contracts';
 import { MeteringService } from '../billing/metering.service';
 import { pageViewerOf, RequestContext, responseTimeSeconds } from '../caller/request-context';
@@ -159,7 +159,7 @@ export class ExtractService {
       maxAgeMs: this.config.DOCUMENT_CACHE_SECONDS * 1000,
       needs: { extractDepth: body.extract_depth, format: body.format, includeImages: body.include_images },
     };
-    const copies = await storedCopiesAnswering(this.pages, wanted, STORE_LOOKUP_MS, (error) => {
+    const copies = await storedCopiesAnswering(this.pages, wanted, (error) => {
       this.logger.warn(`document store lookup failed: ${error instanceof Error ? error.message : String(error)}`);
     });
     for (const [url, copy] of copies) {

@@ -3,7 +3,7 @@ import { conventionalFavicon, type WebPage, webPageOf } from '@sift/content-extr
 import { JobQueue, JobTimeoutError } from '@sift/queue';
 import { ExtractUrlJob, ExtractUrlResult } from '@sift/queue-contracts';
 import { PublishedDateSource, SearchCandidate } from '@sift/search-index';
-import { PageRepository, STORE_LOOKUP_MS, type StoredPage, storedCopiesAnswering } from '@sift/pages';
+import { PageRepository, type StoredPage, storedCopiesAnswering } from '@sift/pages';
 import { pageViewerOf, type RequestContext } from '../caller/request-context';
 import { GATEWAY_CONFIG, GatewayAppConfig } from '../core/core.module';
 import type { ResolvedSearch } from './search-parameters';
@@ -231,8 +231,8 @@ export class SourceContentService {
       maxAgeMs: this.config.DOCUMENT_CACHE_SECONDS * 1000,
       needs: { extractDepth: 'basic' as const, format: search.rawContentFormat ?? 'text', includeImages: search.includeImages },
     };
-    return storedCopiesAnswering(this.pages, wanted, STORE_LOOKUP_MS, (error) => {
-      this.logger.warn(`document store lookup failed: ${(error as Error).message}`);
+    return storedCopiesAnswering(this.pages, wanted, (error) => {
+      this.logger.warn(`document store lookup failed: ${error instanceof Error ? error.message : String(error)}`);
     });
   }
 

@@ -161,7 +161,7 @@ export class PageAcquisition {
     const store = this.options.store;
     if (!store || !request.maxCacheAgeMs || request.linksOnly || request.links) return null;
     const wanted = { viewer: request.owner, urls: [request.url], maxAgeMs: request.maxCacheAgeMs, needs: request.needs };
-    const stored = (await storedCopiesAnswering(store, wanted, request.deadline.remainingMs(), this.reporterFor(request))).get(request.url);
+    const stored = (await storedCopiesAnswering(store, wanted, this.reporterFor(request), request.deadline.remainingMs())).get(request.url);
     return stored ? { ...stored.page, url: request.url } : null;
   }
 

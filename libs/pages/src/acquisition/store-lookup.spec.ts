@@ -28,7 +28,7 @@ const noError = (error: unknown) => {
 describe('storedCopiesAnswering', () => {
   it('asks the store once for every URL and keeps the copies that hold what is needed', async () => {
     const { store, lookups } = storeOf([copy('https://a.example/', 'extract'), copy('https://b.example/', 'import'), copy('https://c.example/', 'crawl')]);
-    const copies = await storedCopiesAnswering(store, wanted(['https://a.example/', 'https://b.example/', 'https://c.example/', 'https://d.example/']), STORE_LOOKUP_MS, noError);
+    const copies = await storedCopiesAnswering(store, wanted(['https://a.example/', 'https://b.example/', 'https://c.example/', 'https://d.example/']), noError);
     expect(lookups).toEqual([['https://a.example/', 'https://b.example/', 'https://c.example/', 'https://d.example/']]);
     // The import is bare text: it cannot answer markdown.
     expect([...copies.keys()]).toEqual(['https://a.example/', 'https://c.example/']);
@@ -36,16 +36,16 @@ describe('storedCopiesAnswering', () => {
 
   it('does not ask the store when no copy could answer, no age is allowed, or there is no URL', async () => {
     const { store, lookups } = storeOf([copy('https://a.example/', 'extract')]);
-    expect((await storedCopiesAnswering(store, wanted(['https://a.example/'], { ...basicMarkdown, extractDepth: 'advanced' }), STORE_LOOKUP_MS, noError)).size).toBe(0);
-    expect((await storedCopiesAnswering(store, wanted(['https://a.example/'], basicMarkdown, 0), STORE_LOOKUP_MS, noError)).size).toBe(0);
-    expect((await storedCopiesAnswering(store, wanted([]), STORE_LOOKUP_MS, noError)).size).toBe(0);
+    expect((await storedCopiesAnswering(store, wanted(['https://a.example/'], { ...basicMarkdown, extractDepth: 'advanced' }), noError)).size).toBe(0);
+    expect((await storedCopiesAnswering(store, wanted(['https://a.example/'], basicMarkdown, 0), noError)).size).toBe(0);
+    expect((await storedCopiesAnswering(store, wanted([]), noError)).size).toBe(0);
     expect(lookups).toEqual([]);
   });
 
   it('answers none, and reports the error, when the store fails', async () => {
     const { store } = storeOf([], () => Promise.reject(new Error('connection refused')));
     const errors: unknown[] = [];
-    const copies = await storedCopiesAnswering(store, wanted(['https://a.example/']), STORE_LOOKUP_MS, (error) => errors.push(error));
+    const copies = await storedCopiesAnswering(store, wanted(['https://a.example/']), (error) => errors.push(error));
     expect(copies.size).toBe(0);
     expect(errors).toEqual([new Error('connection refused')]);
   });
@@ -53,7 +53,7 @@ describe('storedCopiesAnswering', () => {
   it('answers none once the store has not answered within the time given', async () => {
     const { store } = storeOf([copy('https://a.example/', 'extract')], () => new Promise(() => undefined));
     const startedAt = Date.now();
-    const copies = await storedCopiesAnswering(store, wanted(['https://a.example/']), 50, noError);
+    const copies = await storedCopiesAnswering(store, wanted(['https://a.example/']), noError, 50);
     expect(copies.size).toBe(0);
     expect(Date.now() - startedAt).toBeLessThan(STORE_LOOKUP_MS);
   });

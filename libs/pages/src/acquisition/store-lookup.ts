@@ -33,14 +33,15 @@ export interface StoredCopiesWanted {
 
 /**
  * The stored copies that answer a request (storedCopyAnswers), by URL as asked, from one statement for all its URLs,
- * bounded as withinStoreLookup. None when no copy could answer (an advanced extraction: someCopyMayAnswer) or no age is
- * allowed: the store is then not asked.
+ * bounded as withinStoreLookup (`withinMs`: what is left of the caller's deadline, when it is nearer than
+ * STORE_LOOKUP_MS). None when no copy could answer (an advanced extraction: someCopyMayAnswer) or no age is allowed:
+ * the store is then not asked.
  */
 export async function storedCopiesAnswering(
   store: Pick<PageRepository, 'getFreshMany'>,
   wanted: StoredCopiesWanted,
-  withinMs: number,
   onError: (error: unknown) => void,
+  withinMs: number = STORE_LOOKUP_MS,
 ): Promise<Map<string, StoredPage>> {
   const answering = new Map<string, StoredPage>();
   if (wanted.urls.length === 0 || wanted.maxAgeMs <= 0 || !someCopyMayAnswer(wanted.needs)) return answering;
