@@ -110,6 +110,27 @@ describe('JobQueue and startWorker (real Redis)', () => {
     }
   });
 
+  it('hands a large result over through a key of its own: the event stream carries only its name', async () => {
+    const large = { text: 'page ', times: 10_000 };
+    const chosenId = `large-${randomUUID()}`;
+    await expect(jobQueue.enqueueAndWait(EchoJob, large, { timeoutMs: 10_000, jobId: chosenId })).resolves.toEqual({ echoed: 'page '.repeat(10_000) });
+    const [bulkLarge, bulkSmall] = await jobQueue.enqueueAllAndWait(EchoJob, [large, { text: 'small', times: 2 }], { timeoutMs: 10_000 });
+    expect(bulkLarge).toEqual({ status: 'fulfilled', value: { echoed: 'page '.repeat(10_000) } });
+    expect(bulkSmall).toEqual({ status: 'fulfilled', value: { echoed: 'smallsmall' } });
+    // A caller that chose the id of a job already finished reads the result from the key too.
+    await expect(jobQueue.enqueueAndWait(EchoJob, large, { timeoutMs: 10_000, jobId: chosenId })).resolves.toEqual({ echoed: 'page '.repeat(10_000) });
+
+    const events = await connection.xrange(`${prefix}:${QueueName.Extract}:events`, '-', '+');
+    const returnValues = events.map(([, fields]) => fields[fields.indexOf('returnvalue') + 1] ?? '').filter((value) => value.includes('siftResultKey'));
+    expect(returnValues.length).toBeGreaterThanOrEqual(2);
+    expect(Math.max(...events.map(([, fields]) => fields.join('').length))).toBeLessThan(1_000);
+    // Kept as long as the job: an hour for a chosen id, the caller's wait and a minute for the bulk's.
+    expect(await connection.ttl(`${prefix}:${QueueName.Extract}:result:${chosenId}`)).toBeGreaterThan(3_500);
+    const keys = await connection.keys(`${prefix}:${QueueName.Extract}:result:*`);
+    const ttls = await Promise.all(keys.map((key) => connection.ttl(key)));
+    expect(ttls.some((ttl) => ttl > 0 && ttl <= 70)).toBe(true);
+  });
+
   it('rejects an invalid payload at the producer, before anything reaches Redis', async () => {
     const queue = new Queue(QueueName.Extract, { connection, prefix });
     const totalJobs = async (): Promise<number> => Object.values(await queue.getJobCounts()).reduce((sum, count) => sum + count, 0);

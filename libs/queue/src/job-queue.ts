@@ -10,6 +10,7 @@ import { QueueUnavailableError } from './queue-unavailable.error';
 import { blockingOptionsOf, waitForRedis } from './redis-connection';
 import { validatePayload } from './validate-payload';
 import { isExpiryReason, withEnvelope } from './job-envelope';
+import { receivedResult, resultKeyOf } from './job-result';
 import { currentRequestId } from './request-scope';
 
 export interface JobQueueOptions {
@@ -222,6 +223,8 @@ export class JobQueue {
       try {
         outcome = await Promise.race([finished, timedOut]);
       } catch (error) {
+        // Redis stopped answering while the result was read from its key: the queue is unavailable, the job did not fail.
+        if (error instanceof QueueUnavailableError) throw error;
         const reason = error instanceof Error ? error.message : String(error);
         // Expired in the queue: the deadline this caller waits to passed before any worker was free. That is this
         // caller's timeout, reported by the worker a moment before (or after) the caller's own timer.
@@ -335,8 +338,20 @@ export class JobQueue {
     const job = await this.withinStepTimeout('read job', this.queueFor(queueName).getJob(jobId));
     const waiter = this.waiters.get(jobId);
     if (!job || !waiter) return;
-    if (job.finishedOn && !job.failedReason) waiter.resolve(job.returnvalue);
+    if (job.finishedOn && !job.failedReason) this.deliver(waiter, job.returnvalue);
     else if (job.finishedOn) waiter.reject(new Error(job.failedReason));
+  }
+
+  /** Settles a waiter with a completed job's result: its return value, or the result it hands over through a key. */
+  private deliver(waiter: Waiter, returnValue: unknown): void {
+    if (resultKeyOf(returnValue) === undefined) {
+      waiter.resolve(returnValue);
+      return;
+    }
+    this.withinStepTimeout('read job result', receivedResult(this.options.connection, returnValue)).then(
+      (result) => waiter.resolve(result),
+      (error: unknown) => waiter.reject(error instanceof Error ? error : new Error(String(error))),
+    );
   }
 
   /**
@@ -388,7 +403,10 @@ export class JobQueue {
       const queueEvents = new QueueEvents(name, { connection: blockingOptionsOf(this.options.connection), prefix: this.prefix });
       // Connection errors during an outage are expected and reported by /health, not thrown.
       queueEvents.on('error', () => undefined);
-      queueEvents.on('completed', ({ jobId, returnvalue }) => this.waiters.get(jobId)?.resolve(returnvalue));
+      queueEvents.on('completed', ({ jobId, returnvalue }) => {
+        const waiter = this.waiters.get(jobId);
+        if (waiter) this.deliver(waiter, returnvalue);
+      });
       queueEvents.on('failed', ({ jobId, failedReason }) => this.waiters.get(jobId)?.reject(new Error(failedReason)));
       events = queueEvents.waitUntilReady().then(() => queueEvents);
       // A failed first subscription (Redis down) is retried by the next caller.

@@ -5,6 +5,7 @@ import { newConsumerName, startConsumerHeartbeat } from './consumer-heartbeat';
 import { buildHandlerRegistry } from './handler-registry';
 import { InvalidJobPayloadError } from './invalid-job-payload.error';
 import { JobExpiredError, openEnvelope } from './job-envelope';
+import { handedOverResult } from './job-result';
 import { withRequestId } from './request-scope';
 import { DEFAULT_QUEUE_PREFIX } from './queue-prefix';
 import type { JobHandler } from './job-handler';
@@ -73,6 +74,7 @@ function reportToStandardError(error: Error): void {
 export async function startWorker(options: StartWorkerOptions): Promise<RunningWorker> {
   const registry = buildHandlerRegistry(options.queue, options.handlers, options.definitions);
   const metrics = new WorkerMetrics();
+  const prefix = options.prefix ?? DEFAULT_QUEUE_PREFIX;
 
   const processJob = (job: Job): Promise<unknown> => {
     const { payload, deadlineAt, requestId } = openEnvelope(job.data);
@@ -102,8 +104,10 @@ export async function startWorker(options: StartWorkerOptions): Promise<RunningW
         if (error instanceof InvalidJobPayloadError) throw new UnrecoverableError(error.message);
         throw error;
       }
+      // A large result goes to a key of its own, read only by the caller waiting for it (job-result.ts).
+      const returnValue = await handedOverResult(options.connection, prefix, job, result);
       metrics.completed.inc(labels);
-      return result;
+      return returnValue;
     } catch (error) {
       metrics.failed.inc(labels);
       failure = error;
@@ -122,7 +126,6 @@ export async function startWorker(options: StartWorkerOptions): Promise<RunningW
   };
 
   const name = newConsumerName();
-  const prefix = options.prefix ?? DEFAULT_QUEUE_PREFIX;
   const worker = new Worker(options.queue, processJob, {
     name,
     connection: options.connection,

@@ -1,0 +1,47 @@
+import type { Job } from 'bullmq';
+import type { Redis } from 'ioredis';
+
+/**
+ * A job's result larger than this (in characters of its JSON) is handed over through a Redis key of its own, and the
+ * job's return value names the key. BullMQ writes a return value into the job and into the queue's event stream, whose
+ * every 'completed' entry each producer's QueueEvents reads and parses, its own jobs or not, and which keeps its last
+ * 10,000 entries: whole pages and crawls there cost every gateway the parsing of every result, and Redis the memory of
+ * thousands of them. The key is read by the one caller waiting for the job, and expires with the job.
+ */
+export const INLINE_RESULT_CHARACTERS = 16_384;
+
+/** The field of a return value that names the key holding the result. */
+const RESULT_KEY_FIELD = 'siftResultKey';
+
+/** How long a completed job is kept when its options do not say (BullMQ's removeOnComplete age, in seconds). */
+const DEFAULT_KEEP_SECONDS = 3_600;
+
+/**
+ * The return value to give BullMQ for a handler's `result`: the result itself, or, when its JSON is longer than
+ * INLINE_RESULT_CHARACTERS, a reference to the key it was written to (kept as long as the job is).
+ */
+export async function handedOverResult(connection: Redis, prefix: string, job: Job, result: unknown): Promise<unknown> {
+  const json = JSON.stringify(result);
+  if (json === undefined || json.length <= INLINE_RESULT_CHARACTERS) return result;
+  const key = `${prefix}:${job.queueName}:result:${job.id ?? ''}`;
+  const keep = job.opts.removeOnComplete;
+  const keepSeconds = typeof keep === 'object' && 'age' in keep && keep.age !== undefined ? keep.age : DEFAULT_KEEP_SECONDS;
+  await connection.set(key, json, 'EX', keepSeconds);
+  return { [RESULT_KEY_FIELD]: key };
+}
+
+/** The key a return value refers to, when the result was handed over through one. */
+export function resultKeyOf(returnValue: unknown): string | undefined {
+  if (typeof returnValue !== 'object' || returnValue === null) return undefined;
+  const key = (returnValue as Record<string, unknown>)[RESULT_KEY_FIELD];
+  return typeof key === 'string' ? key : undefined;
+}
+
+/** The result a return value stands for: itself, or the JSON read back from the key it names. */
+export async function receivedResult(connection: Redis, returnValue: unknown): Promise<unknown> {
+  const key = resultKeyOf(returnValue);
+  if (key === undefined) return returnValue;
+  const json = await connection.get(key);
+  if (json === null) throw new Error(`the job's result (${key}) expired before it was read`);
+  return JSON.parse(json) as unknown;
+}
