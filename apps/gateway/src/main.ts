@@ -1,6 +1,7 @@
 // Tracing first: its instrumentation patches http, pg and ioredis as the app's imports load them.
 import './observability/tracing';
 import 'reflect-metadata';
+import type { Server } from 'node:http';
 import { CONFIGURATION_EXIT_CODE } from '@sift/queue';
 import { createGatewayApp, gatewayLogger } from './app.factory';
 import { GatewayAppConfig, loadGatewayConfig } from './core/core.module';
@@ -8,7 +9,9 @@ import { GatewayAppConfig, loadGatewayConfig } from './core/core.module';
 async function bootstrap(config: GatewayAppConfig): Promise<void> {
   const app = await createGatewayApp();
   await app.listen(config.PORT, '0.0.0.0');
-  const base = `http://127.0.0.1:${config.PORT}`;
+  // The port bound: PORT itself, or the one the system chose for PORT=0.
+  const address = (app.getHttpServer() as Server).address();
+  const base = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : config.PORT}`;
   gatewayLogger().log(`Sift gateway listening on ${base} (Swagger UI: ${base}/docs, OpenAPI: ${base}/openapi.json)`);
 }
 

@@ -1,7 +1,6 @@
 import { detectBlockPage } from '@sift/content-extraction';
 import { callGateway, type ClientRenderedSite, createTestAccount, createTestKey, type GatewayAnswer, PAGE_FOUND, pagesFoundIn, startClientRenderedSite } from '@sift/testing';
 import { randomBytes } from 'node:crypto';
-import { freeLoopbackPort } from '../testing/app-process';
 import { startTestGateway, TestGateway } from '../testing/gateway-harness';
 import { startWorkerProcess, WorkerProcess } from '../testing/worker-process';
 
@@ -72,9 +71,8 @@ describe('POST /crawl and POST /map of a site its scripts build', () => {
 
     beforeAll(async () => {
       site = await startClientRenderedSite({ rendering: 'server' });
-      const port = await freeLoopbackPort();
-      metricsUrl = `http://127.0.0.1:${port}`;
-      worker = await startWorkerProcess('crawler-worker', { QUEUE_PREFIX: queuePrefix, CRAWLER_PORT: String(port) });
+      worker = await startWorkerProcess('crawler-worker', { QUEUE_PREFIX: queuePrefix });
+      metricsUrl = worker.healthUrl;
     }, 120_000);
 
     afterAll(async () => {

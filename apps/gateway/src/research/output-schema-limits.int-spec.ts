@@ -1,7 +1,6 @@
 import type { FixtureServer } from '@sift/safe-fetch';
 import { callGateway, createTestAccount, createTestKey, type GitDocsSite, loopHoldDuring, startGitDocsSite, startLoopbackSearxng, type TestKey } from '@sift/testing';
 import Ajv from 'ajv';
-import { freeLoopbackPort } from '../testing/app-process';
 import { startTestGateway, TestGateway } from '../testing/gateway-harness';
 import { startWorkerProcess, WorkerProcess } from '../testing/worker-process';
 
@@ -56,14 +55,14 @@ function costliestAllowedSchema(): Record<string, unknown> {
  * Asks the research worker's health port for /health over and over until stopped, and tells how long the slowest
  * answer took: a worker whose event loop is held answers late, or not at all (counted as the probe's timeout).
  */
-function watchWorkerHealth(port: number) {
+function watchWorkerHealth(healthUrl: string) {
   let watching = true;
   let slowestMs = 0;
   const probes = (async () => {
     while (watching) {
       const startedAt = performance.now();
       try {
-        await fetch(`http://127.0.0.1:${port}/health`, { signal: AbortSignal.timeout(10_000) });
+        await fetch(`${healthUrl}/health`, { signal: AbortSignal.timeout(10_000) });
       } catch {
         // No answer within the timeout: its whole length is counted.
       }
@@ -89,7 +88,6 @@ describe('output_schema limits', () => {
   let research: WorkerProcess;
   let site: GitDocsSite;
   let searxng: FixtureServer;
-  let researchHealthPort: number;
 
   beforeAll(async () => {
     site = await startGitDocsSite();
@@ -98,8 +96,7 @@ describe('output_schema limits', () => {
       { url: `${site.origin}/git-rebase.html`, title: 'git-rebase(1)', content: 'Reapply commits on top of another base tip' },
     ]);
     extractor = await startWorkerProcess('extractor-worker');
-    researchHealthPort = await freeLoopbackPort();
-    research = await startWorkerProcess('research-worker', { QUEUE_PREFIX: extractor.queuePrefix, SEARXNG_URL: searxng.url, RESEARCH_PORT: String(researchHealthPort) });
+    research = await startWorkerProcess('research-worker', { QUEUE_PREFIX: extractor.queuePrefix, SEARXNG_URL: searxng.url });
     gateway = await startTestGateway({ QUEUE_PREFIX: extractor.queuePrefix, FETCH_ALLOW_CIDRS: '127.0.0.1/32' });
   }, 120_000);
 
@@ -207,7 +204,7 @@ describe('output_schema limits', () => {
       },
       required: ['summary', 'kind'],
     };
-    const health = watchWorkerHealth(researchHealthPort);
+    const health = watchWorkerHealth(research.healthUrl);
     const mine = await start(attacker.apiKey, hostile);
     const theirs = await start(other.apiKey, legitimate, 'What does git rebase do?');
     expect([mine.status, theirs.status]).toEqual([200, 200]);

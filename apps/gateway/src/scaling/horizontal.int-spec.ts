@@ -27,7 +27,6 @@ import { Redis } from 'ioredis';
 import { QueueName } from '@sift/queue-contracts';
 import type { FixtureServer } from '@sift/safe-fetch';
 import { callGateway, createTestAccount, createTestKey, eventually, type GatewayAnswer, GIT_DOCS_SITE_ROOT, GitDocsSite, startGitDocsSite, startLoopbackSearxng } from '@sift/testing';
-import { freeLoopbackPort } from '../testing/app-process';
 import { startTestGateway, TestGateway } from '../testing/gateway-harness';
 import { GatewayProcess, startGatewayProcess } from '../testing/gateway-process';
 import { startWorkerProcess, WorkerProcess } from '../testing/worker-process';
@@ -71,7 +70,6 @@ const LEDGER_KINDS: Record<Endpoint, string[]> = {
   research: ['research:extract_basic', 'research:search'],
 };
 
-const WORKER_PORT_VARIABLE: Record<WorkerApp, string> = { 'extractor-worker': 'EXTRACTOR_PORT', 'crawler-worker': 'CRAWLER_PORT', 'research-worker': 'RESEARCH_PORT' };
 const QUEUE_OF: Record<WorkerApp, QueueName> = { 'extractor-worker': QueueName.Extract, 'crawler-worker': QueueName.Crawl, 'research-worker': QueueName.Research };
 
 /**
@@ -136,9 +134,8 @@ describe('horizontal scaling rehearsal: two gateways, two workers of each kind, 
   const researchPolls = new Map<string, ResearchPoll[]>();
 
   async function startWorker(app: WorkerApp, env: Record<string, string>): Promise<StartedWorker> {
-    const port = await freeLoopbackPort();
-    const started = await startWorkerProcess(app, { QUEUE_PREFIX: prefix, ...WORKER_SETTINGS[app], ...env, [WORKER_PORT_VARIABLE[app]]: String(port) });
-    return { app, process: started, metricsUrl: `http://127.0.0.1:${port}` };
+    const started = await startWorkerProcess(app, { QUEUE_PREFIX: prefix, ...WORKER_SETTINGS[app], ...env });
+    return { app, process: started, metricsUrl: started.healthUrl };
   }
 
   beforeAll(async () => {
@@ -153,14 +150,14 @@ describe('horizontal scaling rehearsal: two gateways, two workers of each kind, 
     // Polls of several tasks from one key must not run into the per-key rate limit (shared by both gateways in Redis).
     const gatewayEnv = { ...shared, RATE_LIMIT_DEV_PER_MINUTE: '1000' };
     const apps: WorkerApp[] = ['extractor-worker', 'extractor-worker', 'crawler-worker', 'crawler-worker', 'research-worker', 'research-worker'];
-    const [started, first, second] = await Promise.all([
-      Promise.all(apps.map((app) => startWorker(app, shared))),
-      startTestGateway(gatewayEnv),
-      startGatewayProcess(gatewayEnv),
+    // Every start is awaited and kept, so afterAll stops what did start when another start failed.
+    const starts = await Promise.allSettled([
+      ...apps.map((app) => startWorker(app, shared).then((worker) => workers.push(worker))),
+      startTestGateway(gatewayEnv).then((gateway) => (gatewayA = gateway)),
+      startGatewayProcess(gatewayEnv).then((gateway) => (gatewayB = gateway)),
     ]);
-    workers.push(...started);
-    gatewayA = first;
-    gatewayB = second;
+    const failedStart = starts.find((start) => start.status === 'rejected');
+    if (failedStart) throw failedStart.reason;
     baseUrls = [gatewayA.baseUrl, gatewayB.baseUrl];
 
     const accounts = await Promise.all(Array.from({ length: ACCOUNTS }, () => createTestAccount(gatewayA.prisma, { plan: 'growth', name: 'scale' })));

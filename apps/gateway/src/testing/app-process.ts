@@ -1,6 +1,4 @@
 import { ChildProcess, spawn } from 'node:child_process';
-import { createServer } from 'node:net';
-import type { AddressInfo } from 'node:net';
 import { resolve } from 'node:path';
 
 const repositoryRoot = resolve(__dirname, '..', '..', '..', '..');
@@ -59,13 +57,4 @@ export async function startAppProcess(entryPoint: string, env: Record<string, st
       clearTimeout(timer);
     },
   };
-}
-
-/** A loopback port free right now, for a process whose port must be known before it starts (it logs no port 0). */
-export async function freeLoopbackPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((listening) => server.listen(0, '127.0.0.1', listening));
-  const { port } = server.address() as AddressInfo;
-  await new Promise((closed) => server.close(closed));
-  return port;
 }

@@ -1,4 +1,4 @@
-import { type AppProcess, freeLoopbackPort, startAppProcess } from './app-process';
+import { type AppProcess, startAppProcess } from './app-process';
 import { TEST_GATEWAY_ENV } from './gateway-harness';
 
 export interface GatewayProcess extends AppProcess {
@@ -13,8 +13,11 @@ export interface GatewayProcess extends AppProcess {
  * logging (as a second Nest application created with `logger: false` once did) fails here.
  */
 export async function startGatewayProcess(env: Record<string, string> = {}): Promise<GatewayProcess> {
-  const port = await freeLoopbackPort();
-  const baseUrl = `http://127.0.0.1:${port}`;
-  const gateway = await startAppProcess('apps/gateway/src/main.ts', { ...TEST_GATEWAY_ENV, SIFT_LOG_LEVEL: 'log', ...env, PORT: String(port) }, /Sift gateway listening on /);
+  // Port 0 and the address it logs: a port picked free beforehand can be taken (by another process's outgoing
+  // connection) before the gateway binds it.
+  const gateway = await startAppProcess('apps/gateway/src/main.ts', { ...TEST_GATEWAY_ENV, SIFT_LOG_LEVEL: 'log', ...env, PORT: '0' }, LISTENING);
+  const baseUrl = LISTENING.exec(gateway.output())?.[1] ?? '';
   return { baseUrl, ...gateway };
 }
+
+const LISTENING = /Sift gateway listening on (http:\/\/127\.0\.0\.1:[1-9]\d*)/;
