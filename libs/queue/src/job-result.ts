@@ -8,7 +8,7 @@ import type { Redis } from 'ioredis';
  * 10,000 entries: whole pages and crawls there cost every gateway the parsing of every result, and Redis the memory of
  * thousands of them. The key is read by the one caller waiting for the job, and expires with the job.
  */
-export const INLINE_RESULT_CHARACTERS = 16_384;
+const INLINE_RESULT_CHARACTERS = 16_384;
 
 /** The field of a return value that names the key holding the result. */
 const RESULT_KEY_FIELD = 'siftResultKey';
