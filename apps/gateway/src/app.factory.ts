@@ -34,9 +34,24 @@ export async function createGatewayApp(): Promise<INestApplication> {
   app.useGlobalFilters(new ApiExceptionFilter());
   app.useGlobalPipes(createRequestValidationPipe());
   answerClientErrorsInSpecShape(app.getHttpServer() as Server);
+  keepIdleConnectionsLongerThanClients(app.getHttpServer() as Server);
   app.enableShutdownHooks();
   setupOpenApi(app);
   return app;
+}
+
+/**
+ * How long an idle keep-alive connection stays open. Node's default (5 s) equals the idle timeout of Node's own
+ * agents, so a client reusing its connection as the gateway closes it meets a reset ("socket hang up", "fetch
+ * failed") on a request that never arrived. The server must close last: longer than clients keep idle connections
+ * (undici 4 s, Node's agents 5 s) and than load balancers in front of it (60 s is common).
+ */
+const KEEP_ALIVE_MS = 65_000;
+
+function keepIdleConnectionsLongerThanClients(server: Server): void {
+  server.keepAliveTimeout = KEEP_ALIVE_MS;
+  // Above keepAliveTimeout, so the wait for a reused connection's next headers is not cut by the headers timer.
+  server.headersTimeout = Math.max(server.headersTimeout, KEEP_ALIVE_MS + 1_000);
 }
 
 /** Node's own answers to requests it cannot parse, as [status, reason phrase, message]; anything else is a 400. */
