@@ -10,7 +10,7 @@ import { QueueUnavailableError } from './queue-unavailable.error';
 import { blockingOptionsOf, waitForRedis } from './redis-connection';
 import { validatePayload } from './validate-payload';
 import { isExpiryReason, withEnvelope } from './job-envelope';
-import { receivedResult, resultKeyOf } from './job-result';
+import { DEFAULT_KEEP_COMPLETED_SECONDS, receivedResult, resultKeyOf } from './job-result';
 import { currentRequestId } from './request-scope';
 
 export interface JobQueueOptions {
@@ -63,7 +63,6 @@ export interface QueueDepth {
 }
 
 const DEFAULT_REDIS_STEP_TIMEOUT_MS = 2_000;
-const DEFAULT_KEEP_COMPLETED_SECONDS = 3_600;
 /** A waited-for job's result stays this long past its caller's deadline (keepCompletedForSeconds). */
 const WAITED_RESULT_GRACE_SECONDS = 60;
 

@@ -13,8 +13,11 @@ const INLINE_RESULT_CHARACTERS = 16_384;
 /** The field of a return value that names the key holding the result. */
 const RESULT_KEY_FIELD = 'siftResultKey';
 
-/** How long a completed job is kept when its options do not say (BullMQ's removeOnComplete age, in seconds). */
-const DEFAULT_KEEP_SECONDS = 3_600;
+/**
+ * How long a completed job stays in Redis when nothing else is said: JobQueue's default keep, and the result key's life
+ * for a job whose options carry no removeOnComplete age (one not added by JobQueue).
+ */
+export const DEFAULT_KEEP_COMPLETED_SECONDS = 3_600;
 
 /**
  * The return value to give BullMQ for a handler's `result`: the result itself, or, when its JSON is longer than
@@ -25,7 +28,7 @@ export async function handedOverResult(connection: Redis, prefix: string, job: J
   if (json === undefined || json.length <= INLINE_RESULT_CHARACTERS) return result;
   const key = `${prefix}:${job.queueName}:result:${job.id ?? ''}`;
   const keep = job.opts.removeOnComplete;
-  const keepSeconds = typeof keep === 'object' && 'age' in keep && keep.age !== undefined ? keep.age : DEFAULT_KEEP_SECONDS;
+  const keepSeconds = typeof keep === 'object' && 'age' in keep && keep.age !== undefined ? keep.age : DEFAULT_KEEP_COMPLETED_SECONDS;
   await connection.set(key, json, 'EX', keepSeconds);
   return { [RESULT_KEY_FIELD]: key };
 }
