@@ -43,11 +43,13 @@ import { benchStackEnv, type BenchWorker, dropBenchQueues, forgetStoredPages, po
 import { createBenchKey, dropDatabase, type GatewayProcess, repositoryRoot, startGateway } from '../search-quality/search-stack';
 import { type LatencyProfile, loadLatencyProfile, pageFate, pageHost, seededFraction, upstreamMs } from './latency-profile';
 import { type SearxngStandIn, startSearxngStandIn } from './searxng-stand-in';
-import { type SimulatedHost, startSimulatedHost } from './simulated-host';
+import { filePathOf, type SimulatedHost, startSimulatedHost } from './simulated-host';
+import { shortestBreadthFirstCrawl } from './breadth-first-bound';
 
 const DATABASE_URL = process.env.SIM_DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/sift_bench_simulated_web';
 /** SIM_CRAWL_COLD=1: measure the crawl on a worker that has not crawled yet (no warm-up crawl). */
 const CRAWL_COLD = process.env.SIM_CRAWL_COLD === '1';
+const CRAWL_MAX_DEPTH = 2;
 const PARTS = new Set((process.env.SIM_PARTS ?? 'search,extract,crawl').split(',').map((part) => part.trim()));
 const DEPTHS = (process.env.SIM_SEARCH_DEPTHS ?? 'ultra-fast,fast,basic,advanced').split(',').map((depth) => depth.trim());
 const QUERY_COUNT = Number(process.env.SIM_SEARCH_QUERIES ?? 20);
@@ -287,7 +289,7 @@ async function timedCrawl(stack: Stack, host: SimulatedHost, limit: number): Pro
   const startedAt = performance.now();
   const body = await postJson<CrawlResponse>(stack.gateway, stack.apiKey, '/crawl', {
     url: `${host.origin}/index.html`,
-    max_depth: 2,
+    max_depth: CRAWL_MAX_DEPTH,
     max_breadth: 500,
     limit,
     format: 'markdown',
@@ -348,6 +350,18 @@ async function measureCrawl(stack: Stack): Promise<void> {
     console.log(
       `  the shortest crawl of ${run.pages} pages under the ceiling (the start page with robots.txt, then ${HOST_CEILING} at a time): ` +
         `${shortestSeconds.toFixed(2)} s = ${(run.pages / shortestSeconds).toFixed(1)} pages/s; this crawl reached ${(shortestSeconds / seconds).toFixed(2)} of it`,
+    );
+    // Links are known only once their page has answered: the shortest crawl that takes pages in the order found.
+    const fetched = new Set(steady.served.filter((response) => response.status === 200 && response.path.endsWith('.html')).map((response) => response.path));
+    const breadthFirst = shortestBreadthFirstCrawl(
+      { startPath: '/index.html', paths: fetched, htmlOf: (path) => readFileSync(filePathOf(path), 'utf8'), origin: steady.origin, maxDepth: CRAWL_MAX_DEPTH },
+      latencyMs,
+      HOST_CEILING,
+    );
+    console.log(
+      `  the shortest breadth-first crawl of ${breadthFirst.pages} of these pages (a page's links known once it has answered, pages taken in the order found, ${HOST_CEILING} at a time): ` +
+        `${breadthFirst.seconds.toFixed(2)} s = ${(breadthFirst.pages / breadthFirst.seconds).toFixed(1)} pages/s, ${(breadthFirst.pages / breadthFirst.seconds / best).toFixed(2)} of the host's best;` +
+        ` this crawl reached ${(breadthFirst.seconds / seconds).toFixed(2)} of it`,
     );
     // Before the first page the start page links to: when robots.txt and the start page were asked for, and answered.
     const firstOf = (path: string) => steady.served.find((response) => response.path === path);

@@ -167,7 +167,8 @@ function requestPath(requestUrl: string): string {
   }
 }
 
-function filePathOf(path: string): string {
+/** The file of the site behind a request path. */
+export function filePathOf(path: string): string {
   return resolve(GIT_DOCS_SITE_ROOT, `.${path.endsWith('/') ? `${path}index.html` : path}`);
 }
 
