@@ -1,8 +1,7 @@
 import { ChildProcess, execFileSync, spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
-import { createServer } from 'node:net';
 import { resolve } from 'node:path';
+import { freePortBelowEphemeralRange } from '@sift/testing';
 
 const repositoryRoot = resolve(__dirname, '..', '..', '..');
 
@@ -23,48 +22,13 @@ export interface SiftStack {
 /** Offsets from PORT of the ports `npm start` opens: the gateway, then the workers' PORT+101…103 (scripts/start.js). */
 const STACK_PORT_OFFSETS = [0, 101, 102, 103];
 
-function canListen(port: number): Promise<boolean> {
-  const server = createServer();
-  return new Promise((done) => {
-    server.once('error', () => done(false));
-    server.listen(port, '127.0.0.1', () => server.close(() => done(true)));
-  });
-}
-
-/**
- * The lowest port of the kernel's ephemeral range, where the sockets bound to port 0 land (other tests' servers and
- * every outgoing connection); 32768 where /proc does not say.
- */
-function ephemeralPortsFrom(): number {
-  try {
-    return Number(readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8').trim().split(/\s+/)[0]) || 32_768;
-  } catch {
-    return 32_768;
-  }
-}
-
-/**
- * A PORT whose gateway and worker ports are all free, drawn below the ephemeral range: a port taken at random there
- * is not one the kernel hands out meanwhile, as PORT+101 of an ephemeral port could be.
- */
-async function freeStackPort(): Promise<number> {
-  // Above the ports people run services on (3000, 5432, 6379, 8080, …).
-  const from = 10_000;
-  const below = Math.max(from + 1_000, ephemeralPortsFrom() - 200);
-  for (let attempt = 0; attempt < 50; attempt += 1) {
-    const port = from + Math.floor(Math.random() * (below - from));
-    const free = await Promise.all(STACK_PORT_OFFSETS.map((offset) => canListen(port + offset)));
-    if (free.every(Boolean)) return port;
-  }
-  throw new Error('found no free port for a Sift stack and its workers');
-}
-
 /**
  * Starts Sift exactly as the README does (`npm start` = scripts/start.js: migrations, gateway, every worker),
  * on its own port, database, Redis index and queue prefix, with loopback fixtures allowed as egress targets.
  */
 export async function startSiftStack(extraEnv: NodeJS.ProcessEnv = {}, options: SiftStackOptions = {}): Promise<SiftStack> {
-  const port = await freeStackPort();
+  // Drawn below the ephemeral range: PORT+101 of a port the kernel handed out could be handed out meanwhile.
+  const port = await freePortBelowEphemeralRange(STACK_PORT_OFFSETS);
   const env: NodeJS.ProcessEnv = {
     ...process.env,
     PORT: String(port),

@@ -1,20 +1,11 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { createServer } from 'node:net';
+import { freePortBelowEphemeralRange } from '@sift/testing';
 import type { Redis } from 'ioredis';
 import { createRedisConnection } from './redis-connection';
 import { checkRedis } from './redis-health';
 import { executableCheck, startWorkerHealthServer } from './worker-health-server';
 
 jest.setTimeout(30_000);
-
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const server = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 /** A Redis of this test's own (the shared one is never stopped), without persistence. */
 async function startOwnRedis(port: number): Promise<ChildProcess> {
@@ -44,7 +35,7 @@ describe('worker health server', () => {
   });
 
   it('reports unhealthy (503) once its Redis is unreachable', async () => {
-    const redisPort = await freePort();
+    const redisPort = await freePortBelowEphemeralRange();
     redisProcess = await startOwnRedis(redisPort);
     const connection: Redis = createRedisConnection(`redis://127.0.0.1:${redisPort}`);
     connection.on('error', () => undefined);

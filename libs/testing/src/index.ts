@@ -15,6 +15,7 @@ export { loopHoldDuring, type LoopHold } from './event-loop-hold';
 export { ownResults } from './own-results';
 export { startSeverableProxy, type SeverableProxy } from './severable-proxy';
 export { startOwnRedisServer, type OwnRedisServer } from './own-redis-server';
+export { freePortBelowEphemeralRange } from './free-port';
 export { eventually, readUntil, timed } from './eventually';
 export { conceptEmbedding, startLoopbackModelServer } from './loopback-model-server';
 export type { LoopbackModelServer, LoopbackModelServerOptions, ModelRequest, ModelServerFault } from './loopback-model-server';

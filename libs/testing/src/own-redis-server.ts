@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { createServer } from 'node:net';
+import { freePortBelowEphemeralRange } from './free-port';
 
 /**
  * A Redis of one test's own on a free loopback port, without persistence as compose runs it, for outage tests that
@@ -14,19 +14,9 @@ export interface OwnRedisServer {
   stop(): void;
 }
 
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
-
 export async function startOwnRedisServer(): Promise<OwnRedisServer> {
-  const port = await freePort();
+  // Stopped and started again on the same port: one no outgoing connection can have taken meanwhile.
+  const port = await freePortBelowEphemeralRange();
   const start = (): void => {
     execFileSync('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--daemonize', 'yes']);
     for (let attempt = 0; attempt < 50; attempt += 1) {

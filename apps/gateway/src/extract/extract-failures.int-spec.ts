@@ -1,5 +1,4 @@
-import { createServer } from 'node:net';
-import { callGateway, createTestAccount, createTestKey, eventually } from '@sift/testing';
+import { callGateway, createTestAccount, createTestKey, eventually, freePortBelowEphemeralRange } from '@sift/testing';
 import { FixtureServer, startFixtureServer } from '@sift/safe-fetch';
 import { startTestGateway, TestGateway } from '../testing/gateway-harness';
 import { startWorkerProcess, WorkerProcess } from '../testing/worker-process';
@@ -18,15 +17,6 @@ interface ExtractBody {
 }
 
 const html = (title: string, body: string) => `<!doctype html><html lang="en"><head><title>${title}</title></head><body>${body}</body></html>`;
-
-/** A loopback port nothing listens on: a connection to it is refused. */
-async function closedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
 
 // Each failure code of POST /extract made by its real cause: a real extractor worker fetches loopback fixtures through
 // safe-fetch, and the code travels in the job's result to failed_results (docs/errors.md).
@@ -56,7 +46,8 @@ describe('POST /extract failure codes', () => {
       '/loop': (_request, response) => response.writeHead(302, { location: '/loop' }).end(),
     });
     internal = await startFixtureServer({ '/secret': (_request, response) => response.end('<p>secret</p>') }, ['127.0.0.2']);
-    refusedPort = await closedPort();
+    // Nothing listens there, and no other test's server is given it: a connection to it is refused.
+    refusedPort = await freePortBelowEphemeralRange();
     worker = await startWorkerProcess('extractor-worker');
     gateway = await startTestGateway({ QUEUE_PREFIX: worker.queuePrefix, FETCH_ALLOW_CIDRS: '127.0.0.1/32' });
     const account = await createTestAccount(gateway.prisma, { plan: 'growth' });

@@ -1,21 +1,11 @@
 import { randomBytes } from 'node:crypto';
-import { createServer } from 'node:net';
 import { FixtureServer, startFixtureServer } from '@sift/safe-fetch';
 import { JobQueue } from '@sift/queue';
 import { ExtractUrlJob } from '@sift/queue-contracts';
-import { callGateway, createTestAccount, createTestKey } from '@sift/testing';
+import { callGateway, createTestAccount, createTestKey, freePortBelowEphemeralRange } from '@sift/testing';
 import { startTestGateway, TestGateway } from '../testing/gateway-harness';
 
 jest.setTimeout(60_000);
-
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const server = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 /** The value of one sample line of the Prometheus text, e.g. `sift_queue_jobs{queue="extract",state="waiting"}`. */
 function sample(text: string, series: string): number | undefined {
@@ -113,7 +103,7 @@ describe('GET /metrics', () => {
   });
 
   it('moves to METRICS_PORT when one is set, leaving the public port without it', async () => {
-    const port = await freePort();
+    const port = await freePortBelowEphemeralRange();
     const separate = await startTestGateway({ METRICS_PORT: String(port) });
     try {
       expect((await callGateway(separate.baseUrl, 'GET', '/metrics')).status).toBe(404);
