@@ -11,9 +11,11 @@ export const TOKEN_BUDGET_CUT_MARKER = ' [… cut to fit max_tokens]';
 
 /**
  * The optional `max_tokens` request field, the same on every endpoint that returns page text: the text of the
- * response is cut to fit it, counted by the o200k_base tokenizer (docs/search-filters.md, "Token budgets").
+ * response is cut to fit it, counted by the o200k_base tokenizer (docs/search-filters.md, "Token budgets"). `cuts`
+ * names the text that is cut (the usual description is written around it), or gives the whole description of a field
+ * that fits its answer otherwise.
  */
-export function MaxTokensField(text: string, description?: string): PropertyDecorator {
+export function MaxTokensField(cuts: string | { description: string }): PropertyDecorator {
   // Written as a stack above the property: Max on top, the documentation at the bottom.
   return stackedDecorators(
     Max(MAX_TOKENS_LIMITS.max),
@@ -23,9 +25,10 @@ export function MaxTokensField(text: string, description?: string): PropertyDeco
     ApiPropertyOptional({
       type: 'integer',
       description:
-        description ??
-        `Cut ${text} to fit this many tokens (o200k_base, the GPT-4o tokenizer), at sentence boundaries, earlier results ` +
-          `keeping more; cut text ends with "${TOKEN_BUDGET_CUT_MARKER.trim()}" and token_budget reports the count. Absent: nothing is cut (an MCP tool call gets its tool's default).`,
+        typeof cuts === 'object'
+          ? cuts.description
+          : `Cut ${cuts} to fit this many tokens (o200k_base, the GPT-4o tokenizer), at sentence boundaries, earlier results ` +
+            `keeping more; cut text ends with "${TOKEN_BUDGET_CUT_MARKER.trim()}" and token_budget reports the count. Absent: nothing is cut (an MCP tool call gets its tool's default).`,
       minimum: MAX_TOKENS_LIMITS.min,
       maximum: MAX_TOKENS_LIMITS.max,
       example: 8000,

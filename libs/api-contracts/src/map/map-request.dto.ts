@@ -107,11 +107,11 @@ export class MapRequestDto {
   @IsBoolean()
   include_usage: boolean = false;
 
-  @MaxTokensField(
-    'the URLs',
-    'Return only as many of the URLs (results, in the order found) as fit this many tokens (o200k_base, the GPT-4o tokenizer), ' +
+  @MaxTokensField({
+    description:
+      'Return only as many of the URLs (results, in the order found) as fit this many tokens (o200k_base, the GPT-4o tokenizer), ' +
       'counted URL by URL; token_budget reports the count and a warning how many were left out. Absent: every URL (an MCP tool call gets its tool\'s default).',
-  )
+  })
   max_tokens?: number;
 }
 
