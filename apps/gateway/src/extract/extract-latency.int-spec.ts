@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { callGateway, createTestAccount, createTestKey } from '@sift/testing';
+import { callGateway, createTestAccount, createTestKey, eventually } from '@sift/testing';
 import { FixtureServer, startFixtureServer } from '@sift/safe-fetch';
 import { RequestLogWriter } from '../request-log/request-log-writer.service';
 import { startTestGateway, TestGateway } from '../testing/gateway-harness';
@@ -57,6 +57,18 @@ describe('POST /extract of ten slow URLs', () => {
     await Promise.all([gateway?.close(), worker?.stop(), site?.close()]);
   });
 
+  /** The request log's detail of a request, once the log has it. */
+  async function loggedDetail(requestId: string): Promise<{ urls: UrlDetail[] } | undefined> {
+    let detail: { urls: UrlDetail[] } | undefined;
+    for (let attempt = 0; attempt < 50 && !detail; attempt += 1) {
+      await gateway.app.get(RequestLogWriter).flush();
+      const logged = await gateway.prisma.requestLog.findUnique({ where: { requestId } });
+      detail = (logged?.detail as { urls: UrlDetail[] } | undefined) ?? undefined;
+      if (!detail) await new Promise((done) => setTimeout(done, 20));
+    }
+    return detail;
+  }
+
   it('answers at the slowest URL with every URL started at once, and logs each URL with its time and outcome', async () => {
     // Ten pages that each take most of the slowest one's time: queued behind a few worker slots, the last would
     // start only when the first finish, and the answer would take about twice the slowest page.
@@ -74,13 +86,7 @@ describe('POST /extract of ten slow URLs', () => {
     expect(Math.max(...asked) - Math.min(...asked)).toBeLessThan(800);
     expect(tookMs).toBeLessThan(SLOWEST_MS + 2_000);
 
-    let detail: { urls: UrlDetail[] } | undefined;
-    for (let attempt = 0; attempt < 50 && !detail; attempt += 1) {
-      await gateway.app.get(RequestLogWriter).flush();
-      const logged = await gateway.prisma.requestLog.findUnique({ where: { requestId: body.request_id } });
-      detail = (logged?.detail as { urls: UrlDetail[] } | undefined) ?? undefined;
-      if (!detail) await new Promise((done) => setTimeout(done, 20));
-    }
+    const detail = await loggedDetail(body.request_id);
     expect(detail?.urls.map((entry) => entry.url)).toEqual([...urls, `${site.url}/missing`]);
     for (const entry of detail?.urls ?? []) {
       if (entry.url.endsWith('/missing')) {
@@ -93,5 +99,28 @@ describe('POST /extract of ten slow URLs', () => {
     // The answer went when the last URL settled: no URL's time is past the answer's (the order of the slowest few moves
     // with the machine's load, the 1.5 s page is not always the last to finish).
     expect(Math.max(...(detail?.urls ?? []).map((entry) => entry.ms))).toBeLessThanOrEqual(tookMs);
+  });
+
+  it('keeps a URL answered from its stored copy in its place among the fetched ones, each with its own time', async () => {
+    const stored = `${site.url}/slow?ms=1&kept=1`;
+    expect((await callGateway(gateway.baseUrl, 'POST', '/extract', { apiKey, body: { urls: [stored] } })).status).toBe(200);
+    // Stored after its answer: the next request finds it once it is there.
+    await eventually('the page stored', async () => (await gateway.prisma.document.findFirst({ where: { url: { contains: 'kept=1' } } })) ?? undefined, 15_000, 25);
+    const urls = [`${site.url}/slow?ms=600&mixed=1`, stored, `${site.url}/slow?ms=100&mixed=2`];
+    const { status, body } = await callGateway<ExtractBody>(gateway.baseUrl, 'POST', '/extract', { apiKey, body: { urls } });
+    expect(status).toBe(200);
+    expect(body.results.map((result) => result.url)).toEqual(urls);
+    const detail = await loggedDetail(body.request_id);
+    expect(detail?.urls.map((entry) => [entry.url, entry.via])).toEqual([
+      [urls[0], 'fetch'],
+      [stored, 'store'],
+      [urls[2], 'fetch'],
+    ]);
+    const [slow, copy, quick] = detail?.urls ?? [];
+    // Each fetched URL's own time, not its neighbour's: the 600 ms page is timed past 600 ms, the 100 ms one before it.
+    expect(slow.ms).toBeGreaterThanOrEqual(600);
+    expect(quick.ms).toBeGreaterThanOrEqual(100);
+    expect(quick.ms).toBeLessThan(slow.ms);
+    expect(copy.ms).toBeLessThan(100);
   });
 });

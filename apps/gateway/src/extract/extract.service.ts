@@ -130,20 +130,10 @@ export class ExtractService {
       if (error instanceof QueueUnavailableError) throw error;
       settled = toFetch.map(() => ({ status: 'rejected', reason: error }));
     }
-    const outcomes: ExtractUrlResult[] = [];
-    const elapsedMs: number[] = [];
-    let fetchedIndex = 0;
-    for (const url of urls) {
-      const copy = stored.get(url);
-      if (copy) {
-        outcomes.push(copy);
-        elapsedMs.push(storedMs);
-      } else {
-        outcomes.push(this.outcomeOf(url, settled[fetchedIndex], deadlineMs));
-        elapsedMs.push(fetchedMs[fetchedIndex]);
-        fetchedIndex += 1;
-      }
-    }
+    // Each URL's outcome and time: its stored copy's, or its job's (`settled` and `fetchedMs` are in `toFetch` order).
+    const fetched = new Map(toFetch.map((url, index) => [url, { settled: settled[index], ms: fetchedMs[index] }]));
+    const outcomes = urls.map((url) => stored.get(url) ?? this.outcomeOf(url, fetched.get(url)?.settled, deadlineMs));
+    const elapsedMs = urls.map((url) => fetched.get(url)?.ms ?? storedMs);
     return { outcomes, elapsedMs };
   }
 
