@@ -42,8 +42,14 @@ export interface CrawlEngineSettings {
   backlogBytes: number;
   /** Upper bound of one page fetch inside the crawl's own deadline. */
   pageTimeoutMs: number;
-  /** Further attempts of a page answered 429 or 503, or whose fetch failed. */
+  /** Further attempts of a page whose fetch failed (no response: a timeout, a reset). */
   maxRetries: number;
+  /**
+   * Further attempts of a page answered 429 or 503, each after the wait its host asked for (Retry-After, else 1, 2, 4…
+   * seconds): a rate-limited host is saying when to come back, not that the page is gone, so its pages are asked again
+   * more often than a failed fetch is, while the wait fits maxRetryAfterMs and the crawl's deadline.
+   */
+  maxThrottledRetries: number;
   /** Retry-After above this gives the page up instead of waiting. */
   maxRetryAfterMs: number;
   /** Sitemap files (indexes included) read by one map. */
@@ -61,6 +67,7 @@ export const DEFAULT_CRAWL_ENGINE_SETTINGS: CrawlEngineSettings = {
   backlogBytes: 16 * 1024 * 1024,
   pageTimeoutMs: 15_000,
   maxRetries: 2,
+  maxThrottledRetries: 5,
   maxRetryAfterMs: 10_000,
   maxSitemapFiles: 20,
   maxRenderingPages: 2,

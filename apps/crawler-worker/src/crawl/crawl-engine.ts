@@ -420,13 +420,15 @@ class CrawlRun {
   }
 
   /**
-   * One page through the host's politeness gate, retried after errors and after 429/503 as Retry-After asks. Throws
-   * when no response came (the page fails); the last response of a 429/503 is returned for the pipeline to fail. Each
-   * attempt tells the host's limit how it went.
+   * One page through the host's politeness gate, retried after errors (maxRetries) and after 429/503 as Retry-After
+   * asks (maxThrottledRetries). Throws when no response came (the page fails); the last response of a 429/503 is
+   * returned for the pipeline to fail. Each attempt tells the host's limit how it went.
    */
   private async fetchPage(url: URL, place: PagePlace): Promise<FetchedResource> {
     let lastResponse: FetchedResource | undefined;
-    for (let attempt = 0; ; attempt += 1) {
+    let failures = 0;
+    let throttles = 0;
+    for (;;) {
       let slot: HostSlot;
       try {
         slot = await this.placeOnHost(url, place);
@@ -443,14 +445,16 @@ class CrawlRun {
         // A timeout cut short by the crawl's own deadline, or a cancellation, says nothing about the host.
         slot.release(this.stopped || (deadlineMs < this.settings.pageTimeoutMs && isTimeout(error)) ? 'ignored' : hostResponseOfError(error));
         // A timeout or reset is often transient (a busy site, or this worker busy extracting a large page).
-        if (!this.stopped && attempt < this.settings.maxRetries && this.deadline - Date.now() > 1000) continue;
-        throw error;
+        if (this.stopped || failures >= this.settings.maxRetries || this.deadline - Date.now() <= 1000) throw error;
+        failures += 1;
+        continue;
       }
       slot.release(hostResponseOfStatus(response.status));
-      if ((response.status !== 429 && response.status !== 503) || attempt >= this.settings.maxRetries) return response;
-      const waitMs = retryAfterMs(response.headers['retry-after']) ?? 1000 * 2 ** attempt;
+      if ((response.status !== 429 && response.status !== 503) || throttles >= this.settings.maxThrottledRetries) return response;
+      const waitMs = retryAfterMs(response.headers['retry-after']) ?? 1000 * 2 ** throttles;
       if (waitMs > this.settings.maxRetryAfterMs || Date.now() + waitMs >= this.deadline) return response;
       this.hostScheduler.backOff(url.host, waitMs);
+      throttles += 1;
       lastResponse = response;
     }
   }
