@@ -1,21 +1,10 @@
-import { type ChildProcess, spawn } from 'node:child_process';
-import { freePortBelowEphemeralRange } from '@sift/testing';
+import { type OwnRedisServer, startOwnRedisServer } from '@sift/testing';
 import type { Redis } from 'ioredis';
 import { createRedisConnection } from './redis-connection';
 import { checkRedis } from './redis-health';
 import { executableCheck, startWorkerHealthServer } from './worker-health-server';
 
 jest.setTimeout(30_000);
-
-/** A Redis of this test's own (the shared one is never stopped), without persistence. */
-async function startOwnRedis(port: number): Promise<ChildProcess> {
-  const child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: ['ignore', 'pipe', 'pipe'] });
-  await new Promise<void>((resolve, reject) => {
-    child.stdout?.on('data', (chunk: Buffer) => /Ready to accept connections/.test(chunk.toString()) && resolve());
-    child.once('exit', (code) => reject(new Error(`redis-server exited with ${code}`)));
-  });
-  return child;
-}
 
 async function health(port: number): Promise<{ status: number; body: Record<string, unknown> }> {
   const response = await fetch(`http://127.0.0.1:${port}/health`);
@@ -24,28 +13,26 @@ async function health(port: number): Promise<{ status: number; body: Record<stri
 
 // A worker's GET /health against a real Redis that the test stops, and the checks of what else a worker needs.
 describe('worker health server', () => {
-  let redisProcess: ChildProcess | undefined;
+  // A Redis of this test's own (the shared one is never stopped), without persistence; stopped here if a test failed
+  // before it stopped it itself.
+  let redis: OwnRedisServer | undefined;
 
-  afterEach(async () => {
-    if (redisProcess && redisProcess.exitCode === null) {
-      const exited = new Promise((resolve) => redisProcess?.once('exit', resolve));
-      redisProcess.kill('SIGKILL');
-      await exited;
-    }
+  afterEach(() => {
+    redis?.stop();
+    redis = undefined;
   });
 
   it('reports unhealthy (503) once its Redis is unreachable', async () => {
-    const redisPort = await freePortBelowEphemeralRange();
-    redisProcess = await startOwnRedis(redisPort);
-    const connection: Redis = createRedisConnection(`redis://127.0.0.1:${redisPort}`);
+    const own = await startOwnRedisServer();
+    redis = own;
+    const connection: Redis = createRedisConnection(own.url);
     connection.on('error', () => undefined);
     const server = await startWorkerHealthServer({ port: 0, host: '127.0.0.1', checkRedis: () => checkRedis(connection), metrics: async () => '', metricsContentType: 'text/plain' });
     try {
       expect(await health(server.port)).toMatchObject({ status: 200, body: { status: 'ok', redis: { ok: true } } });
 
-      const stopped = new Promise((resolve) => redisProcess?.once('exit', resolve));
-      redisProcess.kill('SIGTERM');
-      await stopped;
+      own.stop();
+      redis = undefined;
 
       const down = await health(server.port);
       expect(down.status).toBe(503);

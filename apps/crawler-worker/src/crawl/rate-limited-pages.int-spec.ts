@@ -19,12 +19,16 @@ describe('a crawl of pages its host rate-limits', () => {
   let site: FixtureServer;
   const requests = new Map<string, number>();
 
+  /** Counts the request of its path; returns how many that path has had, this one included. */
+  const counted = (request: IncomingMessage): number => {
+    const count = (requests.get(request.url ?? '') ?? 0) + 1;
+    requests.set(request.url ?? '', count);
+    return count;
+  };
+
   /** Answers 429 (Retry-After 0) to the first `throttled` requests of the path, then the page. */
   const throttledFor = (throttled: number, title: string) => (request: IncomingMessage, response: ServerResponse) => {
-    const path = request.url ?? '';
-    const count = (requests.get(path) ?? 0) + 1;
-    requests.set(path, count);
-    if (count <= throttled) response.writeHead(429, { 'content-type': 'text/plain', 'retry-after': '0' }).end('Too many requests');
+    if (counted(request) <= throttled) response.writeHead(429, { 'content-type': 'text/plain', 'retry-after': '0' }).end('Too many requests');
     else response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(page(title));
   };
 
@@ -40,7 +44,7 @@ describe('a crawl of pages its host rate-limits', () => {
       '/refusing.html': throttledFor(Number.POSITIVE_INFINITY, 'Refusing page'),
       // No response at all: the connection is dropped.
       '/dropping.html': (request, response) => {
-        requests.set(request.url ?? '', (requests.get(request.url ?? '') ?? 0) + 1);
+        counted(request);
         response.socket?.destroy();
       },
     };
