@@ -111,14 +111,16 @@ describe('JobQueue and startWorker (real Redis)', () => {
   });
 
   it('hands a large result over through a key of its own: the event stream carries only its name', async () => {
-    const large = { text: 'page ', times: 10_000 };
+    // Characters beyond Latin-1 and outside the Basic Multilingual Plane: the key holds the result's UTF-8 bytes.
+    const text = 'page “é” 字 😀 ';
+    const large = { text, times: 5_000 };
     const chosenId = `large-${randomUUID()}`;
-    await expect(jobQueue.enqueueAndWait(EchoJob, large, { timeoutMs: 10_000, jobId: chosenId })).resolves.toEqual({ echoed: 'page '.repeat(10_000) });
+    await expect(jobQueue.enqueueAndWait(EchoJob, large, { timeoutMs: 10_000, jobId: chosenId })).resolves.toEqual({ echoed: text.repeat(5_000) });
     const [bulkLarge, bulkSmall] = await jobQueue.enqueueAllAndWait(EchoJob, [large, { text: 'small', times: 2 }], { timeoutMs: 10_000 });
-    expect(bulkLarge).toEqual({ status: 'fulfilled', value: { echoed: 'page '.repeat(10_000) } });
+    expect(bulkLarge).toEqual({ status: 'fulfilled', value: { echoed: text.repeat(5_000) } });
     expect(bulkSmall).toEqual({ status: 'fulfilled', value: { echoed: 'smallsmall' } });
     // A caller that chose the id of a job already finished reads the result from the key too.
-    await expect(jobQueue.enqueueAndWait(EchoJob, large, { timeoutMs: 10_000, jobId: chosenId })).resolves.toEqual({ echoed: 'page '.repeat(10_000) });
+    await expect(jobQueue.enqueueAndWait(EchoJob, large, { timeoutMs: 10_000, jobId: chosenId })).resolves.toEqual({ echoed: text.repeat(5_000) });
 
     const events = await connection.xrange(`${prefix}:${QueueName.Extract}:events`, '-', '+');
     const returnValues = events.map(([, fields]) => fields[fields.indexOf('returnvalue') + 1] ?? '').filter((value) => value.includes('siftResultKey'));
