@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Queue } from 'bullmq';
-import type { Redis } from 'ioredis';
+import { Redis } from 'ioredis';
 import { z } from 'zod';
 import { CrawlJob, defineJob, QueueName } from '@sift/queue-contracts';
 import { InvalidJobPayloadError } from './invalid-job-payload.error';
@@ -265,7 +265,10 @@ describe('createRedisConnection and checkRedis', () => {
 
   it('reports a reachable and an unreachable Redis', async () => {
     const healthy = createRedisConnection(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379/5');
-    const unreachable = createRedisConnection('redis://127.0.0.1:1/0');
+    // A worker's connection (commands wait for Redis), whose disconnect ends at once: ioredis gives the socket of a
+    // connection that is between retries `disconnectTimeout` (2 s by default) to close, and that socket closed long
+    // ago, so its timer would outlive the test and keep Jest's worker from exiting.
+    const unreachable = new Redis('redis://127.0.0.1:1/0', { maxRetriesPerRequest: null, disconnectTimeout: 0 });
     unreachable.on('error', () => undefined);
     try {
       await expect(checkRedis(healthy)).resolves.toMatchObject({ ok: true });
