@@ -14,6 +14,7 @@ export * from './worker-health-server';
 export * from './worker-process';
 export * from './queue-unavailable.error';
 export * from './job-envelope';
+export { handedOverResult, receivedResult } from './job-result';
 export * from './request-scope';
 export * from './structured-logger';
 export * from './upstream-metrics';
