@@ -2,7 +2,7 @@
  * A documentation page of the usual shape and size, made here so the workers need no fixture file: a stylesheet and a
  * script in its head, navigation, sections in the nested, class-named wrappers that site generators write, prose with
  * inline markup and links, term lists, numbered and bulleted lists, a note box, a figure, a quotation, a table, code, a
- * footer (about 60 KB). The parsing threads parse it a few times when they start: a thread's first pages otherwise run
+ * footer (about 84 KB). The parsing threads parse it a few times when they start: a thread's first pages otherwise run
  * several times slower while V8 compiles the parser's hot code, and code the warm-up page never reaches (a term list's
  * walk, a wrapper's class weighed) is compiled on a real request instead.
  */
