@@ -1,6 +1,6 @@
 /**
  * A documentation page of the usual shape and size (navigation, headings, prose with inline markup and links, lists,
- * a table, code, a footer; about 40 KB), made here so the workers need no fixture file. The parsing threads parse it a
+ * a table, code, a footer; about 24 KB), made here so the workers need no fixture file. The parsing threads parse it a
  * few times when they start: a thread's first pages otherwise run several times slower while V8 compiles the parser's
  * hot code, and a worker's first crawl waits on them.
  */
