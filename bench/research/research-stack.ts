@@ -3,8 +3,9 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
+import { freePortBelowEphemeralRange } from '@sift/testing';
 // eslint-disable-next-line @nx/enforce-module-boundaries -- the benchmarks share one stack helper; bench projects are not libraries
-import { freePort, repositoryRoot } from '../search-quality/search-stack';
+import { repositoryRoot } from '../search-quality/search-stack';
 
 const startTimeoutMs = 180_000;
 const pollIntervalMs = 200;
@@ -28,7 +29,7 @@ async function healthy(baseUrl: string): Promise<boolean> {
  * workers have registered their queues.
  */
 export async function startSift(databaseUrl: string, env: Record<string, string> = {}): Promise<SiftProcesses> {
-  const port = await freePort();
+  const port = await freePortBelowEphemeralRange();
   const child: ChildProcess = spawn(process.execPath, [join(repositoryRoot, 'scripts', 'start.js')], {
     cwd: repositoryRoot,
     env: {

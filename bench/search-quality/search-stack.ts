@@ -1,10 +1,10 @@
 // The pieces a search benchmark needs to measure Sift as a user runs it: a fresh database filled through the
 // admin command line, the gateway as its own process, an API key, and POST /search over loopback.
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
-import { createServer } from 'node:net';
 import { relative, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { Client } from 'pg';
+import { freePortBelowEphemeralRange } from '@sift/testing';
 
 const run = promisify(execFile);
 export const repositoryRoot = resolve(__dirname, '../..');
@@ -91,16 +91,6 @@ export async function createBenchKey(databaseUrl: string, root = repositoryRoot)
   return created.api_key;
 }
 
-/** A TCP port free on loopback now (for a child process to listen on). */
-export async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
-  const address = server.address();
-  await new Promise<void>((done) => server.close(() => done()));
-  if (typeof address !== 'object' || address === null) throw new Error('no port');
-  return address.port;
-}
-
 export interface GatewayProcess {
   baseUrl: string;
   pid: number;
@@ -112,7 +102,7 @@ export interface GatewayProcess {
  * `--cpu-prof` go to node) on a free port against the database, and resolves once /health answers 200.
  */
 export async function startGateway(databaseUrl: string, env: Record<string, string> = {}, root = repositoryRoot, nodeArguments: string[] = []): Promise<GatewayProcess> {
-  const port = await freePort();
+  const port = await freePortBelowEphemeralRange();
   const child: ChildProcess = spawn(process.execPath, [...nodeArguments, entryRunner(root), 'apps/gateway/src/main.ts'], {
     cwd: root,
     env: { ...process.env, SWC_NODE_PROJECT: resolve(root, 'tsconfig.runtime.json'), PORT: String(port), DATABASE_URL: databaseUrl, SIFT_LOG_LEVEL: 'warn', SEARXNG_URL: '', LLM_BASE_URL: '', ...env },
