@@ -1,5 +1,5 @@
 import { defineJobHandler, JobContext, JobHandler, remainingBudgetMs } from '@sift/queue';
-import { CrawlJob, CrawlPayload, MapJob } from '@sift/queue-contracts';
+import { CrawlJob, type CrawlPage, CrawlPayload, MapJob } from '@sift/queue-contracts';
 import { CrawlDependencies, CrawlRequest, runCrawl } from './crawl';
 
 /** The crawl answers this long before its caller stops waiting, so the pages it has reach the caller. */
@@ -17,10 +17,17 @@ function crawlRequestOf(payload: CrawlPayload, mode: CrawlRequest['mode'], conte
 export function createCrawlHandlers(dependenciesFor: (payload: CrawlPayload) => CrawlDependencies): JobHandler[] {
   return [
     defineJobHandler(CrawlJob, async (payload, context) => {
-      const outcome = await runCrawl(crawlRequestOf(payload, 'crawl', context), dependenciesFor(payload));
+      const request = crawlRequestOf(payload, 'crawl', context);
+      // Each page goes to the gateway as it is made (without instructions it is in the answer as made): the answer
+      // then waits for no serialisation of the whole crawl, megabytes for a large site, after its last page.
+      const parts = request.instructions?.trim() ? undefined : context.resultParts?.<CrawlPage>();
+      const partOfVisit = new Map<number, number>();
+      const outcome = await runCrawl(parts ? { ...request, onPage: (page, visitOrder) => partOfVisit.set(visitOrder, parts.add(page)) } : request, dependenciesFor(payload));
+      const handedOver = parts !== undefined && partOfVisit.size === outcome.pages.length;
+      if (handedOver) await parts.finish('results', [...partOfVisit].sort(([left], [right]) => left - right).map(([, part]) => part));
       return {
         baseUrl: outcome.baseUrl,
-        results: outcome.pages,
+        results: handedOver ? [] : outcome.pages,
         successfulPages: outcome.successfulPages,
         failedPages: outcome.failedPages,
         partial: outcome.partial,

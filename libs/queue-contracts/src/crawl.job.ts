@@ -32,4 +32,5 @@ export const CrawlJob = defineJob({
   payloadSchema: crawlPayloadSchema,
   resultSchema: crawlResultSchema,
   attempts: 1,
+  streamsResultParts: true,
 });

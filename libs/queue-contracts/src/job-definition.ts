@@ -16,6 +16,11 @@ export interface JobDefinition<Payload, Result> {
    * repeat its side effects and doubles the wait of a caller who is holding a request open, so the default is 1.
    */
   readonly attempts: number;
+  /**
+   * Its handler hands its result's items over while it runs (a crawl's pages, as each is made): a producer waiting
+   * for it reads them as they come instead of all at the end.
+   */
+  readonly streamsResultParts?: boolean;
 }
 
 export type JobPayloadOf<Definition> = Definition extends JobDefinition<infer Payload, unknown> ? Payload : never;

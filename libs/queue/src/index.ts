@@ -15,6 +15,7 @@ export * from './worker-process';
 export * from './queue-unavailable.error';
 export * from './job-envelope';
 export { handedOverResult, receivedResult } from './job-result';
+export type { ResultParts } from './result-parts';
 export * from './request-scope';
 export * from './structured-logger';
 export * from './upstream-metrics';

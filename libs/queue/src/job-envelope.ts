@@ -5,10 +5,16 @@
  */
 export const JOB_DEADLINE_FIELD = 'siftDeadlineAt';
 export const JOB_REQUEST_ID_FIELD = 'siftRequestId';
+export const JOB_READS_RESULT_PARTS_FIELD = 'siftReadsResultParts';
 
 export interface JobEnvelope {
   deadlineAt?: number;
   requestId?: string;
+  /**
+   * The producer waits for the result and reads items handed over while the job runs (result-parts.ts). A producer
+   * of an older version does not say so, and its worker then returns the whole result at the end.
+   */
+  readsResultParts?: boolean;
 }
 
 export function withEnvelope<Payload>(payload: Payload, envelope: JobEnvelope): Payload {
@@ -16,17 +22,19 @@ export function withEnvelope<Payload>(payload: Payload, envelope: JobEnvelope): 
     ...payload,
     ...(envelope.deadlineAt === undefined ? {} : { [JOB_DEADLINE_FIELD]: envelope.deadlineAt }),
     ...(envelope.requestId === undefined ? {} : { [JOB_REQUEST_ID_FIELD]: envelope.requestId }),
+    ...(envelope.readsResultParts ? { [JOB_READS_RESULT_PARTS_FIELD]: true } : {}),
   };
 }
 
 /** The payload without the envelope, and the envelope's fields the producer set. */
 export function openEnvelope(data: unknown): { payload: unknown } & JobEnvelope {
   if (typeof data !== 'object' || data === null) return { payload: data };
-  const { [JOB_DEADLINE_FIELD]: deadlineAt, [JOB_REQUEST_ID_FIELD]: requestId, ...payload } = data as Record<string, unknown>;
+  const { [JOB_DEADLINE_FIELD]: deadlineAt, [JOB_REQUEST_ID_FIELD]: requestId, [JOB_READS_RESULT_PARTS_FIELD]: readsResultParts, ...payload } = data as Record<string, unknown>;
   return {
     payload,
     deadlineAt: typeof deadlineAt === 'number' && Number.isFinite(deadlineAt) ? deadlineAt : undefined,
     requestId: typeof requestId === 'string' ? requestId : undefined,
+    readsResultParts: readsResultParts === true,
   };
 }
 

@@ -1,4 +1,5 @@
 import type { JobDefinition } from '@sift/queue-contracts';
+import type { ResultParts } from './result-parts';
 import { validatePayload } from './validate-payload';
 
 export interface JobContext {
@@ -7,6 +8,11 @@ export interface JobContext {
   attempt: number;
   /** Epoch ms when the caller stops waiting, if the producer said; a handler should not work past it. */
   deadlineAt?: number;
+  /**
+   * Present when the producer reads a result's items while the job runs: the run's ResultParts, made on the first
+   * call. A handler that finishes it returns its result with the field it named left empty.
+   */
+  resultParts?: <Item>() => ResultParts<Item>;
 }
 
 /**

@@ -11,6 +11,7 @@ import { JobTimeoutError } from './job-timeout.error';
 import { createRedisConnection } from './redis-connection';
 import { checkRedis } from './redis-health';
 import { type RunningWorker, startWorker } from './start-worker';
+import { type QueueUnderTest, startQueueUnderTest } from './testing/queue-under-test';
 
 // Test-only jobs on the extract queue; the unique prefix keeps them away from every other test file.
 const EchoJob = defineJob({
@@ -57,19 +58,14 @@ describe('JobQueue and startWorker (real Redis)', () => {
     }),
   ];
 
+  let queueUnderTest: QueueUnderTest | undefined;
+
   beforeAll(async () => {
-    connection = createRedisConnection(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379/5');
-    jobQueue = new JobQueue({ connection, prefix });
-    worker = await startWorker({ queue: QueueName.Extract, handlers, definitions: [EchoJob, GatedJob], concurrency: 4, connection, prefix });
+    queueUnderTest = await startQueueUnderTest({ prefix, queue: QueueName.Extract, handlers, definitions: [EchoJob, GatedJob], concurrency: 4 });
+    ({ connection, jobQueue, worker } = queueUnderTest);
   });
 
-  afterAll(async () => {
-    await worker?.close();
-    await jobQueue?.close();
-    const keys = await connection.keys(`${prefix}:*`);
-    if (keys.length > 0) await connection.del(...keys);
-    await connection.quit();
-  });
+  afterAll(() => queueUnderTest?.close());
 
   it('keeps a waited-for result only past its caller\'s deadline, a job that can be added again an hour', async () => {
     const jobs = new Queue(QueueName.Extract, { connection, prefix });

@@ -12,6 +12,7 @@ import { validatePayload } from './validate-payload';
 import { isExpiryReason, withEnvelope } from './job-envelope';
 import { DEFAULT_KEEP_COMPLETED_SECONDS, receivedResult, resultKeyOf } from './job-result';
 import { currentRequestId } from './request-scope';
+import { hasResultParts, ResultPartsReader, resultPartsKeyOf, resultWithParts } from './result-parts';
 
 export interface JobQueueOptions {
   /** Best opened with `createRedisConnection(url, { failFast: true })`: an outage then fails requests at once. */
@@ -69,6 +70,8 @@ const WAITED_RESULT_GRACE_SECONDS = 60;
 interface Waiter {
   resolve(returnValue: unknown): void;
   reject(error: Error): void;
+  /** The items of the job's result read while it runs, for a job that streams them. */
+  parts?: ResultPartsReader;
 }
 
 /** The producer side of the queues: validated enqueue, and enqueue-then-wait for request/response callers. */
@@ -101,11 +104,12 @@ export class JobQueue {
     payload: Payload,
     options: EnqueueOptions,
     keepCompletedSeconds: number,
+    waited = false,
   ): Promise<Job<Payload, Result>> {
     const validPayload = validatePayload(definition, payload);
     await this.assertConnected('enqueue');
     const queue = this.queueFor(definition.queue);
-    const job = await this.withinStepTimeout('enqueue', queue.add(definition.name, this.jobData(validPayload, options.deadlineAt), this.jobOptions(definition, options, keepCompletedSeconds)));
+    const job = await this.withinStepTimeout('enqueue', queue.add(definition.name, this.jobData(validPayload, options.deadlineAt, waited), this.jobOptions(definition, options, keepCompletedSeconds)));
     return job as Job<Payload, Result>;
   }
 
@@ -124,15 +128,18 @@ export class JobQueue {
     await this.assertConnected('enqueue');
     await this.withinStepTimeout('subscribe', this.queueEventsFor(definition.queue));
     const jobId = options.jobId ?? randomUUID();
+    const parts = definition.streamsResultParts ? new ResultPartsReader(this.options.connection, resultPartsKeyOf(this.prefix, definition.queue, jobId)) : undefined;
     // Registered before the job is added, so a fast worker cannot finish before we listen.
-    const finished = this.finishedPromise(jobId);
+    const finished = this.finishedPromise(jobId, parts);
 
     try {
       const keep = options.jobId ? this.keepCompletedSeconds() : this.keepCompletedSeconds(options.timeoutMs);
-      const job = await this.add(definition, payload, { ...options, jobId, deadlineAt }, keep);
+      const job = await this.add(definition, payload, { ...options, jobId, deadlineAt }, keep, true);
+      parts?.start();
       if (options.jobId) await this.settleIfAlreadyFinished(definition.queue, jobId);
       return await this.resultOf(definition, job, finished, deadlineAt, options.timeoutMs);
     } finally {
+      parts?.stop();
       this.waiters.delete(jobId);
     }
   }
@@ -172,7 +179,7 @@ export class JobQueue {
         for (const { jobId } of valid) waiting.set(jobId, this.finishedPromise(jobId));
         const bulk = valid.map(({ payload, jobId }) => ({
           name: definition.name,
-          data: this.jobData(payload, deadlineAt),
+          data: this.jobData(payload, deadlineAt, true),
           opts: this.jobOptions(definition, { jobId, priority: options.priority }, this.keepCompletedSeconds(options.timeoutMs)),
         }));
         jobs = await this.withinStepTimeout('enqueue', this.queueFor(definition.queue).addBulk(bulk));
@@ -197,8 +204,8 @@ export class JobQueue {
   }
 
   /** Settles when the queue events report the job completed (its return value) or failed. */
-  private finishedPromise(jobId: string): Promise<unknown> {
-    const finished = new Promise<unknown>((resolve, reject) => this.waiters.set(jobId, { resolve, reject }));
+  private finishedPromise(jobId: string, parts?: ResultPartsReader): Promise<unknown> {
+    const finished = new Promise<unknown>((resolve, reject) => this.waiters.set(jobId, { resolve, reject, parts }));
     // The race in resultOf may abandon this promise; its late rejection is expected and must not crash the process.
     finished.catch(() => undefined);
     return finished;
@@ -243,8 +250,9 @@ export class JobQueue {
   }
 
   /** A job's data: the payload and its envelope. A job enqueued while serving a request carries that request's id into the worker's log lines. */
-  private jobData<Payload>(payload: Payload, deadlineAt: number | undefined): Payload {
-    return withEnvelope(payload, { deadlineAt, requestId: currentRequestId() });
+  private jobData<Payload>(payload: Payload, deadlineAt: number | undefined, waited: boolean): Payload {
+    // A caller that waits for the job reads its result through deliver(), which reads a result's parts too.
+    return withEnvelope(payload, { deadlineAt, requestId: currentRequestId(), readsResultParts: waited });
   }
 
   /** Seconds a completed job stays: keepCompletedForSeconds, or for a caller waiting `waitMs` at most that wait and the grace. */
@@ -341,13 +349,17 @@ export class JobQueue {
     else if (job.finishedOn) waiter.reject(new Error(job.failedReason));
   }
 
-  /** Settles a waiter with a completed job's result: its return value, or the result it hands over through a key. */
+  /**
+   * Settles a waiter with a completed job's result: its return value, or the result it hands over through a key, its
+   * list field made of the items it handed over while it ran (result-parts.ts).
+   */
   private deliver(waiter: Waiter, returnValue: unknown): void {
-    if (resultKeyOf(returnValue) === undefined) {
+    if (resultKeyOf(returnValue) === undefined && !hasResultParts(returnValue)) {
       waiter.resolve(returnValue);
       return;
     }
-    this.withinStepTimeout('read job result', receivedResult(this.options.connection, returnValue)).then(
+    const result = receivedResult(this.options.connection, returnValue).then((received) => resultWithParts(this.options.connection, received, waiter.parts));
+    this.withinStepTimeout('read job result', result).then(
       (result) => waiter.resolve(result),
       (error: unknown) => waiter.reject(error instanceof Error ? error : new Error(String(error))),
     );

@@ -27,12 +27,16 @@ export async function handedOverResult(connection: Redis, prefix: string, job: J
   const json = JSON.stringify(result);
   if (json === undefined || json.length <= INLINE_RESULT_CHARACTERS) return result;
   const key = `${prefix}:${job.queueName}:result:${job.id ?? ''}`;
-  const keep = job.opts.removeOnComplete;
-  const keepSeconds = typeof keep === 'object' && 'age' in keep && keep.age !== undefined ? keep.age : DEFAULT_KEEP_COMPLETED_SECONDS;
   // As bytes: ioredis writes a string argument through a slow path when it holds characters beyond Latin-1 (a page's
   // typographic quotes, a CJK word), about 50 ms for a 3 MB crawl; its UTF-8 bytes go out in a few.
-  await connection.set(key, Buffer.from(json, 'utf8'), 'EX', keepSeconds);
+  await connection.set(key, Buffer.from(json, 'utf8'), 'EX', resultKeepSecondsOf(job));
   return { [RESULT_KEY_FIELD]: key };
+}
+
+/** How long what a job hands over through keys of its own is kept: as long as the job. */
+export function resultKeepSecondsOf(job: Job): number {
+  const keep = job.opts.removeOnComplete;
+  return typeof keep === 'object' && 'age' in keep && keep.age !== undefined ? keep.age : DEFAULT_KEEP_COMPLETED_SECONDS;
 }
 
 /** The key a return value refers to, when the result was handed over through one. */

@@ -5,7 +5,8 @@ import { newConsumerName, startConsumerHeartbeat } from './consumer-heartbeat';
 import { buildHandlerRegistry } from './handler-registry';
 import { InvalidJobPayloadError } from './invalid-job-payload.error';
 import { JobExpiredError, openEnvelope } from './job-envelope';
-import { handedOverResult } from './job-result';
+import { handedOverResult, resultKeepSecondsOf } from './job-result';
+import { type ResultParts, resultPartsOf } from './result-parts';
 import { withRequestId } from './request-scope';
 import { DEFAULT_QUEUE_PREFIX } from './queue-prefix';
 import type { JobHandler } from './job-handler';
@@ -77,12 +78,12 @@ export async function startWorker(options: StartWorkerOptions): Promise<RunningW
   const prefix = options.prefix ?? DEFAULT_QUEUE_PREFIX;
 
   const processJob = (job: Job): Promise<unknown> => {
-    const { payload, deadlineAt, requestId } = openEnvelope(job.data);
+    const { payload, deadlineAt, requestId, readsResultParts } = openEnvelope(job.data);
     // Everything the handler logs or enqueues belongs to the request that made this job.
-    return withRequestId(requestId, () => runJob(job, payload, deadlineAt));
+    return withRequestId(requestId, () => runJob(job, payload, deadlineAt, readsResultParts));
   };
 
-  const runJob = async (job: Job, payload: unknown, deadlineAt: number | undefined): Promise<unknown> => {
+  const runJob = async (job: Job, payload: unknown, deadlineAt: number | undefined, readsResultParts: boolean | undefined): Promise<unknown> => {
     const handler = registry.get(job.name);
     const labels = { queue: options.queue, job: job.name };
     const stopTimer = metrics.duration.startTimer(labels);
@@ -97,15 +98,17 @@ export async function startWorker(options: StartWorkerOptions): Promise<RunningW
         throw new UnrecoverableError(new JobExpiredError(job.name, job.id ?? '', deadlineAt).message);
       }
       let result: unknown;
+      let parts: ResultParts<unknown> | undefined;
+      const resultParts = <Item>(): ResultParts<Item> => (parts ??= resultPartsOf(options.connection, prefix, job, resultKeepSecondsOf(job))) as ResultParts<Item>;
       try {
-        result = await handler.run(payload, { jobId: job.id ?? '', attempt: job.attemptsMade + 1, deadlineAt });
+        result = await handler.run(payload, { jobId: job.id ?? '', attempt: job.attemptsMade + 1, deadlineAt, ...(readsResultParts ? { resultParts } : {}) });
       } catch (error) {
         // A producer on another version sent a payload this worker cannot read; retrying cannot fix that.
         if (error instanceof InvalidJobPayloadError) throw new UnrecoverableError(error.message);
         throw error;
       }
       // A large result goes to a key of its own, read only by the caller waiting for it (job-result.ts).
-      const returnValue = await handedOverResult(options.connection, prefix, job, result);
+      const returnValue = await handedOverResult(options.connection, prefix, job, parts ? parts.resultWithReference(result) : result);
       metrics.completed.inc(labels);
       return returnValue;
     } catch (error) {

@@ -5,6 +5,7 @@ import { createPrismaClient } from '@sift/persistence';
 import { FixtureServer, startFixtureServer } from '@sift/safe-fetch';
 import { inlineContentParser, PageRepository } from '@sift/pages';
 import type { WebPage } from '@sift/content-extraction';
+import type { CrawlPage } from '@sift/queue-contracts';
 import { CHUNK_SEPARATOR } from '@sift/ranking';
 import { ContentParsingPool } from '@sift/task-pool';
 import { createTestAccount, GitDocsSite, GIT_DOCS_SITE_ROOT, startGitDocsSite } from '@sift/testing';
@@ -166,6 +167,37 @@ describe('runCrawl on the Git documentation site', () => {
     // so it may end that much early; on a loaded machine a response takes several times the site's 100 ms.
     expect(elapsedMs).toBeGreaterThanOrEqual(timeoutMs / 2);
     expect(elapsedMs).toBeLessThan(timeoutMs + 1000);
+  });
+
+  it('hands each page over as it is collected: in visit order they are the outcome\'s pages, though they came in another', async () => {
+    const real = createDefaultCrawlDependencies({ policy: loopbackPolicy });
+    // The root's first link answers last, so the pages are collected out of their visit order.
+    let firstLink: string | undefined;
+    const delayed: CrawlDependencies = {
+      ...real,
+      fetchResource: async (url, options) => {
+        if (firstLink === undefined && !url.endsWith('/index.html') && !url.endsWith('/robots.txt')) firstLink = url;
+        if (url === firstLink) await new Promise((resolve) => setTimeout(resolve, 500));
+        return real.fetchResource(url, options);
+      },
+    };
+    const handedOver: Array<{ page: CrawlPage; visitOrder: number }> = [];
+    const outcome = await runCrawl(crawlRequest(site, { maxDepth: 1, maxBreadth: 12, onPage: (page, visitOrder) => handedOver.push({ page, visitOrder }) }), delayed);
+    expect(outcome.pages).toHaveLength(13);
+    const collectedUrls = handedOver.map(({ page }) => page.page.finalUrl);
+    expect(collectedUrls.indexOf(firstLink ?? '')).toBeGreaterThan(outcome.pages.findIndex((page) => page.page.finalUrl === firstLink));
+    expect([...handedOver].sort((left, right) => left.visitOrder - right.visitOrder).map(({ page }) => page)).toEqual(outcome.pages);
+    expect(outcome.pages.map((page) => page.page.finalUrl)).not.toEqual(collectedUrls);
+  });
+
+  it('hands no page over with instructions: their content and order are known only at the end', async () => {
+    const handedOver: CrawlPage[] = [];
+    const outcome = await runCrawl(
+      crawlRequest(site, { instructions: 'merging branches', maxDepth: 1, maxBreadth: 5, onPage: (page) => handedOver.push(page) }),
+      createDefaultCrawlDependencies({ policy: loopbackPolicy }),
+    );
+    expect(outcome.pages.length).toBeGreaterThan(0);
+    expect(handedOver).toEqual([]);
   });
 
   it('ranks the merge documentation first for instructions about merging branches', async () => {

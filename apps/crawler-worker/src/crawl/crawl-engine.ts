@@ -338,7 +338,7 @@ class CrawlRun {
   }
 
   private collectPage(visitOrder: number, url: URL, page: WebPage, stored: Promise<void>): void {
-    this.pages.push({
+    const collected: CollectedPage = {
       visitOrder,
       url: url.href,
       key: pageKey(url),
@@ -346,7 +346,9 @@ class CrawlRun {
       content: this.request.format === 'text' ? page.text : page.markdown,
       // The job's result carries images only when the crawl asked for them; the stored page keeps them.
       page: crawledPageOf(this.request.includeImages ? page : { ...page, images: [] }),
-    });
+    };
+    this.pages.push(collected);
+    if (!this.relevance) this.request.onPage?.(this.toResult(collected), visitOrder);
     // The document store is a side effect of crawling; the pipeline reports its failures, never the crawl.
     this.storing.push(stored);
   }

@@ -1,3 +1,5 @@
+import type { CrawlPage } from '@sift/queue-contracts';
+
 export type CrawlMode = 'crawl' | 'map';
 
 /** One crawl or map as the worker runs it; mirrors spec POST /crawl with camel-cased fields. */
@@ -24,4 +26,10 @@ export interface CrawlRequest {
   /** Deadline of the whole crawl; what was gathered until then is returned as a partial result. */
   timeoutMs: number;
   mode: CrawlMode;
+  /**
+   * Called with each page of a crawl without instructions as it is collected (and in the outcome as it is then), with
+   * its place in crawl order: the outcome's pages are those pages in that order. With instructions a page's content
+   * and place are known only at the end, and it is not called.
+   */
+  onPage?: (page: CrawlPage, visitOrder: number) => void;
 }
