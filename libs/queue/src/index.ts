@@ -16,6 +16,7 @@ export * from './queue-unavailable.error';
 export * from './job-envelope';
 export { handedOverResult, receivedResult } from './job-result';
 export type { ResultParts } from './result-parts';
+export { startQueueUnderTest, type QueueUnderTest } from './testing/queue-under-test';
 export * from './request-scope';
 export * from './structured-logger';
 export * from './upstream-metrics';

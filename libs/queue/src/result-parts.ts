@@ -124,9 +124,9 @@ export class ResultPartsReader {
     private readonly key: string,
   ) {}
 
-  /** Reads the list every `intervalMs` until stop(); a failed read (Redis away a moment) is tried at the next. */
-  start(intervalMs = RESULT_PARTS_READ_INTERVAL_MS): void {
-    this.timer = setInterval(() => void this.readNew().catch(() => undefined), intervalMs);
+  /** Reads the list every RESULT_PARTS_READ_INTERVAL_MS until stop(); a failed read (Redis away a moment) is tried at the next. */
+  start(): void {
+    this.timer = setInterval(() => void this.readNew().catch(() => undefined), RESULT_PARTS_READ_INTERVAL_MS);
     this.timer.unref();
   }
 

@@ -5,7 +5,7 @@ import { JobQueue } from '../job-queue';
 import { createRedisConnection } from '../redis-connection';
 import { type RunningWorker, startWorker } from '../start-worker';
 
-/** A producer and a worker of one queue under a prefix of their own, on the test Redis. */
+/** A producer and a worker of one queue under a prefix of their own (unique per test file), on the test Redis. */
 export interface QueueUnderTest {
   connection: Redis;
   jobQueue: JobQueue;
@@ -18,7 +18,8 @@ export async function startQueueUnderTest(options: {
   prefix: string;
   queue: QueueName;
   handlers: readonly JobHandler[];
-  definitions: readonly JobDefinition<unknown, unknown>[];
+  /** The jobs the worker covers; defaults to every job of `queue` in the contracts catalogue (startWorker). */
+  definitions?: readonly JobDefinition<unknown, unknown>[];
   concurrency: number;
 }): Promise<QueueUnderTest> {
   const { prefix } = options;
