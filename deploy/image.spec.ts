@@ -45,14 +45,16 @@ describe('docker/Dockerfile', () => {
   it('ships every patched production dependency (patches/) as patched, and no patched development dependency', () => {
     // patch-package runs in the build stage's install (postinstall); the production dependencies are installed
     // without scripts, so the final image takes each patched package from the build stage. A patched development
-    // dependency (a test's reference) has no place in the image.
+    // dependency (a test's reference) has no place in the image. A patched package may be a dependency's own
+    // (redis-parser, ioredis'): the lockfile says whether the production install has it.
     const patched = readdirSync(join(repositoryRoot, 'patches'))
       .filter((file) => file.endsWith('.patch'))
       .map((file) => file.replace(/\+[^+]+\.patch$/, '').replace(/\+/g, '/'));
-    const { dependencies, devDependencies } = JSON.parse(readFileSync(join(repositoryRoot, 'package.json'), 'utf8')) as Record<string, Record<string, string>>;
-    const production = patched.filter((name) => name in dependencies);
+    const { packages } = JSON.parse(readFileSync(join(repositoryRoot, 'package-lock.json'), 'utf8')) as { packages: Record<string, { dev?: boolean } | undefined> };
+    const locked = patched.map((name) => packages[`node_modules/${name}`]);
+    expect(locked.every((entry) => entry !== undefined)).toBe(true);
+    const production = patched.filter((_name, index) => locked[index]?.dev !== true);
     expect(production.length).toBeGreaterThan(0);
-    expect(patched.every((name) => name in dependencies || name in devDependencies)).toBe(true);
     const buildStage = stages[0].instructions;
     expect(buildStage.indexOf('COPY patches ./patches')).toBeGreaterThanOrEqual(0);
     expect(buildStage.indexOf('COPY patches ./patches')).toBeLessThan(buildStage.findIndex((instruction) => instruction.startsWith('RUN npm ci')));

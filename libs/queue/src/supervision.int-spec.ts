@@ -120,13 +120,15 @@ describe('the npm start supervisor', () => {
       stopTimeoutMs: 5_000,
       output: logs.output,
     });
+    let timer: NodeJS.Timeout | undefined;
     try {
-      const failure = await Promise.race([stack.failed, new Promise<null>((resolve) => setTimeout(() => resolve(null), 30_000))]);
+      const failure = await Promise.race([stack.failed, new Promise<null>((resolve) => (timer = setTimeout(() => resolve(null), 30_000)))]);
       expect(failure).toEqual({ child: 'sleeper', code: 78 });
       expect(logs.text.stdout + logs.text.stderr).toContain(`port ${port} (HEALTH_PORT) is already in use, by another Sift or another program: set HEALTH_PORT to a free port`);
       expect(logs.lines.filter((line) => line.message.includes('restarting'))).toEqual([]);
       expect(stack.state().every((child) => !child.running)).toBe(true);
     } finally {
+      clearTimeout(timer);
       await stack.stop('SIGTERM');
       taken.close();
     }
