@@ -44,6 +44,23 @@ export function createRedisConnection(redisUrl: string, options: RedisConnection
   return new Redis(redisUrl, { db: databaseIndex, lazyConnect: false, ...behaviour });
 }
 
+/**
+ * Closes a connection for good: QUIT while Redis answers (replies still pending are read first), else at once. A
+ * fail-fast connection refuses QUIT while Redis is down (it queues nothing offline) and would go on reconnecting, its
+ * timer keeping the process alive; a connection closed here is never left reconnecting.
+ */
+export async function closeRedisConnection(connection: Redis): Promise<void> {
+  if (connection.status === 'ready') {
+    try {
+      await connection.quit();
+      return;
+    } catch {
+      // Redis went away during the QUIT: close the socket instead.
+    }
+  }
+  connection.disconnect();
+}
+
 /** Resolves once the connection is ready, or after `timeoutMs` (a process may start while Redis is down). */
 export async function waitForRedis(connection: Redis, timeoutMs: number): Promise<boolean> {
   if (connection.status === 'ready') return true;

@@ -1,7 +1,7 @@
 import { Global, Inject, Module, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import { coreEnv, fetchEnv, gatewayEnv, llmEnv, loadConfig, modelsEnv, searchEnv, x402Env } from '@sift/config';
 import { createPrismaClient, PrismaClient } from '@sift/persistence';
-import { createRedisConnection, JobQueue, waitForRedis } from '@sift/queue';
+import { closeRedisConnection, createRedisConnection, JobQueue, waitForRedis } from '@sift/queue';
 import { QueueName } from '@sift/queue-contracts';
 import type { Redis } from 'ioredis';
 
@@ -62,6 +62,6 @@ export class CoreModule implements OnApplicationBootstrap, OnApplicationShutdown
   }
 
   async onApplicationShutdown(): Promise<void> {
-    await Promise.allSettled([this.prisma.$disconnect(), this.jobQueue.close(), this.redis.quit()]);
+    await Promise.allSettled([this.prisma.$disconnect(), this.jobQueue.close(), closeRedisConnection(this.redis)]);
   }
 }
