@@ -3,7 +3,7 @@ import { loadConfig } from '@sift/config';
 import { OpenAiCompatibleClient } from '@sift/llm';
 import { endpointUrl, modelFallbacksCounter } from '@sift/models';
 import { AccountRepository, ApiKeyRepository, createPrismaClient, CreditLedgerRepository, DatabaseProbe, ProjectRepository, RequestLogRepository } from '@sift/persistence';
-import { createRedisConnection, DEPENDENCY_CHECK_TIMEOUT_MS, JobQueue, observeUpstreamRequests, runWorkerProcess, workerLogger } from '@sift/queue';
+import { closeRedisConnection, createRedisConnection, DEPENDENCY_CHECK_TIMEOUT_MS, JobQueue, observeUpstreamRequests, runWorkerProcess, workerLogger } from '@sift/queue';
 import { QueueName } from '@sift/queue-contracts';
 import { ResearchEvents, ResearchTaskFinisher, ResearchTaskRepository, runResearch } from '@sift/research';
 import { egressPolicyFromConfig } from '@sift/safe-fetch';
@@ -75,7 +75,7 @@ async function main(): Promise<void> {
       clearInterval(sweep);
       // The embedding batch under way finishes first: it writes through the database connection.
       await embeddingLoop?.stop();
-      return Promise.allSettled([jobQueue.close(), redis.quit(), prisma.$disconnect()]);
+      return Promise.allSettled([jobQueue.close(), closeRedisConnection(redis), prisma.$disconnect()]);
     },
   });
   embeddingLoop?.start();

@@ -45,9 +45,10 @@ export function createRedisConnection(redisUrl: string, options: RedisConnection
 }
 
 /**
- * Closes a connection for good: QUIT while Redis answers (replies still pending are read first), else at once. A
- * fail-fast connection refuses QUIT while Redis is down (it queues nothing offline) and would go on reconnecting, its
- * timer keeping the process alive; a connection closed here is never left reconnecting.
+ * Closes a connection for good, as every process's shutdown does: QUIT while Redis answers (replies still pending are
+ * read first), else at once. While Redis is down, a fail-fast connection refuses QUIT (it queues nothing offline) and
+ * would go on reconnecting, its timer keeping the process alive, and a worker's connection would hold QUIT in its
+ * offline queue behind any command still there until Redis returned; a connection closed here does neither.
  */
 export async function closeRedisConnection(connection: Redis): Promise<void> {
   if (connection.status === 'ready') {

@@ -2,7 +2,7 @@ import { Registry } from 'prom-client';
 import type { JobDefinition, QueueName } from '@sift/queue-contracts';
 import { EventLoopWatch, type EventLoopWatchOptions } from './event-loop-watch';
 import type { JobHandler } from './job-handler';
-import { createRedisConnection } from './redis-connection';
+import { closeRedisConnection, createRedisConnection } from './redis-connection';
 import { checkRedis } from './redis-health';
 import { type FinishedJob, type StallRecovery, startWorker } from './start-worker';
 import { type WorkerLog, workerLogger } from './structured-logger';
@@ -82,7 +82,7 @@ export async function runWorkerProcess(options: WorkerProcessOptions): Promise<v
     log('info', 'running jobs finished; stopped', { signal });
     eventLoop.stop();
     await Promise.allSettled([health.close(), options.release?.()]);
-    await connection.quit();
+    await closeRedisConnection(connection);
     process.exit(0);
   };
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
