@@ -5,7 +5,7 @@
 // (run bench/search-latency/run.ts once first). Linux only.
 import { readFileSync } from 'node:fs';
 import autocannon from 'autocannon';
-import { cpuMs, pidsMatching, ticksPerSecond } from './proc-cpu';
+import { cpuMs, machineMs, pidsMatching } from './proc-cpu';
 import { createBenchKey, searchOverHttp, startGateway } from '../search-quality/search-stack';
 import { cranfieldQueryTexts } from './cranfield-queries';
 
@@ -28,12 +28,6 @@ function postgresByKind(): Map<string, number> {
     byKind.set(kind, (byKind.get(kind) ?? 0) + cpuMs(pid));
   }
   return byKind;
-}
-
-function machineMs(): number {
-  const [, ...values] = readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/);
-  const busy = values.slice(0, 8).map(Number).reduce((sum, value, index) => (index === 3 || index === 4 ? sum : sum + value), 0);
-  return (busy * 1000) / ticksPerSecond;
 }
 
 async function main(): Promise<void> {

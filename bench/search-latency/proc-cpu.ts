@@ -29,3 +29,10 @@ export function pidsMatching(pattern: string): number[] {
 export function databaseBackendPids(database: string): number[] {
   return pidsMatching(`^postgres: .*\\b${database}\\b`);
 }
+
+/** CPU time every process of the machine has used so far (all cores: user, nice, system, irq, softirq, steal), from /proc/stat. */
+export function machineMs(): number {
+  const [, ...values] = readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/);
+  const busy = values.slice(0, 8).map(Number).reduce((sum, value, index) => (index === 3 || index === 4 ? sum : sum + value), 0);
+  return (busy * 1000) / ticksPerSecond;
+}

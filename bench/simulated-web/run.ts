@@ -41,6 +41,8 @@ import { QueueName } from '@sift/queue-contracts';
 // eslint-disable-next-line @nx/enforce-module-boundaries -- the benchmarks share their stack helpers; bench projects are not libraries
 import { benchStackEnv, type BenchWorker, dropBenchQueues, forgetStoredPages, postJson, startBenchWorker, storesSettled } from '../crawl/bench-stack';
 // eslint-disable-next-line @nx/enforce-module-boundaries -- as above
+import { cpuMs, databaseBackendPids, machineMs } from '../search-latency/proc-cpu';
+// eslint-disable-next-line @nx/enforce-module-boundaries -- as above
 import { createBenchKey, dropDatabase, type GatewayProcess, repositoryRoot, startGateway } from '../search-quality/search-stack';
 import { type LatencyProfile, loadLatencyProfile, pageFate, pageHost, seededFraction, upstreamMs } from './latency-profile';
 import { type SearxngStandIn, startSearxngStandIn } from './searxng-stand-in';
@@ -99,6 +101,8 @@ interface Stack {
   runId: string;
   /** The crawler worker's GET /metrics, when the crawl part runs. */
   crawlerMetricsUrl?: string;
+  /** The crawler worker's process id (its parsing threads run inside it), when the crawl part runs. */
+  crawlerPid?: number;
   /** The extractor worker's GET /metrics, when the search or extract part runs. */
   extractorMetricsUrl?: string;
 }
@@ -315,12 +319,32 @@ function subtractCounts(after: Record<string, number>, before: Record<string, nu
   return Object.fromEntries(Object.entries(after).map(([key, count]) => [key, count - (before[key] ?? 0)]).filter(([, count]) => Number(count) > 0));
 }
 
+/**
+ * CPU time used so far (ms) by the machine (every process), the crawler worker (and its main thread: the rest are its
+ * parsing threads, V8's and libuv's), the database's Postgres backends, the gateway and this process, for the cores a crawl kept busy. Postgres backends are summed over those alive at the time
+ * (the workers' pools keep theirs open).
+ */
+function crawlCpuMs(stack: Stack): Record<string, number> {
+  const self = process.cpuUsage();
+  const database = new URL(DATABASE_URL).pathname.slice(1);
+  return {
+    machine: machineMs(),
+    crawler: stack.crawlerPid === undefined ? 0 : cpuMs(stack.crawlerPid),
+    crawlerMain: stack.crawlerPid === undefined ? 0 : cpuMs(stack.crawlerPid, stack.crawlerPid),
+    postgres: databaseBackendPids(database).reduce((sum, pid) => sum + cpuMs(pid), 0),
+    gateway: cpuMs(stack.gateway.pid),
+    bench: (self.user + self.system) / 1000,
+  };
+}
+
 /** One crawl of a host answering every request after `latencyMs`, printed; returns its share of the host's best. */
 async function measureSteadyCrawl(stack: Stack, latencyMs: number, best: number, repetition: number): Promise<number> {
   const steady = await startSimulatedHost({ fate: () => ({ kind: 'answers', ms: latencyMs }) });
   try {
     const changesBefore = await limitChanges(stack);
+    const cpuBefore = crawlCpuMs(stack);
     const run = await timedCrawl(stack, steady, 500);
+    const cpu = subtractCounts(crawlCpuMs(stack), cpuBefore);
     const changes = subtractCounts(await limitChanges(stack), changesBefore);
     const seconds = (run.endedAt - run.startedAt) / 1000;
     const concurrency = steady.concurrency();
@@ -370,6 +394,12 @@ async function measureSteadyCrawl(stack: Stack, latencyMs: number, best: number,
     }
     console.log(`  most in flight per half second: ${concurrency.perWindow.join(' ')}`);
     console.log(`  mean in flight per half second: ${concurrency.meanPerWindow.map((mean) => mean.toFixed(1)).join(' ')}`);
+    // Cores in use while the crawl ran: a machine near all of them is what bounds the crawl, not the host.
+    const cores = (key: string) => ((cpu[key] ?? 0) / (run.endedAt - run.startedAt)).toFixed(2);
+    console.log(
+      `  cores busy during the crawl: the machine ${cores('machine')} of ${usableCpuCount()}; the crawler worker ${cores('crawler')} (its main thread ${cores('crawlerMain')}),` +
+        ` Postgres's backends of the benchmark's database ${cores('postgres')}, the gateway ${cores('gateway')}, this benchmark (hosts and client) ${cores('bench')}`,
+    );
     console.log(`  moves of the host's limit: ${Object.entries(changes).map(([change, count]) => `${change} ${count}`).join(', ') || 'none'}`);
     const firstAt = steady.served[0]?.at ?? run.startedAt;
     const lastAt = steady.served[steady.served.length - 1]?.at ?? run.endedAt;
@@ -508,7 +538,7 @@ async function main(): Promise<void> {
     const crawlerMetricsUrl = crawler ? `http://127.0.0.1:${String(crawler.started.port)}/metrics` : undefined;
     const extractor = PARTS.has('search') || PARTS.has('extract') ? runningWorkers[0] : undefined;
     const extractorMetricsUrl = extractor ? `http://127.0.0.1:${String(extractor.started.port)}/metrics` : undefined;
-    const stack: Stack = { gateway, apiKey, profile, hosts, standIn, jobs, runId: randomBytes(3).toString('hex'), crawlerMetricsUrl, extractorMetricsUrl };
+    const stack: Stack = { gateway, apiKey, profile, hosts, standIn, jobs, runId: randomBytes(3).toString('hex'), crawlerMetricsUrl, crawlerPid: crawler?.pid, extractorMetricsUrl };
     await warmUp(stack);
     if (PARTS.has('search')) await measureSearch(stack);
     if (PARTS.has('extract')) await measureExtract(stack);
