@@ -400,6 +400,12 @@ async function measureSteadyCrawl(stack: Stack, latencyMs: number, best: number,
       `  cores busy during the crawl: the machine ${cores('machine')} of ${usableCpuCount()}; the crawler worker ${cores('crawler')} (its main thread ${cores('crawlerMain')}),` +
         ` Postgres's backends of the benchmark's database ${cores('postgres')}, the gateway ${cores('gateway')}, this benchmark (hosts and client) ${cores('bench')}`,
     );
+    // What the target asks of this machine at this cost a page: a figure above its cores cannot be met by pacing alone.
+    const siftMsPerPage = ((cpu.crawler ?? 0) + (cpu.postgres ?? 0) + (cpu.gateway ?? 0)) / run.pages;
+    console.log(
+      `  Sift's CPU a page (crawler, Postgres, gateway): ${siftMsPerPage.toFixed(1)} ms; at 0.8 of the host's best (${(0.8 * best).toFixed(1)} pages/s) that is` +
+        ` ${((siftMsPerPage * 0.8 * best) / 1000).toFixed(2)} cores of ${usableCpuCount()}`,
+    );
     console.log(`  moves of the host's limit: ${Object.entries(changes).map(([change, count]) => `${change} ${count}`).join(', ') || 'none'}`);
     const firstAt = steady.served[0]?.at ?? run.startedAt;
     const lastAt = steady.served[steady.served.length - 1]?.at ?? run.endedAt;
