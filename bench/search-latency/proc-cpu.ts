@@ -30,9 +30,21 @@ export function databaseBackendPids(database: string): number[] {
   return pidsMatching(`^postgres: .*\\b${database}\\b`);
 }
 
-/** CPU time every process of the machine has used so far (all cores: user, nice, system, irq, softirq, steal), from /proc/stat. */
-export function machineMs(): number {
+/** The machine's first /proc/stat line: CPU time over all cores by kind (user, nice, system, idle, iowait, irq, softirq, steal), in ms. */
+function machineTimesMs(): number[] {
   const [, ...values] = readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/);
-  const busy = values.slice(0, 8).map(Number).reduce((sum, value, index) => (index === 3 || index === 4 ? sum : sum + value), 0);
-  return (busy * 1000) / ticksPerSecond;
+  return values.slice(0, 8).map((value) => (Number(value) * 1000) / ticksPerSecond);
+}
+
+/**
+ * CPU time every process of the machine has used so far (all cores: user, nice, system, irq, softirq, and steal, the
+ * time a virtual machine's hypervisor gave its cores to others while they had work), from /proc/stat.
+ */
+export function machineMs(): number {
+  return machineTimesMs().reduce((sum, value, index) => (index === 3 || index === 4 ? sum : sum + value), 0);
+}
+
+/** Of machineMs, the steal alone: time the hypervisor took from this virtual machine's busy cores. */
+export function machineStealMs(): number {
+  return machineTimesMs()[7] ?? 0;
 }

@@ -41,7 +41,7 @@ import { QueueName } from '@sift/queue-contracts';
 // eslint-disable-next-line @nx/enforce-module-boundaries -- the benchmarks share their stack helpers; bench projects are not libraries
 import { benchStackEnv, type BenchWorker, dropBenchQueues, forgetStoredPages, postJson, startBenchWorker, storesSettled } from '../crawl/bench-stack';
 // eslint-disable-next-line @nx/enforce-module-boundaries -- as above
-import { cpuMs, databaseBackendPids, machineMs } from '../search-latency/proc-cpu';
+import { cpuMs, databaseBackendPids, machineMs, machineStealMs } from '../search-latency/proc-cpu';
 // eslint-disable-next-line @nx/enforce-module-boundaries -- as above
 import { createBenchKey, dropDatabase, type GatewayProcess, repositoryRoot, startGateway } from '../search-quality/search-stack';
 import { type LatencyProfile, loadLatencyProfile, pageFate, pageHost, seededFraction, upstreamMs } from './latency-profile';
@@ -320,7 +320,7 @@ function subtractCounts(after: Record<string, number>, before: Record<string, nu
 }
 
 /**
- * CPU time used so far (ms) by the machine (every process), the crawler worker (and its main thread: the rest are its
+ * CPU time used so far (ms) by the machine (every process, and of it the hypervisor's steal), the crawler worker (and its main thread: the rest are its
  * parsing threads, V8's and libuv's), the database's Postgres backends, the gateway and this process, for the cores a crawl kept busy. Postgres backends are summed over those alive at the time
  * (the workers' pools keep theirs open).
  */
@@ -329,6 +329,7 @@ function crawlCpuMs(stack: Stack): Record<string, number> {
   const database = new URL(DATABASE_URL).pathname.slice(1);
   return {
     machine: machineMs(),
+    steal: machineStealMs(),
     crawler: stack.crawlerPid === undefined ? 0 : cpuMs(stack.crawlerPid),
     crawlerMain: stack.crawlerPid === undefined ? 0 : cpuMs(stack.crawlerPid, stack.crawlerPid),
     postgres: databaseBackendPids(database).reduce((sum, pid) => sum + cpuMs(pid), 0),
@@ -397,7 +398,7 @@ async function measureSteadyCrawl(stack: Stack, latencyMs: number, best: number,
     // Cores in use while the crawl ran: a machine near all of them is what bounds the crawl, not the host.
     const cores = (key: string) => ((cpu[key] ?? 0) / (run.endedAt - run.startedAt)).toFixed(2);
     console.log(
-      `  cores busy during the crawl: the machine ${cores('machine')} of ${usableCpuCount()}; the crawler worker ${cores('crawler')} (its main thread ${cores('crawlerMain')}),` +
+      `  cores busy during the crawl: the machine ${cores('machine')} of ${usableCpuCount()} (taken by the hypervisor ${cores('steal')}); the crawler worker ${cores('crawler')} (its main thread ${cores('crawlerMain')}),` +
         ` Postgres's backends of the benchmark's database ${cores('postgres')}, the gateway ${cores('gateway')}, this benchmark (hosts and client) ${cores('bench')}`,
     );
     // What the target asks of this machine at this cost a page: a figure above its cores cannot be met by pacing alone.
