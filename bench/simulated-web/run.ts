@@ -320,9 +320,10 @@ function subtractCounts(after: Record<string, number>, before: Record<string, nu
 }
 
 /**
- * CPU time used so far (ms) by the machine (every process, and of it the hypervisor's steal), the crawler worker (and its main thread: the rest are its
- * parsing threads, V8's and libuv's), the database's Postgres backends, the gateway and this process, for the cores a crawl kept busy. Postgres backends are summed over those alive at the time
- * (the workers' pools keep theirs open).
+ * CPU time used so far (ms) by the machine (every process, and of it the hypervisor's steal), the crawler worker (and
+ * its main thread: the rest are its parsing threads, V8's and libuv's), the database's Postgres backends, the gateway
+ * and this process, for the cores a crawl kept busy. Postgres backends are summed over those alive at the time (the
+ * workers' pools keep theirs open).
  */
 function crawlCpuMs(stack: Stack): Record<string, number> {
   const self = process.cpuUsage();
@@ -398,8 +399,10 @@ async function measureSteadyCrawl(stack: Stack, latencyMs: number, best: number,
     // Cores in use while the crawl ran: a machine near all of them is what bounds the crawl, not the host.
     const cores = (key: string) => ((cpu[key] ?? 0) / (run.endedAt - run.startedAt)).toFixed(2);
     console.log(
-      `  cores busy during the crawl: the machine ${cores('machine')} of ${usableCpuCount()} (taken by the hypervisor ${cores('steal')}); the crawler worker ${cores('crawler')} (its main thread ${cores('crawlerMain')}),` +
-        ` Postgres's backends of the benchmark's database ${cores('postgres')}, the gateway ${cores('gateway')}, this benchmark (hosts and client) ${cores('bench')}`,
+      `  cores busy during the crawl: the machine ${cores('machine')} of ${usableCpuCount()} (taken by the hypervisor ${cores('steal')});` +
+        ` the crawler worker ${cores('crawler')} (its main thread ${cores('crawlerMain')}),` +
+        ` Postgres's backends of the benchmark's database ${cores('postgres')}, the gateway ${cores('gateway')},` +
+        ` this benchmark (hosts and client) ${cores('bench')}`,
     );
     // What the target asks of this machine at this cost a page: a figure above its cores cannot be met by pacing alone.
     const siftMsPerPage = ((cpu.crawler ?? 0) + (cpu.postgres ?? 0) + (cpu.gateway ?? 0)) / run.pages;
