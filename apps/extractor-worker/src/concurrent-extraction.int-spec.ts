@@ -1,10 +1,11 @@
 import { randomUUID } from 'node:crypto';
+import type { QueueUnderTest } from '@sift/queue';
 import { ExtractUrlJob, type ExtractUrlPayload } from '@sift/queue-contracts';
 import type { EgressPolicy } from '@sift/safe-fetch';
 import { ContentParsingPool } from '@sift/task-pool';
 import { type GitDocsSite, startGitDocsSite } from '@sift/testing';
 import { ExtractionService } from './extraction.service';
-import { type ExtractQueue, startExtractQueue } from './testing/extract-queue';
+import { startExtractQueue } from './testing/extract-queue';
 
 // Parsing threads compile their TypeScript on start; the large pages take a second or more each on a busy machine.
 jest.setTimeout(120_000);
@@ -16,7 +17,7 @@ const LARGE_PAGES = ['/git-config.html', '/user-manual.html', '/git-log.html', '
 describe('a multi-URL extract', () => {
   let site: GitDocsSite;
   let parser: ContentParsingPool;
-  let queue: ExtractQueue;
+  let queue: QueueUnderTest;
   let peakBusyThreads = 0;
 
   beforeAll(async () => {

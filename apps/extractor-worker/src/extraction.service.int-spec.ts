@@ -2,13 +2,14 @@ import { randomUUID } from 'node:crypto';
 import type { ServerResponse } from 'node:http';
 import { BrowserPool } from '@sift/browser';
 import { createPrismaClient, type PrismaClient } from '@sift/persistence';
+import type { QueueUnderTest } from '@sift/queue';
 import { ExtractUrlJob, type ExtractUrlPayload } from '@sift/queue-contracts';
 import { type EgressPolicy, type FixtureServer, startFixtureServer } from '@sift/safe-fetch';
 import { PageRepository } from '@sift/pages';
 import { ContentParsingPool } from '@sift/task-pool';
 import { createTestAccount } from '@sift/testing';
 import { type ExtractionOutcome, ExtractionService, type ExtractionServiceOptions } from './extraction.service';
-import { type ExtractQueue, startExtractQueue } from './testing/extract-queue';
+import { startExtractQueue } from './testing/extract-queue';
 import { minimalPdf } from './testing/minimal-pdf';
 
 // Chromium's first launch alone can take several seconds.
@@ -371,7 +372,7 @@ describe('ExtractionService against loopback fixtures', () => {
   });
 
   describe('through the extract queue', () => {
-    let queue: ExtractQueue;
+    let queue: QueueUnderTest;
 
     beforeAll(async () => (queue = await startExtractQueue(service, 4)));
     afterAll(() => queue?.close());

@@ -4,9 +4,7 @@ import { QueueName } from '@sift/queue-contracts';
 import { createExtractUrlHandler } from '../extract-url.handler';
 import type { ExtractionService } from '../extraction.service';
 
-export type ExtractQueue = QueueUnderTest;
-
 /** An extract queue of its own (unique prefix) on the test Redis, consumed by a worker running `service`. */
-export function startExtractQueue(service: ExtractionService, concurrency: number): Promise<ExtractQueue> {
+export function startExtractQueue(service: ExtractionService, concurrency: number): Promise<QueueUnderTest> {
   return startQueueUnderTest({ prefix: `test-extractor-${randomUUID()}`, queue: QueueName.Extract, handlers: [createExtractUrlHandler(service)], concurrency });
 }
