@@ -5,7 +5,7 @@ import { AdminError, CRAWL_DEFAULTS, CRAWL_LIMITS, type IndexReport } from '@sif
 import { coreEnv, fetchEnv, loadConfig, modelsEnv } from '@sift/config';
 import { configuredModels } from '@sift/models';
 import { egressPolicyFromConfig } from '@sift/safe-fetch';
-import { createRedisConnection, JobQueue } from '@sift/queue';
+import { closeRedisConnection, createRedisConnection, JobQueue } from '@sift/queue';
 import { withAdminContext } from './admin-context';
 import { printResult } from './command-output';
 
@@ -167,6 +167,6 @@ async function crawlSite(url: string, options: CrawlOptions): Promise<void> {
     });
   } finally {
     await queue.close();
-    await connection.quit();
+    await closeRedisConnection(connection);
   }
 }

@@ -1,16 +1,12 @@
-import { type OwnRedisServer, startOwnRedisServer } from '@sift/testing';
+import { type OwnRedisServer, readUntil, startOwnRedisServer } from '@sift/testing';
 import type { Redis } from 'ioredis';
 import { closeRedisConnection, createRedisConnection, waitForRedis } from './redis-connection';
 
 jest.setTimeout(30_000);
 
-/** Resolves once the connection's status is `status`, or fails the test after `timeoutMs`. */
-async function statusReached(connection: Redis, status: string, timeoutMs = 10_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (connection.status !== status) {
-    if (Date.now() > deadline) throw new Error(`the connection is ${connection.status}, not ${status}, after ${timeoutMs} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
+/** Resolves once the connection's status is `status`, or fails the test after 10 s. */
+async function statusReached(connection: Redis, status: string): Promise<void> {
+  await readUntil(async () => connection.status, (current) => current === status, 10_000, 20);
 }
 
 // Against a Redis of this test's own, which it stops and starts again (the shared one is never stopped).
