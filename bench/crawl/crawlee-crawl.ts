@@ -2,8 +2,8 @@
 // benchmark's concurrency, depth and page limit (argv[3], [4], [5]), running Sift's extraction function on every page
 // (bench/crawl/run.ts).
 // It is compiled and run the way the benchmark runs Sift's processes (compiled, no TypeScript compiler in the heap).
-// Protocol on stdio: one warm-up crawl, then "ready"; each line read from stdin starts one measured crawl, answered by
-// one JSON line {pages, seconds}; stdin closed ends the process.
+// Protocol on stdio: one warm-up crawl, then "ready"; each line read from stdin starts one measured crawl (of the URL on
+// the line, else of argv[2]), answered by one JSON line {pages, seconds}; stdin closed ends the process.
 import { createInterface } from 'node:readline';
 import { CheerioCrawler, Configuration, type EnqueueLinksOptions } from '@crawlee/cheerio';
 import { extractHtml } from '@sift/content-extraction';
@@ -21,6 +21,9 @@ async function crawl(root: string, settings: CrawlSettings): Promise<{ pages: nu
     {
       minConcurrency: settings.concurrency,
       maxConcurrency: settings.concurrency,
+      // The concurrency from the first request: HttpCrawler's own default starts its pool at 10, and the pool moves
+      // only every 10 s (a crawl here takes a few), so a ceiling above 10 would never be reached.
+      autoscaledPoolOptions: { desiredConcurrency: settings.concurrency },
       maxRequestsPerCrawl: settings.limit,
       respectRobotsTxtFile: true,
       async requestHandler({ request, body, enqueueLinks }) {
@@ -50,8 +53,7 @@ async function main(): Promise<void> {
   await crawl(root, settings);
   process.stdout.write('ready\n');
   for await (const line of createInterface({ input: process.stdin })) {
-    void line;
-    process.stdout.write(`${JSON.stringify(await crawl(root, settings))}\n`);
+    process.stdout.write(`${JSON.stringify(await crawl(line.trim() || root, settings))}\n`);
   }
 }
 

@@ -3,7 +3,8 @@
 // function on every rendered page (bench/crawl/js-site.ts).
 // It is compiled and run the way the benchmark runs Sift's processes (compiled, no TypeScript compiler in the heap).
 // Protocol on stdio (bench/crawl/peer-process.ts): one warm-up crawl, then "ready"; each line read from stdin starts
-// one measured crawl, answered by one JSON line {pages, pagesWithContent, failed, seconds}; stdin closed ends it.
+// one measured crawl (of the URL on the line, else of argv[2]), answered by one JSON line {pages, pagesWithContent,
+// failed, seconds}; stdin closed ends it.
 import { createInterface } from 'node:readline';
 import { Configuration, PlaywrightCrawler, type EnqueueLinksOptions } from '@crawlee/playwright';
 import { chromium } from 'playwright';
@@ -87,8 +88,7 @@ async function main(): Promise<void> {
   await crawl(root, settings);
   process.stdout.write('ready\n');
   for await (const line of createInterface({ input: process.stdin })) {
-    void line;
-    process.stdout.write(`${JSON.stringify(await crawl(root, settings))}\n`);
+    process.stdout.write(`${JSON.stringify(await crawl(line.trim() || root, settings))}\n`);
   }
 }
 

@@ -5,12 +5,13 @@ import { compiledBenchEntry, repositoryRoot, stopChild } from '../search-quality
 /**
  * A crawl benchmark's peer crawler in a process of its own (bench/crawl/crawlee-crawl.ts,
  * bench/crawl/crawlee-playwright-crawl.ts). Its protocol on stdio: one warm-up crawl, then "ready"; each line read
- * from stdin starts one measured crawl, answered by one JSON line that starts with {"pages"; stdin closed ends it.
+ * from stdin starts one measured crawl of the URL on it (of the root it was started with when the line is empty),
+ * answered by one JSON line that starts with {"pages"; stdin closed ends it.
  */
 export interface PeerProcess<Figures> {
   pid: number;
-  /** One measured crawl of the site. */
-  run(): Promise<Figures>;
+  /** One measured crawl of the site from `root` (default: the root the process was started with). */
+  run(root?: string): Promise<Figures>;
   stop(): Promise<void>;
 }
 
@@ -42,8 +43,8 @@ export async function startPeerProcess<Figures>(entry: string, args: string[], n
   }
   return {
     pid: child.pid ?? 0,
-    run: async () => {
-      child.stdin.write('crawl\n');
+    run: async (root) => {
+      child.stdin.write(`${root ?? ''}\n`);
       return JSON.parse(await nextLine()) as Figures;
     },
     stop: async () => {

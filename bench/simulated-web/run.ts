@@ -8,7 +8,8 @@
 //            results that came with page content rather than the upstream's snippet;
 //   extract  POST /extract of 10 URLs of known latency against the slowest of them, and once with a page that hangs;
 //   crawl    POST /crawl of the site served at a fixed latency against the host's best possible (the crawler's per-host
-//            concurrency ceiling over the latency), then a crawl during which the host starts answering 429.
+//            concurrency ceiling over the latency) and against Crawlee's CheerioCrawler crawling the same way, then a
+//            crawl during which the host starts answering 429.
 // Nothing is cached between the measured requests: every request's URLs are unique (`?visit=<run>-<part>-<n>`, the
 // page and its latency stay those of its path), and before each one the fetches of earlier ones are waited out and the
 // pages they stored deleted (forgetPages).
@@ -24,6 +25,8 @@
 //   SIM_CRAWL_LATENCY_MS, SIM_CRAWL_429_AFTER_PAGES, SIM_CRAWL_429_RATE: the crawl host (default: profile.json)
 //   SIM_CRAWL_REPETITIONS     3: crawls of the steady host, each of a new host, and their median share
 //   SIM_CRAWL_COLD            1: no warm-up crawl of another host first (the worker's first crawl is measured)
+//   SIM_CRAWL_PEER            0: no peer crawls (by default each crawl of the steady host is followed by one of Crawlee's
+//                             CheerioCrawler, bench/crawl/crawlee-crawl.ts, of a new host of its own)
 //   CRAWL_HOST_MAX_CONCURRENCY  the crawler's per-host ceiling the host's best possible is computed from (default 16);
 //                               passed on to the crawler worker like every other variable of the environment
 //   SIM_ROOT                  another checkout whose gateway and workers to measure (a before/after figure): it needs
@@ -41,6 +44,8 @@ import { QueueName } from '@sift/queue-contracts';
 // eslint-disable-next-line @nx/enforce-module-boundaries -- the benchmarks share their stack helpers; bench projects are not libraries
 import { benchStackEnv, type BenchWorker, dropBenchQueues, forgetStoredPages, postJson, startBenchWorker, storesSettled } from '../crawl/bench-stack';
 // eslint-disable-next-line @nx/enforce-module-boundaries -- as above
+import { type PeerProcess, startPeerProcess } from '../crawl/peer-process';
+// eslint-disable-next-line @nx/enforce-module-boundaries -- as above
 import { cpuMs, databaseBackendPids, machineMs, machineStealMs } from '../search-latency/proc-cpu';
 // eslint-disable-next-line @nx/enforce-module-boundaries -- as above
 import { createBenchKey, dropDatabase, type GatewayProcess, repositoryRoot, startGateway } from '../search-quality/search-stack';
@@ -55,6 +60,8 @@ const CRAWL_COLD = process.env.SIM_CRAWL_COLD === '1';
 const CRAWL_MAX_DEPTH = 2;
 /** SIM_CRAWL_REPETITIONS: crawls of the steady host (a new one each time), printed each and by their median. */
 const CRAWL_REPETITIONS = Math.max(1, Number(process.env.SIM_CRAWL_REPETITIONS ?? 3));
+/** SIM_CRAWL_PEER=0: Sift's crawls only, without Crawlee's beside them. */
+const CRAWL_PEER = process.env.SIM_CRAWL_PEER !== '0';
 const PARTS = new Set((process.env.SIM_PARTS ?? 'search,extract,crawl').split(',').map((part) => part.trim()));
 const DEPTHS = (process.env.SIM_SEARCH_DEPTHS ?? 'ultra-fast,fast,basic,advanced').split(',').map((depth) => depth.trim());
 const QUERY_COUNT = Number(process.env.SIM_SEARCH_QUERIES ?? 20);
@@ -423,6 +430,49 @@ async function measureSteadyCrawl(stack: Stack, latencyMs: number, best: number,
   }
 }
 
+/**
+ * The peer: Crawlee's CheerioCrawler in a process of its own (bench/crawl/crawlee-crawl.ts), held at the host's ceiling
+ * from its first request (minConcurrency = maxConcurrency), running Sift's extraction on every page and storing
+ * nothing. Its warm-up crawls another host, as Sift's does.
+ */
+async function startCrawleePeer(): Promise<PeerProcess<{ pages: number }>> {
+  const other = await startSimulatedHost({ fate: () => ({ kind: 'answers', ms: 20 }) });
+  try {
+    const entry = join(__dirname, '..', 'crawl', 'crawlee-crawl.ts');
+    return await startPeerProcess<{ pages: number }>(entry, [`${other.origin}/index.html`, String(HOST_CEILING), String(CRAWL_MAX_DEPTH), '500'], 'Crawlee');
+  } finally {
+    await other.close();
+  }
+}
+
+/** One crawl of a steady host by the peer, printed; returns its share of the host's best. */
+async function measurePeerCrawl(peer: PeerProcess<{ pages: number }>, latencyMs: number, best: number, repetition: number): Promise<number> {
+  const steady = await startSimulatedHost({ fate: () => ({ kind: 'answers', ms: latencyMs }) });
+  try {
+    const cpuBefore = { machine: machineMs(), peer: cpuMs(peer.pid) };
+    const startedAt = performance.now();
+    const run = await peer.run(`${steady.origin}/index.html`);
+    const elapsedMs = performance.now() - startedAt;
+    const cpu = { machine: machineMs() - cpuBefore.machine, peer: cpuMs(peer.pid) - cpuBefore.peer };
+    const seconds = elapsedMs / 1000;
+    const concurrency = steady.concurrency();
+    console.log(
+      `Crawlee's CheerioCrawler, ${HOST_CEILING} in flight from the start, Sift's extraction of every page, nothing stored` +
+        `${CRAWL_REPETITIONS > 1 ? ` (crawl ${repetition} of ${CRAWL_REPETITIONS})` : ''}: ${run.pages} pages in ${seconds.toFixed(2)} s =` +
+        ` ${(run.pages / seconds).toFixed(1)} pages/s: ${(run.pages / seconds / best).toFixed(2)} of the host's best;` +
+        ` requests in flight at the host: mean ${concurrency.mean.toFixed(1)}, peak ${concurrency.peak}`,
+    );
+    console.log(`  mean in flight per half second: ${concurrency.meanPerWindow.map((mean) => mean.toFixed(1)).join(' ')}`);
+    console.log(
+      `  cores busy during the crawl: the machine ${(cpu.machine / elapsedMs).toFixed(2)} of ${usableCpuCount()}, the Crawlee process ${(cpu.peer / elapsedMs).toFixed(2)};` +
+        ` its CPU a page ${(cpu.peer / Math.max(1, run.pages)).toFixed(1)} ms`,
+    );
+    return run.pages / seconds / best;
+  } finally {
+    await steady.close();
+  }
+}
+
 async function measureCrawl(stack: Stack): Promise<void> {
   const { crawl } = stack.profile;
   const latencyMs = Number(process.env.SIM_CRAWL_LATENCY_MS ?? crawl.latencyMs);
@@ -444,13 +494,24 @@ async function measureCrawl(stack: Stack): Promise<void> {
   }
   // Each crawl of a new host (its own port): it starts with nothing known of the host, as the first one does. One
   // crawl's share moves by a few hundredths from run to run; the median of several is the figure.
+  // The peer's crawl of a new host follows each of Sift's, so both meet the machine in the same state.
+  const peer = CRAWL_PEER ? await startCrawleePeer() : undefined;
   const shares: number[] = [];
-  for (let repetition = 1; repetition <= CRAWL_REPETITIONS; repetition += 1) shares.push(await measureSteadyCrawl(stack, latencyMs, best, repetition));
-  if (shares.length > 1) {
-    console.log(
-      `steady host, ${shares.length} crawls of a new host each: ${shares.map((share) => share.toFixed(2)).join(', ')} of the host's best;` +
-        ` median ${percentile(shares, 0.5).toFixed(2)} (target ≥ 0.8)`,
-    );
+  const peerShares: number[] = [];
+  try {
+    for (let repetition = 1; repetition <= CRAWL_REPETITIONS; repetition += 1) {
+      shares.push(await measureSteadyCrawl(stack, latencyMs, best, repetition));
+      if (peer) peerShares.push(await measurePeerCrawl(peer, latencyMs, best, repetition));
+    }
+  } finally {
+    await peer?.stop();
+  }
+  const sharesLine = (values: number[]): string =>
+    `${values.map((share) => share.toFixed(2)).join(', ')} of the host's best; median ${percentile(values, 0.5).toFixed(2)}`;
+  if (shares.length > 1) console.log(`steady host, ${shares.length} crawls of a new host each: ${sharesLine(shares)} (target ≥ 0.8)`);
+  if (peerShares.length > 0) {
+    console.log(`Crawlee's CheerioCrawler, ${peerShares.length} crawls of a new host each: ${sharesLine(peerShares)}`);
+    console.log(`ratio Sift/Crawlee of the medians: ${(percentile(shares, 0.5) / percentile(peerShares, 0.5)).toFixed(2)}`);
   }
 
   const limited = await startSimulatedHost({
