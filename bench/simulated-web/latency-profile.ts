@@ -21,7 +21,7 @@ export interface LatencyProfile {
   pages: { bands: LatencyBand[]; hangShare: number };
   hosts: { count: number; rateLimited: RateLimit & { host: number } };
   searxng: { minMs: number; maxMs: number; resultsPerQuery: number };
-  crawl: RateLimit & { latencyMs: number; rateLimitAfterPages: number };
+  crawl: RateLimit & { latencyMs: number; rateLimitAfterPages: number; slowAfterPages: number; slowLatencyMs: number };
 }
 
 /** What a page does when asked: answer after `ms`, or never. */

@@ -9,7 +9,7 @@
 //   extract  POST /extract of 10 URLs of known latency against the slowest of them, and once with a page that hangs;
 //   crawl    POST /crawl of the site served at a fixed latency against the host's best possible (the crawler's per-host
 //            concurrency ceiling over the latency) and against Crawlee's CheerioCrawler crawling the same way, then a
-//            crawl during which the host starts answering 429.
+//            crawl during which the host starts answering 429 and one during which it starts answering slowly.
 // Nothing is cached between the measured requests: every request's URLs are unique (`?visit=<run>-<part>-<n>`, the
 // page and its latency stay those of its path), and before each one the fetches of earlier ones are waited out and the
 // pages they stored deleted (forgetPages).
@@ -22,7 +22,8 @@
 //   SIM_SEARCH_MAX_TOKENS     unset; a number: every search asks for `max_tokens` that many (its answer cut to that budget)
 //   SIM_EXTRACT_REPETITIONS   5: requests of 10 URLs
 //   SIM_EXTRACT_HANG_TIMEOUT  3: the `timeout` (s) of the request holding a page that never answers (0: skip it)
-//   SIM_CRAWL_LATENCY_MS, SIM_CRAWL_429_AFTER_PAGES, SIM_CRAWL_429_RATE: the crawl host (default: profile.json)
+//   SIM_CRAWL_LATENCY_MS, SIM_CRAWL_429_AFTER_PAGES, SIM_CRAWL_429_RATE, SIM_CRAWL_SLOW_AFTER_PAGES, SIM_CRAWL_SLOW_MS:
+//                             the crawl hosts (default: profile.json)
 //   SIM_CRAWL_REPETITIONS     3: crawls of the steady host, each of a new host, and their median share
 //   SIM_CRAWL_COLD            1: no warm-up crawl of another host first (the worker's first crawl is measured)
 //   SIM_CRAWL_PEER            0: no peer crawls (by default each crawl of the steady host is followed by one of Crawlee's
@@ -73,6 +74,8 @@ const EXTRACT_HANG_TIMEOUT_SECONDS = Number(process.env.SIM_EXTRACT_HANG_TIMEOUT
 const HOST_CEILING = Number(process.env.CRAWL_HOST_MAX_CONCURRENCY ?? 16);
 /** Pages the rate-limited crawl asks for past the point where the host starts limiting (its `limit` is the sum). */
 const CRAWL_PAGES_AFTER_LIMIT = 80;
+/** Pages the slowing host's crawl asks for past the point where the host slows down (its `limit` is the sum). */
+const CRAWL_PAGES_AFTER_SLOWING = 60;
 /** The longest the bench waits for the previous request's fetches to end before the next request. */
 const SETTLE_LIMIT_MS = 30_000;
 /** The issue's allowance over a floor (the upstream's time, the slowest page's). */
@@ -546,6 +549,50 @@ async function measureCrawl(stack: Stack): Promise<void> {
     console.log(`  requests answered in each second after the limit started (of them 429): ${perSecond.join(' ')}`);
   } finally {
     await limited.close();
+  }
+  await measureSlowingCrawl(stack, latencyMs);
+}
+
+/**
+ * A crawl of a host that starts answering slowly (every request after SIM_CRAWL_SLOW_MS, 1.5 s) once it has served
+ * SIM_CRAWL_SLOW_AFTER_PAGES pages: the requests it holds in flight each second after, printed.
+ */
+async function measureSlowingCrawl(stack: Stack, latencyMs: number): Promise<void> {
+  const { crawl } = stack.profile;
+  const slowdown = {
+    afterPages: Number(process.env.SIM_CRAWL_SLOW_AFTER_PAGES ?? crawl.slowAfterPages),
+    ms: Number(process.env.SIM_CRAWL_SLOW_MS ?? crawl.slowLatencyMs),
+  };
+  const slowing = await startSimulatedHost({ fate: () => ({ kind: 'answers', ms: latencyMs }), slowdown });
+  try {
+    const changesBefore = await limitChanges(stack);
+    const run = await timedCrawl(stack, slowing, slowdown.afterPages + CRAWL_PAGES_AFTER_SLOWING);
+    const changes = subtractCounts(await limitChanges(stack), changesBefore);
+    const since = slowing.slowSince();
+    console.log(
+      `limit ${slowdown.afterPages + CRAWL_PAGES_AFTER_SLOWING}, the host answering in ${slowdown.ms} ms instead of ${latencyMs} once it has served ${slowdown.afterPages} pages:` +
+        ` ${run.pages} pages in ${((run.endedAt - run.startedAt) / 1000).toFixed(2)} s`,
+    );
+    if (since === undefined) {
+      console.log('  the crawl ended before the host slowed down');
+      return;
+    }
+    const pagesServed = slowing.served.filter((response) => response.status === 200);
+    const before = pagesServed.filter((response) => response.at < since).length;
+    const lastAt = Math.max(since, ...slowing.served.map((response) => response.at));
+    console.log(
+      `  before: ${before} pages in ${((since - run.startedAt) / 1000).toFixed(2)} s = ${(before / ((since - run.startedAt) / 1000)).toFixed(1)} pages/s;` +
+        ` after: ${pagesServed.length - before} pages in ${((lastAt - since) / 1000).toFixed(2)} s`,
+    );
+    const perSecond = slowing.meanInFlightFrom(since, 1000);
+    const quarter = perSecond.findIndex((mean) => mean <= HOST_CEILING / 4);
+    console.log(
+      `  mean requests in flight at the host in each second after it slowed: ${perSecond.map((mean) => mean.toFixed(1)).join(' ')}` +
+        ` (a quarter of the ceiling or fewer from second ${quarter < 0 ? '–' : quarter + 1})`,
+    );
+    console.log(`  moves of the host's limit: ${Object.entries(changes).map(([change, count]) => `${change} ${count}`).join(', ') || 'none'}`);
+  } finally {
+    await slowing.close();
   }
 }
 

@@ -1,6 +1,7 @@
 // One host of the simulated web: the Git documentation site (the benchmark data, read in place) served on its own
 // loopback port, each response held back for the page's latency, some pages never answering, and optionally a rate
-// limit that answers 429 with Retry-After once the host is asked more than N times a second.
+// limit that answers 429 with Retry-After once the host is asked more than N times a second, or a slowdown: every
+// answer later than the pages' own latency once the host has served N pages.
 import { readFile } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -22,10 +23,17 @@ export interface HostRateLimit extends RateLimit {
   afterPages: number;
 }
 
+/** The host slows down: once it has answered `afterPages` pages 200, every request it gets answers after `ms`. */
+export interface HostSlowdown {
+  afterPages: number;
+  ms: number;
+}
+
 export interface SimulatedHostOptions {
   /** The latency (or hang) of a path, query string excluded. */
   fate(path: string): PageFate;
   rateLimit?: HostRateLimit;
+  slowdown?: HostSlowdown;
 }
 
 /** One response the host sent, by the time it was sent (performance.now()). */
@@ -61,6 +69,10 @@ export interface SimulatedHost {
   pending(): number;
   /** performance.now() when the rate limit started answering 429, if it has. */
   rateLimitedSince(): number | undefined;
+  /** performance.now() when the slowdown started (its first slow request), if it has. */
+  slowSince(): number | undefined;
+  /** The time-weighted mean of the requests in flight in each `windowMs` from `from` (performance.now()) on. */
+  meanInFlightFrom(from: number, windowMs: number): number[];
   close(): Promise<void>;
 }
 
@@ -84,6 +96,7 @@ export async function startSimulatedHost(options: SimulatedHostOptions): Promise
   const window = options.rateLimit ? new SlidingWindow(options.rateLimit.requestsPerSecond) : undefined;
   let pagesAnswered = 0;
   let limitingSince: number | undefined;
+  let slowingSince: number | undefined;
   let hanging = 0;
   let origin = '';
   const inFlight = { active: 0, peak: 0, weighted: 0, since: 0, first: 0, last: 0 };
@@ -124,7 +137,9 @@ export async function startSimulatedHost(options: SimulatedHostOptions): Promise
         return send(response, path, 429, { 'retry-after': limit.retryAfterSeconds, 'content-type': 'text/plain; charset=utf-8' }, 'too many requests');
       }
     }
-    const fate = options.fate(path);
+    const slowdown = options.slowdown && pagesAnswered >= options.slowdown.afterPages ? options.slowdown : undefined;
+    if (slowdown) slowingSince ??= performance.now();
+    const fate = slowdown ? { kind: 'answers' as const, ms: slowdown.ms } : options.fate(path);
     if (fate.kind === 'hangs') {
       // Never answered: the client gives up and closes the connection.
       hanging += 1;
@@ -150,6 +165,12 @@ export async function startSimulatedHost(options: SimulatedHostOptions): Promise
     hung: () => hanging,
     pending: () => inFlight.active - hanging,
     rateLimitedSince: () => limitingSince,
+    slowSince: () => slowingSince,
+    meanInFlightFrom: (from, windowMs) => {
+      // The count in flight at `from`, then every change after it.
+      const before = timeline.findLast((point) => point.at <= from);
+      return meansPer([{ at: from, active: before?.active ?? 0 }, ...timeline.filter((point) => point.at > from)], windowMs);
+    },
     close: () =>
       new Promise<void>((done, fail) => {
         server.close((error) => (error ? fail(error) : done()));
