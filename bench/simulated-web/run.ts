@@ -435,8 +435,8 @@ async function measureSteadyCrawl(stack: Stack, latencyMs: number, best: number,
 
 /**
  * The peer: Crawlee's CheerioCrawler in a process of its own (bench/crawl/crawlee-crawl.ts), held at the host's ceiling
- * from its first request (minConcurrency = maxConcurrency), running Sift's extraction on every page and storing
- * nothing. Its warm-up crawls another host, as Sift's does.
+ * from its first request (its pool's minimum, maximum and starting concurrency), running this checkout's extraction on
+ * every page and storing nothing. Its warm-up crawls another host, as Sift's does.
  */
 async function startCrawleePeer(): Promise<PeerProcess<{ pages: number }>> {
   const other = await startSimulatedHost({ fate: () => ({ kind: 'answers', ms: 20 }) });
