@@ -1,12 +1,14 @@
 // Entry point of every pool thread (piscina loads it and calls its `runTask` export). A worker thread starts
 // without the parent's TypeScript hook (under `scripts/run-ts.js` or Jest alike), so it registers SWC itself,
 // then loads the task module named in workerData. Compiled code (dist/, the image) has a .js beside the name and
-// needs no hook.
+// needs no hook. The name's own dots say nothing ("content-parsing.task" is compiled when
+// "content-parsing.task.js" is there): SWC's native binding loaded in the compiled workers' threads crashed the
+// process (SIGSEGV) once a thread was terminated and replaced a second time.
 const fs = require('node:fs');
 const path = require('node:path');
 const { workerData } = require('piscina');
 
-const compiled = path.extname(workerData.taskModule) === '' && fs.existsSync(`${workerData.taskModule}.js`);
+const compiled = fs.existsSync(`${workerData.taskModule}.js`);
 if (!compiled) {
   const repositoryRoot = path.resolve(__dirname, '..', '..', '..');
   process.env.SWC_NODE_PROJECT = process.env.SWC_NODE_PROJECT || path.join(repositoryRoot, 'tsconfig.runtime.json');

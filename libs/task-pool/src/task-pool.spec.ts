@@ -1,4 +1,6 @@
-import { resolve } from 'node:path';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
 import type { TestTask, TestTaskResult } from './fixtures/test-tasks.task';
 import { TaskPool, TaskPoolError } from './task-pool';
 
@@ -130,6 +132,19 @@ describe('TaskPool', () => {
       { kind: 'echo', value: 'warm' },
     );
     await expect(start).rejects.toThrow(/missing\.task/);
+  });
+
+  it('loads a compiled task module without the TypeScript hook, dots in its name or not', async () => {
+    // As in dist/: "name.task" names "name.task.js", which needs no SWC in its thread.
+    const folder = mkdtempSync(join(tmpdir(), 'sift-task-pool-'));
+    writeFileSync(join(folder, 'probe.task.js'), "exports.runTask = async () => ({ value: String('.ts' in require.extensions), threadId: 0 });\n");
+    const compiled = await TaskPool.start<TestTask, TestTaskResult>({ taskModule: join(folder, 'probe.task'), threads: 1, deadlineMs: 5_000, maxHeapMb: 64, maxQueue: 4 });
+    try {
+      await expect(compiled.run({ kind: 'echo', value: 'hook?' })).resolves.toMatchObject({ value: 'false' });
+    } finally {
+      await compiled.close();
+      rmSync(folder, { recursive: true, force: true });
+    }
   });
 
   it('rejects queued and later tasks once closed', async () => {
