@@ -329,6 +329,18 @@ function subtractCounts(after: Record<string, number>, before: Record<string, nu
   return Object.fromEntries(Object.entries(after).map(([key, count]) => [key, count - (before[key] ?? 0)]).filter(([, count]) => Number(count) > 0));
 }
 
+/** Pages a host answered 200 before `since` and after it, with the seconds each side spans (to its last answer). */
+function paceAround(host: SimulatedHost, since: number, startedAt: number): { before: number; beforeSeconds: number; after: number; afterSeconds: number } {
+  const pages = host.served.filter((response) => response.status === 200);
+  const before = pages.filter((response) => response.at < since).length;
+  const lastAt = Math.max(since, ...host.served.map((response) => response.at));
+  return { before, beforeSeconds: (since - startedAt) / 1000, after: pages.length - before, afterSeconds: (lastAt - since) / 1000 };
+}
+
+/** The crawler's moves of a host's limit, as one line. */
+const movesLine = (changes: Record<string, number>): string =>
+  `  moves of the host's limit: ${Object.entries(changes).map(([change, count]) => `${change} ${count}`).join(', ') || 'none'}`;
+
 /**
  * CPU time used so far (ms) by the machine (every process, and of it the hypervisor's steal), the crawler worker (and
  * its main thread: the rest are its parsing threads, V8's and libuv's), the database's Postgres backends, the gateway
@@ -420,7 +432,7 @@ async function measureSteadyCrawl(stack: Stack, latencyMs: number, best: number,
       `  Sift's CPU a page (crawler, Postgres, gateway): ${siftMsPerPage.toFixed(1)} ms; at 0.8 of the host's best (${(0.8 * best).toFixed(1)} pages/s) that is` +
         ` ${((siftMsPerPage * 0.8 * best) / 1000).toFixed(2)} cores of ${usableCpuCount()}`,
     );
-    console.log(`  moves of the host's limit: ${Object.entries(changes).map(([change, count]) => `${change} ${count}`).join(', ') || 'none'}`);
+    console.log(movesLine(changes));
     const firstAt = steady.served[0]?.at ?? run.startedAt;
     const lastAt = steady.served[steady.served.length - 1]?.at ?? run.endedAt;
     console.log(
@@ -524,7 +536,6 @@ async function measureCrawl(stack: Stack): Promise<void> {
   try {
     const run = await timedCrawl(stack, limited, afterPages + CRAWL_PAGES_AFTER_LIMIT);
     const since = limited.rateLimitedSince();
-    const pagesServed = limited.served.filter((response) => response.status === 200);
     const throttled = limited.served.filter((response) => response.status === 429).length;
     console.log(
       `limit ${afterPages + CRAWL_PAGES_AFTER_LIMIT}, the host answering 429 (Retry-After ${crawl.retryAfterSeconds} s) above ${requestsPerSecond} requests/s once it has served ${afterPages} pages:` +
@@ -534,14 +545,12 @@ async function measureCrawl(stack: Stack): Promise<void> {
       console.log('  the crawl ended before the host started limiting');
       return;
     }
-    const before = pagesServed.filter((response) => response.at < since).length;
-    const after = pagesServed.length - before;
-    const lastAt = Math.max(since, ...limited.served.map((response) => response.at));
+    const pace = paceAround(limited, since, run.startedAt);
     console.log(
-      `  before the limit: ${before} pages in ${((since - run.startedAt) / 1000).toFixed(2)} s = ${(before / ((since - run.startedAt) / 1000)).toFixed(1)} pages/s;` +
-        ` after: ${after} pages in ${((lastAt - since) / 1000).toFixed(2)} s = ${(after / Math.max(0.001, (lastAt - since) / 1000)).toFixed(1)} pages/s (the most the host allows: ${requestsPerSecond})`,
+      `  before the limit: ${pace.before} pages in ${pace.beforeSeconds.toFixed(2)} s = ${(pace.before / pace.beforeSeconds).toFixed(1)} pages/s;` +
+        ` after: ${pace.after} pages in ${pace.afterSeconds.toFixed(2)} s = ${(pace.after / Math.max(0.001, pace.afterSeconds)).toFixed(1)} pages/s (the most the host allows: ${requestsPerSecond})`,
     );
-    const seconds = Math.min(15, Math.ceil((lastAt - since) / 1000));
+    const seconds = Math.min(15, Math.ceil(pace.afterSeconds));
     const perSecond = Array.from({ length: seconds }, (_, second) => {
       const inSecond = limited.served.filter((response) => response.at >= since + second * 1000 && response.at < since + (second + 1) * 1000);
       return `${inSecond.length}(${inSecond.filter((response) => response.status === 429).length})`;
@@ -577,12 +586,10 @@ async function measureSlowingCrawl(stack: Stack, latencyMs: number): Promise<voi
       console.log('  the crawl ended before the host slowed down');
       return;
     }
-    const pagesServed = slowing.served.filter((response) => response.status === 200);
-    const before = pagesServed.filter((response) => response.at < since).length;
-    const lastAt = Math.max(since, ...slowing.served.map((response) => response.at));
+    const pace = paceAround(slowing, since, run.startedAt);
     console.log(
-      `  before: ${before} pages in ${((since - run.startedAt) / 1000).toFixed(2)} s = ${(before / ((since - run.startedAt) / 1000)).toFixed(1)} pages/s;` +
-        ` after: ${pagesServed.length - before} pages in ${((lastAt - since) / 1000).toFixed(2)} s`,
+      `  before: ${pace.before} pages in ${pace.beforeSeconds.toFixed(2)} s = ${(pace.before / pace.beforeSeconds).toFixed(1)} pages/s;` +
+        ` after: ${pace.after} pages in ${pace.afterSeconds.toFixed(2)} s`,
     );
     const perSecond = slowing.meanInFlightFrom(since, 1000);
     const quarter = perSecond.findIndex((mean) => mean <= HOST_CEILING / 4);
@@ -590,7 +597,7 @@ async function measureSlowingCrawl(stack: Stack, latencyMs: number): Promise<voi
       `  mean requests in flight at the host in each second after it slowed: ${perSecond.map((mean) => mean.toFixed(1)).join(' ')}` +
         ` (a quarter of the ceiling or fewer from second ${quarter < 0 ? '–' : quarter + 1})`,
     );
-    console.log(`  moves of the host's limit: ${Object.entries(changes).map(([change, count]) => `${change} ${count}`).join(', ') || 'none'}`);
+    console.log(movesLine(changes));
   } finally {
     await slowing.close();
   }

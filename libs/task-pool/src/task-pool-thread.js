@@ -2,8 +2,8 @@
 // without the parent's TypeScript hook (under `scripts/run-ts.js` or Jest alike), so it registers SWC itself,
 // then loads the task module named in workerData. Compiled code (dist/, the image) has a .js beside the name and
 // needs no hook. The name's own dots say nothing ("content-parsing.task" is compiled when
-// "content-parsing.task.js" is there): SWC's native binding loaded in the compiled workers' threads crashed the
-// process (SIGSEGV) once a thread was terminated and replaced a second time.
+// "content-parsing.task.js" is there). A compiled thread must not load SWC: its native binding, in threads that are
+// terminated and replaced, takes the whole process down with SIGSEGV.
 const fs = require('node:fs');
 const path = require('node:path');
 const { workerData } = require('piscina');
