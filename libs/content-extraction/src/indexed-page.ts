@@ -1,4 +1,4 @@
-import { chunkText, searchableText, titleNamesOf, tokenizeSegmented } from '@sift/ranking';
+import { chunkText, countWords, searchableText, titleNamesOf } from '@sift/ranking';
 import { markdownHeadings } from './markdown-headings';
 import { markdownLinks } from './markdown-links';
 import { summaryLineOf } from './summary-line';
@@ -88,7 +88,7 @@ export function indexedFieldsOf(title: string, description: string | null | unde
     spacedForIndex(headingLines) ?? headingLines,
   ];
   const [spacedTitle, spacedDescription] = spaced;
-  const words = (spacedField: string | null, field: string) => tokenizeSegmented(spacedField ?? field).length;
+  const words = (spacedField: string | null, field: string) => countWords(spacedField ?? field);
   const textWords = chunks[1].reduce((sum, count) => sum + count, 0);
   return { spaced, wordCount: words(spacedTitle, title) + words(spacedDescription, description ?? '') + textWords };
 }
@@ -97,5 +97,5 @@ export function indexedFieldsOf(title: string, description: string | null | unde
 export function chunkRowsOf(text: string): ChunkRows {
   const chunks = chunkText(text);
   const spaced = chunks.map(spacedForIndex);
-  return [chunks, chunks.map((chunk, position) => tokenizeSegmented(spaced[position] ?? chunk).length), spaced];
+  return [chunks, chunks.map((chunk, position) => countWords(spaced[position] ?? chunk)), spaced];
 }

@@ -2,6 +2,7 @@ import { Readability } from '@mozilla/readability';
 import { elementToText } from './element-to-text';
 import { isProseText } from './markup-words';
 import { elementAtPath, findSectionedContainer, SectionedContainer, widenToTitleBlock } from './sectioned-container';
+import { squeezedLength } from './squeezed-length';
 
 // Below this many characters Readability has usually picked a teaser or a caption instead of the article.
 const SHORT_CONTENT_CHARS = 250;
@@ -20,7 +21,7 @@ function keptPartOfSections(sectioned: SectionedContainer, sectionedText: string
 function ownParagraphChars(element: Element): number {
   let chars = 0;
   for (let child = element.firstElementChild; child; child = child.nextElementSibling) {
-    if (child.tagName.toUpperCase() === 'P') chars += squeeze(child.textContent ?? '').length;
+    if (child.tagName.toUpperCase() === 'P') chars += squeezedLength(child.textContent ?? '');
   }
   return chars;
 }
@@ -56,12 +57,12 @@ const BOX_TAGS = new Set(['DIV', 'SECTION', 'ARTICLE', 'MAIN', 'ASIDE']);
 /** Characters of an element's text inside links, spaces left out. */
 function linkChars(element: Element): number {
   let chars = 0;
-  for (const link of Array.from(element.querySelectorAll('a'))) chars += squeeze(link.textContent ?? '').length;
+  for (const link of Array.from(element.querySelectorAll('a'))) chars += squeezedLength(link.textContent ?? '');
   return chars;
 }
 
 function isProseBox(box: Element): boolean {
-  const chars = squeeze(box.textContent ?? '').length;
+  const chars = squeezedLength(box.textContent ?? '');
   const inLinks = linkChars(box);
   return isProseText(chars, inLinks);
 }
@@ -83,14 +84,14 @@ function dropTrailingBoxes(readable: Element): void {
   let article: Element | null = null;
   let articleChars = 0;
   for (const child of children) {
-    const chars = squeeze(child.textContent ?? '').length;
+    const chars = squeezedLength(child.textContent ?? '');
     if (chars > articleChars) {
       article = child;
       articleChars = chars;
     }
   }
   if (!article || !BOX_TAGS.has(article.tagName.toUpperCase())) return;
-  if (articleChars < squeeze(chosen.textContent ?? '').length * ARTICLE_BOX_SHARE) return;
+  if (articleChars < squeezedLength(chosen.textContent ?? '') * ARTICLE_BOX_SHARE) return;
   const trailing = children.slice(children.indexOf(article) + 1);
   if (trailing.some((box) => !BOX_TAGS.has(box.tagName.toUpperCase()) || isProseBox(box))) return;
   for (const box of trailing) box.remove();
@@ -136,17 +137,18 @@ export function findMainContent(document: Document, freshDocument: () => Documen
   if (!document.body) return null;
   const sectioned = findSectionedContainer(document.body);
   const sectionedElement = sectioned ? elementAtPath(document.body, sectioned.path) : null;
-  const sectionedText = squeeze(sectionedElement?.textContent ?? '');
+  // Read before Readability rewrites the document.
+  const sectionedContent = sectionedElement?.textContent ?? '';
   // A run of sections holding most of the page is the content (a manual page): Readability, the costliest step
   // on such big pages, would at best choose the same element.
-  if (sectionedElement && sectionedText.length >= squeeze(document.body.textContent ?? '').length * SECTIONED_PAGE_SHARE) {
+  if (sectionedElement && squeezedLength(sectionedContent) >= squeezedLength(document.body.textContent ?? '') * SECTIONED_PAGE_SHARE) {
     return widenToTitleBlock(sectionedElement);
   }
   const readable = runReadability(document);
   const readableText = readable ? elementToText(readable) : '';
 
   // Readability rewrites the document while it works, so widening and the fallback look at an untouched copy.
-  if (sectioned && keptPartOfSections(sectioned, sectionedText, readableText)) {
+  if (sectioned && keptPartOfSections(sectioned, squeeze(sectionedContent), readableText)) {
     const container = elementAtPath(freshDocument().body, sectioned.path);
     if (container) return widenToTitleBlock(container);
   }

@@ -1,4 +1,4 @@
-import { tokenize } from '@sift/ranking';
+import { countWords, segmentWords } from '@sift/ranking';
 
 /**
  * A summary is a clause or a sentence or two: long enough to say something ("git-log - Show commit logs", five
@@ -22,6 +22,6 @@ export function summaryLineOf(text: string, headings: readonly string[] = []): s
     .slice(0, SUMMARY_PARAGRAPHS_READ)
     .find(
       (paragraph) =>
-        !headingLines.has(paragraph) && paragraph.length <= SUMMARY_MAXIMUM_CHARACTERS && tokenize(paragraph).length >= SUMMARY_MINIMUM_WORDS,
+        !headingLines.has(paragraph) && paragraph.length <= SUMMARY_MAXIMUM_CHARACTERS && countWords(segmentWords(paragraph)) >= SUMMARY_MINIMUM_WORDS,
     );
 }

@@ -1,4 +1,4 @@
-export { tokenize, tokenizeSegmented } from './tokenize';
+export { countWords, tokenize, tokenizeSegmented } from './tokenize';
 export { segmentWords } from './segment-words';
 export { searchableText } from './searchable-text';
 export { chunkText, DEFAULT_CHUNK_CHARS } from './chunk-text';
