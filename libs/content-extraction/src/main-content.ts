@@ -1,8 +1,7 @@
 import { Readability } from '@mozilla/readability';
 import { elementToText } from './element-to-text';
-import { isProseText } from './markup-words';
+import { isProseText, squeezedLength } from './markup-words';
 import { elementAtPath, findSectionedContainer, SectionedContainer, widenToTitleBlock } from './sectioned-container';
-import { squeezedLength } from './squeezed-length';
 
 // Below this many characters Readability has usually picked a teaser or a caption instead of the article.
 const SHORT_CONTENT_CHARS = 250;
@@ -10,11 +9,14 @@ const SECTIONED_PAGE_SHARE = 0.85;
 
 const squeeze = (text: string): string => text.replace(/[\s|]+/g, '');
 
-/** Whether Readability kept a part of a sectioned document only: its text lacks most section headings. */
-function keptPartOfSections(sectioned: SectionedContainer, sectionedText: string, readableText: string): boolean {
+/**
+ * Whether Readability kept a part of a sectioned document only: its text lacks most section headings. `sectionedContent`:
+ * the sections' text as read before Readability rewrote the document.
+ */
+function keptPartOfSections(sectioned: SectionedContainer, sectionedContent: string, readableText: string): boolean {
   const missing = sectioned.headings.filter((heading) => !readableText.includes(heading)).length;
   // The choice must come from the sections: a page may have an article beside a run of headed boxes.
-  return missing * 2 >= sectioned.headings.length && sectionedText.includes(squeeze(readableText).slice(0, 200));
+  return missing * 2 >= sectioned.headings.length && squeeze(sectionedContent).includes(squeeze(readableText).slice(0, 200));
 }
 
 /** Characters of text (spaces left out) in an element's own `<p>` children. */
@@ -148,7 +150,7 @@ export function findMainContent(document: Document, freshDocument: () => Documen
   const readableText = readable ? elementToText(readable) : '';
 
   // Readability rewrites the document while it works, so widening and the fallback look at an untouched copy.
-  if (sectioned && keptPartOfSections(sectioned, squeeze(sectionedContent), readableText)) {
+  if (sectioned && keptPartOfSections(sectioned, sectionedContent, readableText)) {
     const container = elementAtPath(freshDocument().body, sectioned.path);
     if (container) return widenToTitleBlock(container);
   }

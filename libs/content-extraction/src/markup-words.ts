@@ -26,6 +26,19 @@ export function nonSpaceLength(text: string): number {
   return length;
 }
 
+/**
+ * Characters of a text without its white space and `|` (`text.replace(/[\s|]+/g, '').length`), counted without
+ * building it: content choice compares pages and sections by it, table cells' separators left out.
+ */
+export function squeezedLength(text: string): number {
+  let length = 0;
+  for (let index = 0; index < text.length; index += 1) {
+    const code = text.charCodeAt(index);
+    if (code !== 0x7c && !isSpace(code)) length += 1;
+  }
+  return length;
+}
+
 /** A block whose text outside links reaches this many characters reads as prose, not as a label or a line of links. */
 export const PROSE_MIN_CHARS = 200;
 /** …as long as at most this share of its text is inside links. */

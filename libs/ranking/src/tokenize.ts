@@ -2,7 +2,8 @@ import { segmentWords } from './segment-words';
 
 // Letters, digits and combining marks: combining marks keep Indic and Arabic words whole instead of cutting
 // them at every vowel sign, which `\w` (ASCII-only without flags) would do.
-const WORD_PATTERN = /[\p{L}\p{N}\p{M}]+/gu;
+const WORD_CLASS = '[\\p{L}\\p{N}\\p{M}]';
+const WORD_PATTERN = new RegExp(`${WORD_CLASS}+`, 'gu');
 
 /**
  * Lower-case Unicode words of a text; the tokenizer shared by chunk ranking and search. Chinese, Japanese and the
@@ -17,8 +18,8 @@ export function tokenizeSegmented(text: string): string[] {
   return text.toLowerCase().match(WORD_PATTERN) ?? [];
 }
 
-/** A code point WORD_PATTERN matches. */
-const WORD_CHARACTER = /^[\p{L}\p{N}\p{M}]$/u;
+/** One code point of WORD_PATTERN's words. */
+const WORD_CHARACTER = new RegExp(`^${WORD_CLASS}$`, 'u');
 /** Whether each UTF-16 code unit is one WORD_PATTERN matches (surrogates are not: they are read in pairs). */
 let wordUnits: Uint8Array | undefined;
 

@@ -1,4 +1,4 @@
-import { squeezedLength } from './squeezed-length';
+import { squeezedLength } from './markup-words';
 
 const squeezed = (text: string): string => text.replace(/[\s|]+/g, '');
 
