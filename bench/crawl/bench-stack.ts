@@ -1,5 +1,6 @@
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { request as httpRequest } from 'node:http';
 import { resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { dropDatabase, entryRunner, type GatewayProcess, repositoryRoot, stopChild } from '../search-quality/search-stack';
@@ -114,14 +115,44 @@ export async function storesSettled(metricsUrl: string, timeoutMs = 30_000): Pro
 
 /** POST as an API client sends it; throws with the body on any non-200 answer. */
 export async function postJson<Body>(gateway: GatewayProcess, apiKey: string, path: string, body: Record<string, unknown>): Promise<Body> {
-  const response = await fetch(`${gateway.baseUrl}${path}`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', authorization: `Bearer ${apiKey}` },
-    body: JSON.stringify(body),
+  return (await postJsonTimed<Body>(gateway, apiKey, path, body)).body;
+}
+
+export interface TimedAnswer<Body> {
+  body: Body;
+  /** performance.now() when the answer's last byte arrived, before the client decoded and parsed it. */
+  lastByteAt: number;
+  /** Bytes of the answer. */
+  bytes: number;
+}
+
+/**
+ * postJson with the moment the answer's last byte arrived. The answer is read as axios (the transport of the official
+ * JavaScript client, @tavily/core) reads it: node:http's chunks, joined once and parsed after the last.
+ */
+export function postJsonTimed<Body>(gateway: GatewayProcess, apiKey: string, path: string, body: Record<string, unknown>): Promise<TimedAnswer<Body>> {
+  const payload = Buffer.from(JSON.stringify(body), 'utf8');
+  const headers = { 'content-type': 'application/json', 'content-length': payload.length, authorization: `Bearer ${apiKey}` };
+  return new Promise<TimedAnswer<Body>>((resolve, reject) => {
+    const outgoing = httpRequest(`${gateway.baseUrl}${path}`, { method: 'POST', headers }, (response) => {
+      const chunks: Buffer[] = [];
+      response.on('data', (chunk: Buffer) => chunks.push(chunk));
+      response.once('error', reject);
+      response.once('end', () => {
+        const lastByteAt = performance.now();
+        const bytes = Buffer.concat(chunks);
+        const text = bytes.toString('utf8');
+        if (response.statusCode !== 200) return reject(new Error(`POST ${path} answered ${response.statusCode}: ${text.slice(0, 500)}`));
+        try {
+          resolve({ body: JSON.parse(text) as Body, lastByteAt, bytes: bytes.length });
+        } catch (error) {
+          reject(error);
+        }
+      });
+    });
+    outgoing.once('error', reject);
+    outgoing.end(payload);
   });
-  const text = await response.text();
-  if (response.status !== 200) throw new Error(`POST ${path} answered ${response.status}: ${text.slice(0, 500)}`);
-  return JSON.parse(text) as Body;
 }
 
 export interface BenchWorker {

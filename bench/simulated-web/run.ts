@@ -7,9 +7,10 @@
 //   search   p50/p95/p99 of POST /search per depth, one client, the upstream's own time beside each, and the share of
 //            results that came with page content rather than the upstream's snippet;
 //   extract  POST /extract of 10 URLs of known latency against the slowest of them, and once with a page that hangs;
-//   crawl    POST /crawl of the site served at a fixed latency against the host's best possible (the crawler's per-host
-//            concurrency ceiling over the latency) and against Crawlee's CheerioCrawler crawling the same way, then a
-//            crawl during which the host starts answering 429 and one during which it starts answering slowly.
+//   crawl    POST /crawl of the site served at a fixed latency, timed to its answer's last byte (and, beside it, to
+//            this process's parse of its JSON), against the host's best possible (the crawler's per-host concurrency
+//            ceiling over the latency) and against Crawlee's CheerioCrawler crawling the same way, then a crawl during
+//            which the host starts answering 429 and one during which it starts answering slowly.
 // Nothing is cached between the measured requests: every request's URLs are unique (`?visit=<run>-<part>-<n>`, the
 // page and its latency stay those of its path), and before each one the fetches of earlier ones are waited out and the
 // pages they stored deleted (forgetPages).
@@ -43,7 +44,7 @@ import { usableCpuCount } from '@sift/config';
 import { createRedisConnection, JobQueue } from '@sift/queue';
 import { QueueName } from '@sift/queue-contracts';
 // eslint-disable-next-line @nx/enforce-module-boundaries -- the benchmarks share their stack helpers; bench projects are not libraries
-import { benchStackEnv, type BenchWorker, dropBenchQueues, forgetStoredPages, postJson, startBenchWorker, storesSettled } from '../crawl/bench-stack';
+import { benchStackEnv, type BenchWorker, dropBenchQueues, forgetStoredPages, postJson, postJsonTimed, startBenchWorker, storesSettled } from '../crawl/bench-stack';
 // eslint-disable-next-line @nx/enforce-module-boundaries -- as above
 import { type PeerProcess, startPeerProcess } from '../crawl/peer-process';
 // eslint-disable-next-line @nx/enforce-module-boundaries -- as above
@@ -301,10 +302,15 @@ interface CrawlResponse {
   results: Array<{ url: string }>;
 }
 
-async function timedCrawl(stack: Stack, host: SimulatedHost, limit: number): Promise<{ pages: number; startedAt: number; endedAt: number }> {
+/**
+ * One POST /crawl. Its time ends when the answer's last byte has arrived (`endedAt`), as an HTTP client's response
+ * time does; `parsedAt` is when this process had also parsed it, a cost of the client (megabytes of JSON for a crawl,
+ * parsed in this process beside the simulated hosts), printed beside it.
+ */
+async function timedCrawl(stack: Stack, host: SimulatedHost, limit: number): Promise<{ pages: number; bytes: number; startedAt: number; endedAt: number; parsedAt: number }> {
   await forgetPages(stack);
   const startedAt = performance.now();
-  const body = await postJson<CrawlResponse>(stack.gateway, stack.apiKey, '/crawl', {
+  const answer = await postJsonTimed<CrawlResponse>(stack.gateway, stack.apiKey, '/crawl', {
     url: `${host.origin}/index.html`,
     max_depth: CRAWL_MAX_DEPTH,
     max_breadth: 500,
@@ -313,7 +319,7 @@ async function timedCrawl(stack: Stack, host: SimulatedHost, limit: number): Pro
     allow_external: false,
     timeout: 150,
   });
-  return { pages: body.results.length, startedAt, endedAt: performance.now() };
+  return { pages: answer.body.results.length, bytes: answer.bytes, startedAt, endedAt: answer.lastByteAt, parsedAt: performance.now() };
 }
 
 /** The crawler's sift_crawl_host_limit_changes_total by change (grew, throttled, failed, slow), summed over hosts. */
@@ -373,7 +379,9 @@ async function measureSteadyCrawl(stack: Stack, latencyMs: number, best: number,
     const seconds = (run.endedAt - run.startedAt) / 1000;
     const concurrency = steady.concurrency();
     console.log(
-      `limit 500, steady host${CRAWL_REPETITIONS > 1 ? ` (crawl ${repetition} of ${CRAWL_REPETITIONS})` : ''}: ${run.pages} pages in ${seconds.toFixed(2)} s = ${(run.pages / seconds).toFixed(1)} pages/s; host's best possible ${best.toFixed(1)} pages/s` +
+      `limit 500, steady host${CRAWL_REPETITIONS > 1 ? ` (crawl ${repetition} of ${CRAWL_REPETITIONS})` : ''}: ${run.pages} pages in ${seconds.toFixed(2)} s` +
+        ` (to the answer's last byte; ${((run.parsedAt - run.startedAt) / 1000).toFixed(2)} s with its ${(run.bytes / 1e6).toFixed(1)} MB of JSON parsed by this benchmark's client)` +
+        ` = ${(run.pages / seconds).toFixed(1)} pages/s; host's best possible ${best.toFixed(1)} pages/s` +
         ` (per-host ceiling ${HOST_CEILING} / ${latencyMs} ms): ${(run.pages / seconds / best).toFixed(2)} of it (target ≥ 0.8);` +
         ` requests in flight at the host: mean ${concurrency.mean.toFixed(1)}, peak ${concurrency.peak}`,
     );
@@ -419,7 +427,7 @@ async function measureSteadyCrawl(stack: Stack, latencyMs: number, best: number,
     console.log(`  most in flight per half second: ${concurrency.perWindow.join(' ')}`);
     console.log(`  mean in flight per half second: ${concurrency.meanPerWindow.map((mean) => mean.toFixed(1)).join(' ')}`);
     // Cores in use while the crawl ran: a machine near all of them is what bounds the crawl, not the host.
-    const cores = (key: string) => ((cpu[key] ?? 0) / (run.endedAt - run.startedAt)).toFixed(2);
+    const cores = (key: string) => ((cpu[key] ?? 0) / (run.parsedAt - run.startedAt)).toFixed(2);
     console.log(
       `  cores busy during the crawl: the machine ${cores('machine')} of ${usableCpuCount()} (taken by the hypervisor ${cores('steal')});` +
         ` the crawler worker ${cores('crawler')} (its main thread ${cores('crawlerMain')}),` +
