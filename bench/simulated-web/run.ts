@@ -426,7 +426,8 @@ async function measureSteadyCrawl(stack: Stack, latencyMs: number, best: number,
     }
     console.log(`  most in flight per half second: ${concurrency.perWindow.join(' ')}`);
     console.log(`  mean in flight per half second: ${concurrency.meanPerWindow.map((mean) => mean.toFixed(1)).join(' ')}`);
-    // Cores in use while the crawl ran: a machine near all of them is what bounds the crawl, not the host.
+    // Cores in use while the crawl ran: a machine near all of them is what bounds the crawl, not the host. Over the
+    // span the CPU counters were read across, to the parsed answer.
     const cores = (key: string) => ((cpu[key] ?? 0) / (run.parsedAt - run.startedAt)).toFixed(2);
     console.log(
       `  cores busy during the crawl: the machine ${cores('machine')} of ${usableCpuCount()} (taken by the hypervisor ${cores('steal')});` +
