@@ -38,14 +38,18 @@ describe('ContentParsingPool', () => {
     expect(linksAlone).toEqual({ blockReason: null, hasScripts: false, links: expected.analysis.links });
   });
 
-  it("warms its threads on a page that runs the whole HTML path: a verdict, the page's article with its table and code, links, an index entry", async () => {
+  it("warms its threads on a page that runs the whole HTML path: a verdict, the page's article with its table, code and character references, links, an index entry", async () => {
     const analysis = await runTask({ kind: 'html', html: warmUpPageHtml(), status: 200, baseUrl: 'https://warm-up.invalid/docs/configure.html', url: 'https://warm-up.invalid/docs/configure.html', includeImages: true, extract: true, links: true, index: true });
     if (analysis.kind !== 'html') throw new Error(`the warm-up parse answered ${analysis.kind}`);
     const { blockReason, page, links, indexed } = analysis.analysis;
     expect(blockReason).toBeNull();
     expect(page?.markdown).toMatch(/^## Section 23: configuring the service$/m);
     expect(page?.markdown).toMatch(/^\| option-14 +\| 140 +\|/m);
-    expect(page?.markdown).toContain('service --option-0=42 --verbose');
+    expect(page?.markdown).toContain('service --option-0=<value> --verbose > log');
+    // Its character references are decoded (the warm-up runs the decoder and the text nodes it splits).
+    expect(page?.markdown).toContain('When it\u2019s unset');
+    expect(page?.markdown).toContain('names the setting \u2014 "out of range".');
+    expect(page?.markdown).toContain('the load & the time of day.');
     expect(page?.markdown).not.toContain('Topic 39');
     expect(links?.links.length).toBeGreaterThan(40);
     expect(indexed?.chunks.length).toBeGreaterThan(1);
