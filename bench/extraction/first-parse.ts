@@ -6,7 +6,8 @@
 // Slices: six Git manual pages, then ScrapingHub's and trafilatura's pages eight at a time, as the extraction
 // benchmark reads them (datasets.ts; other sites than the Git site the simulated web serves). WARM_UP_MODULE=<file.ts> puts another warm-up page (a module exporting
 // warmUpPageHtml, e.g. an earlier commit's, from `git show <commit>:libs/task-pool/src/content-parsing/warm-up-page.ts`)
-// beside the pool's, alternating, in the same run. FIRST_PARSE_RUNS (3): processes per slice and page.
+// beside the pool's, alternating, in the same run; CHILD_NODE_ARGS="<flags>" puts the pool's page under Node or V8 flags
+// there (e.g. --always-sparkplug). FIRST_PARSE_RUNS (3): processes per slice and page.
 // Run: node scripts/run-ts.js bench/extraction/first-parse.ts
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
@@ -65,15 +66,16 @@ function median(values: number[]): number {
 function main(): void {
   const [, , role, warmUpModule, set, from, count] = process.argv;
   if (role === '--child') return measureInChild(warmUpModule, set as PageSet, Number(from), Number(count));
-  const variants = [{ name: "the pool's warm-up page", module: POOL_WARM_UP }];
-  if (process.env.WARM_UP_MODULE) variants.push({ name: path.basename(process.env.WARM_UP_MODULE), module: path.resolve(process.env.WARM_UP_MODULE) });
+  const variants: { name: string; module: string; args: string[] }[] = [{ name: "the pool's warm-up page", module: POOL_WARM_UP, args: [] }];
+  if (process.env.WARM_UP_MODULE) variants.push({ name: path.basename(process.env.WARM_UP_MODULE), module: path.resolve(process.env.WARM_UP_MODULE), args: [] });
+  if (process.env.CHILD_NODE_ARGS) variants.push({ name: process.env.CHILD_NODE_ARGS, module: POOL_WARM_UP, args: process.env.CHILD_NODE_ARGS.split(' ') });
   console.log(`first-parse excess (ms, a slice's sum; median of ${RUNS} processes each, alternating), after ${WARM_UP_ROUNDS} parses of the warm-up page`);
   const totals = variants.map(() => 0);
   for (const slice of SLICES) {
     const excess = variants.map((): number[] => []);
     for (let run = 0; run < RUNS; run += 1) {
       variants.forEach((variant, index) => {
-        const output = execFileSync(process.execPath, ['--max-semi-space-size=64', path.resolve(__dirname, '..', '..', 'scripts', 'run-ts.js'), __filename, '--child', variant.module, slice.set, String(slice.from), String(slice.count)], { encoding: 'utf8' });
+        const output = execFileSync(process.execPath, ['--max-semi-space-size=64', ...variant.args, path.resolve(__dirname, '..', '..', 'scripts', 'run-ts.js'), __filename, '--child', variant.module, slice.set, String(slice.from), String(slice.count)], { encoding: 'utf8' });
         excess[index].push(Number(output.trim().split('\n').pop()));
       });
     }
