@@ -49,18 +49,6 @@ describe('queryRows: raw statements on the pool under a Prisma client (real Post
     }
   });
 
-  it('keeps an idle connection past the 10 s node-pg would keep it, so the next statement does not wait for a new one', async () => {
-    const prisma = createPrismaClient(process.env.DATABASE_URL as string, 2);
-    try {
-      const [{ pid }] = await queryRows<{ pid: number }>(prisma, { text: 'SELECT pg_backend_pid() AS pid', values: [] });
-      await new Promise((resolve) => setTimeout(resolve, 10_500));
-      const [{ pid: next }] = await queryRows<{ pid: number }>(prisma, { text: 'SELECT pg_backend_pid() AS pid', values: [] });
-      expect(next).toBe(pid);
-    } finally {
-      await prisma.$disconnect();
-    }
-  }, 20_000);
-
   it('falls back to Prisma raw queries for a client it did not create', async () => {
     const prisma = new PrismaClient({ adapter: new PrismaPg({ connectionString: process.env.DATABASE_URL as string, max: 1 }) });
     try {

@@ -53,23 +53,11 @@ class FailFastClient extends Client {
   }
 }
 
-/**
- * How long a pooled connection may sit unused before the pool closes it: a minute, where node-pg's default is 10 s. A
- * statement that finds no open connection waits for a new one, a Postgres backend's start and its cold caches: 45 ms
- * against 5 for the gateway's key lookup on a loaded 2-core machine. At 10 s, a request that came after another had
- * waited several seconds on slow pages found the connections closed: its key lookup and credit reservation took 27 and
- * 13 ms instead of 3–11 and 2–4 (the simulated web's extract requests, `docs/benchmarks.md`). A minute stays under the
- * idle limits of common load balancers and NAT gateways between a service and its database (AWS's 350 s, Azure's
- * 4 min), which drop a silent connection without telling either end.
- */
-export const IDLE_CONNECTION_MS = 60_000;
-
 /** One Prisma client per process, on the pg driver adapter (Prisma 7 has no built-in engine here). */
 export function createPrismaClient(databaseUrl: string, poolSize = 10, options: CreatePrismaClientOptions = {}): PrismaClient {
   const pool = new Pool({
     connectionString: databaseUrl,
     max: poolSize,
-    idleTimeoutMillis: IDLE_CONNECTION_MS,
     ...(options.failFast || options.boundedStatements ? { Client: FailFastClient } : {}),
     ...(options.failFast ? { connectionTimeoutMillis: POOL_WAIT_MS } : {}),
   });
