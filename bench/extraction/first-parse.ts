@@ -68,7 +68,7 @@ function main(): void {
   if (role === '--child') return measureInChild(warmUpModule, set as PageSet, Number(from), Number(count));
   const variants: { name: string; module: string; args: string[] }[] = [{ name: "the pool's warm-up page", module: POOL_WARM_UP, args: [] }];
   if (process.env.WARM_UP_MODULE) variants.push({ name: path.basename(process.env.WARM_UP_MODULE), module: path.resolve(process.env.WARM_UP_MODULE), args: [] });
-  if (process.env.CHILD_NODE_ARGS) variants.push({ name: process.env.CHILD_NODE_ARGS, module: POOL_WARM_UP, args: process.env.CHILD_NODE_ARGS.split(' ') });
+  if (process.env.CHILD_NODE_ARGS) variants.push({ name: process.env.CHILD_NODE_ARGS, module: POOL_WARM_UP, args: process.env.CHILD_NODE_ARGS.split(' ').filter(Boolean) });
   console.log(`first-parse excess (ms, a slice's sum; median of ${RUNS} processes each, alternating), after ${WARM_UP_ROUNDS} parses of the warm-up page`);
   const totals = variants.map(() => 0);
   for (const slice of SLICES) {
