@@ -49,6 +49,18 @@ describe('queryRows: raw statements on the pool under a Prisma client (real Post
     }
   });
 
+  it('keeps an unused connection open past 10 s (node-pg would close it then), so a statement after a quiet spell finds it', async () => {
+    const prisma = createPrismaClient(process.env.DATABASE_URL as string, 2);
+    try {
+      const pidOf = async () => (await queryRows<{ pid: number }>(prisma, { text: 'SELECT pg_backend_pid() AS pid', values: [] }))[0].pid;
+      const first = await pidOf();
+      await new Promise((resolve) => setTimeout(resolve, 11_000));
+      expect(await pidOf()).toBe(first);
+    } finally {
+      await prisma.$disconnect();
+    }
+  }, 30_000);
+
   it('falls back to Prisma raw queries for a client it did not create', async () => {
     const prisma = new PrismaClient({ adapter: new PrismaPg({ connectionString: process.env.DATABASE_URL as string, max: 1 }) });
     try {

@@ -1,5 +1,5 @@
 import { PrismaPg } from '@prisma/adapter-pg';
-import { Client, Pool } from 'pg';
+import { Client, DatabaseError, Pool } from 'pg';
 import type { ClientConfig, QueryConfig } from 'pg';
 import { PrismaClient } from './generated/prisma/client';
 
@@ -44,6 +44,39 @@ const POOL_WAIT_MS = 10_000;
 export const QUERY_ANSWER_MS = 15_000;
 
 /**
+ * How long a pooled connection is kept unused before the pool closes it: a minute, not node-pg's 10 s. The gateway's
+ * key and credit caches last 10 s, so with node-pg's default the statements behind them, in a request that came 10 s
+ * or more after the last, found their connections closed and waited for a new one (a backend's start and cold caches:
+ * a key lookup 45–48 ms against 5 on an open connection).
+ */
+const IDLE_CONNECTION_MS = 60_000;
+
+/**
+ * Once a statement gets no answer at all (its QUERY_ANSWER_MS spent, or its connection lost, rather than an error
+ * Postgres sent), the pool's idle connections share that path to the server, and each would make its next statement
+ * wait QUERY_ANSWER_MS again: they are dropped (pg-pool removes and ends an idle connection that reports an error),
+ * and the next statement opens a new one, which answers or fails within FAIL_FAST_CONNECTION_MS.
+ */
+function dropIdleConnectionsWhenUnanswered(pool: Pool): void {
+  const idle = new Set<Client>();
+  // Dropping a connection the pool gave out meanwhile (or is ending) must not be an unheard 'error' event.
+  pool.on('connect', (client) => client.on('error', () => undefined));
+  pool.on('acquire', (client) => idle.delete(client));
+  pool.on('remove', (client) => idle.delete(client));
+  pool.on('release', (error: Error | undefined, client) => {
+    if (!error) {
+      idle.add(client);
+      return;
+    }
+    idle.delete(client);
+    if (error instanceof DatabaseError) return;
+    const suspects = [...idle];
+    idle.clear();
+    for (const suspect of suspects) suspect.emit('error', new Error('dropped: a statement on another pooled connection went unanswered'));
+  });
+}
+
+/**
  * A pg client whose connection attempt gives up after FAIL_FAST_CONNECTION_MS, whatever its pool waits, and whose
  * statements give up after QUERY_ANSWER_MS ("Query read timeout").
  */
@@ -58,6 +91,7 @@ export function createPrismaClient(databaseUrl: string, poolSize = 10, options: 
   const pool = new Pool({
     connectionString: databaseUrl,
     max: poolSize,
+    idleTimeoutMillis: IDLE_CONNECTION_MS,
     ...(options.failFast || options.boundedStatements ? { Client: FailFastClient } : {}),
     ...(options.failFast ? { connectionTimeoutMillis: POOL_WAIT_MS } : {}),
   });
@@ -65,6 +99,7 @@ export function createPrismaClient(databaseUrl: string, poolSize = 10, options: 
   // pool, which would crash the process unheard: the pool drops that connection, and the next query opens another
   // or reports the outage to its caller.
   pool.on('error', () => undefined);
+  if (options.failFast || options.boundedStatements) dropIdleConnectionsWhenUnanswered(pool);
   const client = new PrismaClient({ adapter: new PrismaPg(pool) });
   // The client owns the pool: $disconnect ends it, also when only queryRows used it (Prisma never connected).
   const disconnect = client.$disconnect.bind(client);

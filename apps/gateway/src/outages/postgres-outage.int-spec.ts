@@ -1,6 +1,6 @@
 import { webPageOf } from '@sift/content-extraction';
 import { PageRepository, STORE_WAIT_MS } from '@sift/pages';
-import { QUERY_ANSWER_MS } from '@sift/persistence';
+import { createPrismaClient, FAIL_FAST_CONNECTION_MS, QUERY_ANSWER_MS, queryRows } from '@sift/persistence';
 import { callGateway, createTestAccount, createTestKey, type GatewayAnswer, type SeverableProxy, startSeverableProxy, timed } from '@sift/testing';
 import { FixtureServer, startFixtureServer } from '@sift/safe-fetch';
 import { startTestGateway, TestGateway } from '../testing/gateway-harness';
@@ -146,6 +146,41 @@ describe('a Postgres outage', () => {
       expectUnavailableWithin(during, QUERY_ANSWER_MS + 8_000);
       stalled.proxy.restore();
       expect(await statusOnceBack(() => search(apiKey))).toBe(200);
+    });
+  });
+
+  describe('the pool under the gateway, when Postgres stops answering on its open connections', () => {
+    let proxy: SeverableProxy;
+
+    beforeAll(async () => {
+      const database = new URL(process.env.DATABASE_URL as string);
+      proxy = await startSeverableProxy(database.hostname, Number(database.port || 5432));
+    });
+
+    afterAll(async () => {
+      proxy?.restore();
+      await proxy?.close();
+    });
+
+    it('drops its idle connections once a statement goes unanswered: the next statement fails within a connection attempt, not another statement bound', async () => {
+      const prisma = createPrismaClient(proxy.urlFor(process.env.DATABASE_URL as string), 4, { failFast: true });
+      const statement = { text: 'SELECT pg_sleep(0.2) AS slept', values: [] };
+      try {
+        // Four connections open at once, then idle in the pool, as after a burst of requests.
+        await Promise.all([1, 2, 3, 4].map(() => queryRows(prisma, statement)));
+        proxy.freeze();
+        const unanswered = await timed(() => queryRows(prisma, statement).then(() => null, (error: Error) => error.message));
+        expect(unanswered.answer).toMatch(/timeout/i);
+        expect(unanswered.ms).toBeGreaterThanOrEqual(QUERY_ANSWER_MS - 100);
+        const next = await timed(() => queryRows(prisma, statement).then(() => null, (error: Error) => error.message));
+        expect(next.answer).toMatch(/timeout|terminated/i);
+        expect(next.ms).toBeLessThan(FAIL_FAST_CONNECTION_MS + 2_000);
+        proxy.restore();
+        expect(await queryRows(prisma, statement)).toHaveLength(1);
+      } finally {
+        proxy.restore();
+        await prisma.$disconnect();
+      }
     });
   });
 
