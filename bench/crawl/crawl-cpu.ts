@@ -1,7 +1,7 @@
 // Where a measured crawl's machine time goes, beside its wall time: CPU seconds per process, read from /proc while the
 // crawl runs (bench/crawl/run.ts, bench/crawl/js-site.ts).
 import { readdirSync, readFileSync } from 'node:fs';
-import { cpuMs, databaseBackendPids, ticksPerSecond } from '../search-latency/proc-cpu';
+import { backendCpuSpentMs, databaseBackendCpuMs, ticksPerSecond } from '../search-latency/proc-cpu';
 
 /** CPU seconds each process spent during one run. */
 export interface CpuSplit {
@@ -112,8 +112,7 @@ export async function withCpuSplit<T>(
   run: () => Promise<T>,
 ): Promise<[T, CpuSplit]> {
   const database = decodeURIComponent(new URL(databaseUrl).pathname.slice(1));
-  const backends = (): Map<number, number> => new Map(databaseBackendPids(database).map((pid) => [pid, cpuMs(pid)]));
-  const backendsBefore = backends();
+  const backendsBefore = databaseBackendCpuMs(database);
   const usageBefore = process.cpuUsage();
   const sampler = new ProcessTreeSampler([processes.gateway?.pid, processes.worker?.pid].filter((pid): pid is number => pid !== undefined && pid > 0));
   let trees: Map<number, { tree: number; descendants: number }>;
@@ -124,8 +123,7 @@ export async function withCpuSplit<T>(
     trees = sampler.stop();
   }
   const usage = process.cpuUsage(usageBefore);
-  // A backend that ended during the run took its CPU with it; one that started counts from zero.
-  const postgres = [...backends()].reduce((sum, [pid, ms]) => sum + ms - (backendsBefore.get(pid) ?? 0), 0);
+  const postgres = backendCpuSpentMs(backendsBefore, databaseBackendCpuMs(database));
   const treeSeconds = (pid: number | undefined, part: 'tree' | 'descendants' = 'tree'): number => (pid === undefined ? 0 : (trees.get(pid)?.[part] ?? 0) / 1000);
   return [
     result,

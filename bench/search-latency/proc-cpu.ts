@@ -30,6 +30,20 @@ export function databaseBackendPids(database: string): number[] {
   return pidsMatching(`^postgres: .*\\b${database}\\b`);
 }
 
+/** CPU time each of one database's Postgres backends has used so far (ms), by process id. */
+export function databaseBackendCpuMs(database: string): Map<number, number> {
+  return new Map(databaseBackendPids(database).map((pid) => [pid, cpuMs(pid)]));
+}
+
+/**
+ * CPU time the backends spent between two readings of databaseBackendCpuMs: one that started in between counts from
+ * zero, one that ended in between (a pool closed a connection it had not used for a while) drops out instead of taking
+ * its whole past with it.
+ */
+export function backendCpuSpentMs(before: Map<number, number>, after: Map<number, number>): number {
+  return [...after].reduce((sum, [pid, ms]) => sum + ms - (before.get(pid) ?? 0), 0);
+}
+
 /** The machine's first /proc/stat line: CPU time over all cores by kind (user, nice, system, idle, iowait, irq, softirq, steal), in ms. */
 function machineTimesMs(): number[] {
   const [, ...values] = readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/);

@@ -48,7 +48,7 @@ import { benchStackEnv, type BenchWorker, dropBenchQueues, forgetStoredPages, po
 // eslint-disable-next-line @nx/enforce-module-boundaries -- as above
 import { type PeerProcess, startPeerProcess } from '../crawl/peer-process';
 // eslint-disable-next-line @nx/enforce-module-boundaries -- as above
-import { cpuMs, databaseBackendPids, machineMs, machineStealMs } from '../search-latency/proc-cpu';
+import { backendCpuSpentMs, cpuMs, databaseBackendCpuMs, machineMs, machineStealMs } from '../search-latency/proc-cpu';
 // eslint-disable-next-line @nx/enforce-module-boundaries -- as above
 import { createBenchKey, dropDatabase, type GatewayProcess, repositoryRoot, startGateway } from '../search-quality/search-stack';
 import { type LatencyProfile, loadLatencyProfile, pageFate, pageHost, seededFraction, upstreamMs } from './latency-profile';
@@ -349,21 +349,31 @@ const movesLine = (changes: Record<string, number>): string =>
 
 /**
  * CPU time used so far (ms) by the machine (every process, and of it the hypervisor's steal), the crawler worker (and
- * its main thread: the rest are its parsing threads, V8's and libuv's), the database's Postgres backends, the gateway
- * and this process, for the cores a crawl kept busy. Postgres backends are summed over those alive at the time (the
- * workers' pools keep theirs open).
+ * its main thread: the rest are its parsing threads, V8's and libuv's), the gateway and this process.
  */
 function crawlCpuMs(stack: Stack): Record<string, number> {
   const self = process.cpuUsage();
-  const database = new URL(DATABASE_URL).pathname.slice(1);
   return {
     machine: machineMs(),
     steal: machineStealMs(),
     crawler: stack.crawlerPid === undefined ? 0 : cpuMs(stack.crawlerPid),
     crawlerMain: stack.crawlerPid === undefined ? 0 : cpuMs(stack.crawlerPid, stack.crawlerPid),
-    postgres: databaseBackendPids(database).reduce((sum, pid) => sum + cpuMs(pid), 0),
     gateway: cpuMs(stack.gateway.pid),
     bench: (self.user + self.system) / 1000,
+  };
+}
+
+/**
+ * Starts counting the CPU a crawl keeps busy: the returned function gives what crawlCpuMs counts, and the database's
+ * Postgres backends (by process: backendCpuSpentMs), spent since.
+ */
+function crawlCpuCounter(stack: Stack): () => Record<string, number> {
+  const database = new URL(DATABASE_URL).pathname.slice(1);
+  const before = crawlCpuMs(stack);
+  const backendsBefore = databaseBackendCpuMs(database);
+  return () => {
+    const postgres = backendCpuSpentMs(backendsBefore, databaseBackendCpuMs(database));
+    return { ...subtractCounts(crawlCpuMs(stack), before), postgres };
   };
 }
 
@@ -372,9 +382,9 @@ async function measureSteadyCrawl(stack: Stack, latencyMs: number, best: number,
   const steady = await startSimulatedHost({ fate: () => ({ kind: 'answers', ms: latencyMs }) });
   try {
     const changesBefore = await limitChanges(stack);
-    const cpuBefore = crawlCpuMs(stack);
+    const cpuSince = crawlCpuCounter(stack);
     const run = await timedCrawl(stack, steady, 500);
-    const cpu = subtractCounts(crawlCpuMs(stack), cpuBefore);
+    const cpu = cpuSince();
     const changes = subtractCounts(await limitChanges(stack), changesBefore);
     const seconds = (run.endedAt - run.startedAt) / 1000;
     const concurrency = steady.concurrency();
