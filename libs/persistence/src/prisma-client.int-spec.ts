@@ -61,6 +61,21 @@ describe('queryRows: raw statements on the pool under a Prisma client (real Post
     }
   }, 30_000);
 
+  it('keeps its idle connections when Postgres answers a statement with an error (only an unanswered one drops them)', async () => {
+    const prisma = createPrismaClient(process.env.DATABASE_URL as string, 2, { failFast: true });
+    const pidsOfTwo = async () =>
+      Promise.all([1, 2].map(async () => (await queryRows<{ pid: number }>(prisma, { text: 'SELECT pg_backend_pid() AS pid, pg_sleep(0.2)', values: [] }))[0].pid));
+    try {
+      const before = await pidsOfTwo();
+      await expect(queryRows(prisma, { text: 'SELECT 1 / 0', values: [] })).rejects.toThrow(/division by zero/);
+      // The pool ended the connection that carried the error; the other one is still open and serves again.
+      const after = await pidsOfTwo();
+      expect(after.filter((pid) => before.includes(pid))).toHaveLength(1);
+    } finally {
+      await prisma.$disconnect();
+    }
+  });
+
   it('falls back to Prisma raw queries for a client it did not create', async () => {
     const prisma = new PrismaClient({ adapter: new PrismaPg({ connectionString: process.env.DATABASE_URL as string, max: 1 }) });
     try {
