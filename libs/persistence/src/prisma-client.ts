@@ -58,9 +58,8 @@ const IDLE_CONNECTION_MS = 60_000;
  * and the next statement opens a new one, which answers or fails within FAIL_FAST_CONNECTION_MS.
  */
 function dropIdleConnectionsWhenUnanswered(pool: Pool): void {
+  // Released and not given out since: each holds pg-pool's idle listener, which hears the error below.
   const idle = new Set<Client>();
-  // Dropping a connection the pool gave out meanwhile (or is ending) must not be an unheard 'error' event.
-  pool.on('connect', (client) => client.on('error', () => undefined));
   pool.on('acquire', (client) => idle.delete(client));
   pool.on('remove', (client) => idle.delete(client));
   pool.on('release', (error: Error | undefined, client) => {
