@@ -79,6 +79,9 @@ beforeAll(async () => {
         response.writeHead(200, { 'content-type': 'text/javascript' });
         response.end('self.addEventListener("fetch", () => {});');
       },
+      '/set-cookie': sendHtml('<!doctype html><title>Cookie</title><p>a cookie is set</p>', { 'set-cookie': 'visit=first; Path=/' }),
+      // The Cookie header the page was asked with, as its text.
+      '/cookie': (request, response) => sendHtml(`<!doctype html><title>Cookie</title><p>cookie: [${request.headers.cookie ?? ''}]</p>`)(request, response),
       '/never-answers': () => undefined,
       // The load event never comes: a render lasts until its deadline unless something stops it.
       '/stalled-load': sendHtml('<!doctype html><title>Stalled</title><p>waiting</p><img src="/never-answers">'),
@@ -147,6 +150,49 @@ describe('BrowserPool rendering', () => {
       for (let index = 0; index < 3; index += 1) await recycling.render(`${site.url}/page`, { deadlineMs: 15_000 });
       expect(recycling.launchedBrowserCount).toBe(2);
       expect(recycling.openBrowserCount).toBe(1);
+    } finally {
+      await recycling.close();
+    }
+  });
+});
+
+describe('BrowserPool sessions', () => {
+  const cookieSeen = async (render: (url: string, options: { deadlineMs: number }) => Promise<{ html: string }>) =>
+    /cookie: \[([^\]]*)\]/.exec((await render(`${site.url}/cookie`, { deadlineMs: 10_000 })).html)?.[1];
+
+  it("renders a session's pages in one context: a cookie its first page set is sent by the next, and by nothing else", async () => {
+    const session = pool.openSession();
+    const other = pool.openSession();
+    try {
+      await session.render(`${site.url}/set-cookie`, { deadlineMs: 10_000 });
+      expect(await cookieSeen(session.render)).toBe('visit=first');
+      expect(await cookieSeen(other.render)).toBe('');
+      expect(await cookieSeen((url, options) => pool.render(url, options))).toBe('');
+    } finally {
+      await Promise.all([session.close(), other.close()]);
+    }
+  });
+
+  it('keeps its context when one of its pages runs past its deadline: only that page is closed', async () => {
+    const session = pool.openSession();
+    try {
+      await session.render(`${site.url}/set-cookie`, { deadlineMs: 10_000 });
+      await expect(session.render(`${site.url}/never-answers`, { deadlineMs: 1500 })).rejects.toMatchObject({ code: 'timeout' });
+      expect(await cookieSeen(session.render)).toBe('visit=first');
+    } finally {
+      await session.close();
+    }
+  });
+
+  it('moves to the new browser when its browser is recycled, and refuses renders once closed', async () => {
+    const recycling = new BrowserPool({ policy, pagesPerBrowser: 2, maxConcurrentPages: 1 });
+    const session = recycling.openSession();
+    try {
+      for (let index = 0; index < 3; index += 1) expect((await session.render(`${site.url}/page`, { deadlineMs: 15_000 })).html).toContain('added by script');
+      expect(recycling.launchedBrowserCount).toBe(2);
+      expect(recycling.openBrowserCount).toBe(1);
+      await session.close();
+      await expect(session.render(`${site.url}/page`, { deadlineMs: 15_000 })).rejects.toThrow('The render session is closed');
     } finally {
       await recycling.close();
     }

@@ -1,4 +1,4 @@
 // Browser rendering behind safe-fetch's egress policy.
-export { BrowserPool, PageMemoryExceededError, type BrowserPoolOptions, type RenderedPage } from './browser-pool';
+export { BrowserPool, PageMemoryExceededError, type BrowserPoolOptions, type RenderedPage, type RenderSession } from './browser-pool';
 export { browserPoolOptionsOf, type BrowserSettings } from './browser-pool-options';
 export { PageSlots } from './page-slots';

@@ -23,6 +23,12 @@ export interface RenderedResource {
   title: string;
 }
 
+/** Renders one crawl's pages in a browser. */
+export interface CrawlRenderer {
+  render(url: string, options: { deadlineMs: number }): Promise<RenderedResource>;
+  close(): Promise<void>;
+}
+
 /** What the crawl asks the page pipeline for one page; the owner and the producer are the dependencies' own. */
 export type CrawlPageRequest = Omit<PageRequest, 'owner' | 'source'>;
 
@@ -91,8 +97,11 @@ export interface CrawlDependencies {
    * the request's `admit` dropped it.
    */
   acquire(request: CrawlPageRequest): Promise<AcquiredPage | null>;
-  /** Renders a page in a browser; without it no page is rendered (a client-rendered page then fails as empty). */
-  renderPage?(url: string, options: { deadlineMs: number }): Promise<RenderedResource>;
+  /**
+   * The crawl's renderer, opened at its first page that needs a browser and closed when the crawl ends: its pages share
+   * one browser context. Without it no page is rendered (a client-rendered page then fails as empty).
+   */
+  openRenderer?(): CrawlRenderer;
   robotsCache: RobotsCache;
   /** Politeness per host; shared by every crawl of a worker as robotsCache is, so two crawls of one site share its limit. */
   hostScheduler: HostScheduler;

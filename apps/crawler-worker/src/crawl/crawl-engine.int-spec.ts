@@ -30,6 +30,16 @@ const isTechnical = (page: string): boolean => page.startsWith('technical/');
 const loopbackPolicy = { allowCidrs: ['127.0.0.1/32'] };
 // A full crawl extracts 219 pages, some of them several hundred kilobytes of HTML.
 const CRAWL_TEST_TIMEOUT_MS = 150_000;
+
+/** The pool's sessions, each render's URL recorded in `rendered`. */
+function countingSessions(browser: BrowserPool, rendered: string[]): Pick<BrowserPool, 'openSession'> {
+  return {
+    openSession: () => {
+      const session = browser.openSession();
+      return { render: (url, options) => (rendered.push(url), session.render(url, options)), close: () => session.close() };
+    },
+  };
+}
 jest.setTimeout(CRAWL_TEST_TIMEOUT_MS);
 
 function crawlRequest(site: GitDocsSite, overrides: Partial<CrawlRequest> = {}): CrawlRequest {
@@ -370,7 +380,7 @@ describe('runCrawl with extract_depth advanced', () => {
 
   it('renders at basic depth only the pages that need it: the script-made seed, not the plain page', async () => {
     const rendered: string[] = [];
-    const counting = { render: (url: string, options: { deadlineMs: number }) => (rendered.push(url), browser.render(url, options)) };
+    const counting = countingSessions(browser, rendered);
     const outcome = await runCrawl(request('basic'), createDefaultCrawlDependencies({ policy: loopbackPolicy, browser: counting }));
     expect(outcome.pages.map((page) => page.page.finalUrl)).toEqual([`${fixture.url}/`, `${fixture.url}/second`]);
     expect(outcome.pages[0].content).toContain('Text written by a script.');
@@ -379,7 +389,7 @@ describe('runCrawl with extract_depth advanced', () => {
 
   it('maps the links that exist only once the seed is rendered, rendering nothing else', async () => {
     const rendered: string[] = [];
-    const counting = { render: (url: string, options: { deadlineMs: number }) => (rendered.push(url), browser.render(url, options)) };
+    const counting = countingSessions(browser, rendered);
     const outcome = await runCrawl({ ...request('basic'), mode: 'map', maxDepth: 2 }, createDefaultCrawlDependencies({ policy: loopbackPolicy, browser: counting }));
     expect(outcome.urls).toEqual([`${fixture.url}/`, `${fixture.url}/second`]);
     expect(rendered).toEqual([`${fixture.url}/`]);
@@ -416,8 +426,7 @@ describe('runCrawl of a site whose every page needs its scripts', () => {
     let rendering = 0;
     let mostAtOnce = 0;
     // A browser stand-in that takes its time, as Chromium does, and writes what the page's script would.
-    const browser = {
-      render: async (url: string) => {
+    const render = async (url: string) => {
         rendering += 1;
         mostAtOnce = Math.max(mostAtOnce, rendering);
         await new Promise((resolve) => setTimeout(resolve, 150));
@@ -426,6 +435,13 @@ describe('runCrawl of a site whose every page needs its scripts', () => {
         const links = path === '/' ? Array.from({ length: PAGES }, (_, index) => `<a href="/p${index + 1}">Page ${index + 1}</a>`).join(' ') : '';
         const html = `<html><head><title>${path}</title></head><body><main><h1>${path}</h1><p>${`Rendered text of ${path}. `.repeat(20)}</p>${links}</main></body></html>`;
         return { requestedUrl: url, finalUrl: url, status: 200, html, title: path, elapsedMs: 150 };
+    };
+    let sessions = 0;
+    let closed = 0;
+    const browser = {
+      openSession: () => {
+        sessions += 1;
+        return { render, close: async () => void (closed += 1) };
       },
     };
     const request: CrawlRequest = {
@@ -436,6 +452,8 @@ describe('runCrawl of a site whose every page needs its scripts', () => {
     expect(outcome.pages).toHaveLength(PAGES + 1);
     expect(outcome.pages.every((page) => page.content.includes('Rendered text of'))).toBe(true);
     expect(mostAtOnce).toBe(2);
+    // Its nine renders in one browser session, opened by the first and closed by the crawl's end.
+    expect({ sessions, closed }).toEqual({ sessions: 1, closed: 1 });
   });
 });
 

@@ -5,7 +5,7 @@ import { FetchError } from '@sift/safe-fetch';
 import type { CrawledPage, CrawlFailure, CrawlPage } from '@sift/queue-contracts';
 import { setMaxListeners } from 'node:events';
 import { setImmediate as nextTurn } from 'node:timers/promises';
-import { CrawlDependencies, CrawlEngineSettings, DEFAULT_CRAWL_ENGINE_SETTINGS, FetchedResource, RenderedResource } from './crawl-dependencies';
+import { CrawlDependencies, CrawlEngineSettings, CrawlRenderer, DEFAULT_CRAWL_ENGINE_SETTINGS, FetchedResource, RenderedResource } from './crawl-dependencies';
 import { CrawlFrontier, FrontierEntry } from './crawl-frontier';
 import { CrawlOutcome } from './crawl-outcome';
 import { CrawlRequest } from './crawl-request';
@@ -100,6 +100,8 @@ class CrawlRun {
   private backlogBytes = 0;
   private visitCounter = 0;
   private wakeWorkers: Array<() => void> = [];
+  /** The crawl's browser context, opened by its first render. */
+  private renderer?: CrawlRenderer;
 
   constructor(
     private readonly request: CrawlRequest,
@@ -147,6 +149,8 @@ class CrawlRun {
       clearTimeout(timer);
       signal?.removeEventListener('abort', stopOnAbort);
       this.wake();
+      // Renders still running (the deadline passed) end with the session: the crawl no longer waits for them.
+      void this.renderer?.close().catch(() => undefined);
     }
     return this.outcome();
   }
@@ -263,7 +267,7 @@ class CrawlRun {
           this.backlogBytes += fetched.body.length;
           return fetched;
         },
-        render: this.dependencies.renderPage ? (url, { deadlineMs }) => this.renderPage(new URL(url), deadlineMs) : null,
+        render: this.dependencies.openRenderer ? (url, { deadlineMs }) => this.renderPage(new URL(url), deadlineMs) : null,
         admit: async (response, bodyDigest) => {
           // Nothing robots.txt disallows is read, stored or followed.
           if (await startPageRefused()) return false;
@@ -468,8 +472,8 @@ class CrawlRun {
    * taken first: a page waiting on a host (its Crawl-delay, a Retry-After) must not hold one of the few render places.
    */
   private async renderPage(url: URL, deadlineMs: number): Promise<RenderedResource> {
-    const renderPage = this.dependencies.renderPage;
-    if (!renderPage) throw new Error('this crawl has no browser');
+    const openRenderer = this.dependencies.openRenderer;
+    if (!openRenderer) throw new Error('this crawl has no browser');
     const hostSlot = await this.hostScheduler.acquire(url.host, this.controller.signal, this.deadline);
     // A render's time is the browser's as much as the host's: only a 429/503 is told to the host's limit.
     let response: HostResponse = 'ignored';
@@ -484,7 +488,10 @@ class CrawlRun {
       }
       try {
         const remainingMs = Math.max(1, Math.min(deadlineMs, this.deadline - Date.now()));
-        const rendered = await this.orCancelled(renderPage.call(this.dependencies, url.href, { deadlineMs: remainingMs }));
+        // A crawl that has ended opens no session: its close has run.
+        if (this.stopped) throw this.controller.signal.reason ?? new Error('the crawl has ended');
+        this.renderer ??= openRenderer.call(this.dependencies);
+        const rendered = await this.orCancelled(this.renderer.render(url.href, { deadlineMs: remainingMs }));
         if (hostResponseOfStatus(rendered.status) === 'throttled') response = 'throttled';
         return rendered;
       } finally {

@@ -21,7 +21,7 @@ export interface DefaultCrawlDependencyOptions {
   /** Shared by every crawl of a worker; without one each set of dependencies has its own, with the default settings. */
   hostScheduler?: HostScheduler;
   /** Renders the pages that need it; one pool per worker process, shared by its crawls. Absent: nothing is rendered. */
-  browser?: Pick<BrowserPool, 'render'>;
+  browser?: Pick<BrowserPool, 'openSession'>;
   settings?: Partial<CrawlEngineSettings>;
   /** Parsing off the event loop (one pool per worker process); without it pages are parsed inline. */
   extraction?: PageAcquisitionOptions['parser'];
@@ -77,10 +77,16 @@ export function createDefaultCrawlDependencies(options: DefaultCrawlDependencyOp
       };
     },
     acquire: (request) => acquisition.acquire({ ...request, owner, source: 'crawl' }),
-    renderPage: browser
-      ? async (url, { deadlineMs }) => {
-          const rendered = await browser.render(url, { deadlineMs });
-          return { finalUrl: rendered.finalUrl, status: rendered.status, html: rendered.html, title: rendered.title };
+    openRenderer: browser
+      ? () => {
+          const session = browser.openSession();
+          return {
+            async render(url, { deadlineMs }) {
+              const rendered = await session.render(url, { deadlineMs });
+              return { finalUrl: rendered.finalUrl, status: rendered.status, html: rendered.html, title: rendered.title };
+            },
+            close: () => session.close(),
+          };
         }
       : undefined,
     robotsCache: options.robotsCache ?? new RobotsCache(),

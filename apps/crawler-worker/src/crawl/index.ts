@@ -9,6 +9,7 @@ export { DEFAULT_CRAWL_ENGINE_SETTINGS } from './crawl-dependencies';
 export type {
   CrawlDependencies,
   CrawlEngineSettings,
+  CrawlRenderer,
   FetchedResource,
   FetchPurpose,
   CrawlPageRequest,
