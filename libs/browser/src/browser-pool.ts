@@ -59,6 +59,13 @@ interface BrowserLease {
   residentMemory?: { measuredAt: number; bytes: Promise<number | undefined> };
 }
 
+interface OpenedForRender {
+  /** Set at the render's deadline or end: whatever it opens after that it closes at once. */
+  abandoned: boolean;
+  context?: BrowserContext;
+  page?: Page;
+}
+
 interface SessionState {
   closed: boolean;
   /** The context the session's pages render in, and the browser it belongs to. */
@@ -98,10 +105,10 @@ export class BrowserPool {
   }
 
   /**
-   * Renders for one caller's crawl: its pages share one browser context (cookies, storage, the HTTP cache), as the
-   * tabs of one person's browser on a site do, instead of a new context a page, which costs the browser 0.3–0.5 s of
-   * CPU each. Two sessions never share a context. The context is replaced when its browser is recycled and closed by
-   * `close()`; a render after it fails.
+   * Renders for one caller's crawl: its pages share one browser context (cookies and storage; the route that skips
+   * fonts and media keeps the HTTP cache off), as the tabs of one person's browser on a site do, instead of a new
+   * context a page, which costs the browser 0.3–0.5 s of CPU each. Two sessions never share a context. The context is
+   * replaced when its browser is recycled and closed by `close()`; a render after it fails.
    */
   openSession(): RenderSession {
     const session: SessionState = { closed: false };
@@ -128,27 +135,47 @@ export class BrowserPool {
       const lease = await this.acquireBrowser();
       lease.pagesStarted += 1;
       lease.activePages += 1;
-      let context: BrowserContext | undefined;
-      let page: Page | undefined;
+      // What the render opened: the page, and a context of its own outside a session. At the deadline they go (a
+      // session's other pages render on); one opened after it is closed by the render itself.
+      const opened: OpenedForRender = { abandoned: false };
+      const closeOpened = () => (session ? opened.page : opened.context)?.close().catch(() => undefined);
       try {
-        context = session ? await this.sessionContext(session, lease) : await this.newContext(lease);
-        page = await context.newPage();
-        // At the deadline the page goes (and with it a context of its own); a session's other pages render on.
-        const closeOnTimeout = session ? page : context;
         return await withDeadline(
-          this.renderInPage(page, context, lease, url, remainingMs, startedAt),
+          this.openAndRender(session, lease, opened, closeOpened, url, remainingMs, startedAt),
           remainingMs(),
           () => new FetchError('timeout', url, `Rendering ${url} took longer than ${deadlineMs} ms`),
-          () => void closeOnTimeout.close().catch(() => undefined),
+          () => {
+            opened.abandoned = true;
+            void closeOpened();
+          },
         );
       } finally {
-        await (session ? page : context)?.close().catch(() => undefined);
+        opened.abandoned = true;
+        await closeOpened();
         lease.activePages -= 1;
         await this.recycleIfDue(lease);
       }
     } finally {
       release();
     }
+  }
+
+  private async openAndRender(
+    session: SessionState | undefined,
+    lease: BrowserLease,
+    opened: OpenedForRender,
+    closeOpened: () => Promise<void> | undefined,
+    url: string,
+    remainingMs: () => number,
+    startedAt: number,
+  ): Promise<RenderedPage> {
+    const context = session ? await this.sessionContext(session, lease) : (opened.context = await this.newContext(lease));
+    opened.page = await context.newPage();
+    if (opened.abandoned) {
+      await closeOpened();
+      throw new Error('The render was abandoned');
+    }
+    return this.renderInPage(opened.page, context, lease, url, remainingMs, startedAt);
   }
 
   /** A context for pages rendered once each: fonts and media skipped, service workers and downloads refused. */
@@ -164,17 +191,17 @@ export class BrowserPool {
     return context;
   }
 
-  /** The session's context in `lease`'s browser: opened at its first render there, its old one closed when the browser changed. */
+  /** The session's context in `lease`'s browser, opened at its first render there. */
   private sessionContext(session: SessionState, lease: BrowserLease): Promise<BrowserContext> {
+    // The browser changes only when the old one retires or is gone; closing it (once its last page is read) closes
+    // the session's old context with it, so a page still rendering there is not cut short.
     if (session.context?.lease !== lease) {
-      const previous = session.context;
       const opening = this.newContext(lease);
       session.context = { lease, context: opening };
       // A failed open is not kept: the session's next render tries again.
       opening.catch(() => {
         if (session.context?.context === opening) session.context = undefined;
       });
-      void previous?.context.then((context) => context.close()).catch(() => undefined);
     }
     return session.context.context;
   }
