@@ -1,7 +1,8 @@
 // A client-rendered version of part of the Git documentation site (the crawl benchmark's JS-site row). Every page is
 // served as a JavaScript shell: its <title>, an empty <div id="root"> and an inline script that inserts the page's
-// original body, so the page's text and links exist only once a browser has run the script. Pages are read in place
-// from the benchmark data (GIT_DOCS_SITE_ROOT) and turned into shells once, before the server listens.
+// original body, so the page's text and links exist only once a browser has run the script; optionally after a shared
+// script bundle every page loads (`bundleKilobytes`). Pages are read in place from the benchmark data
+// (GIT_DOCS_SITE_ROOT) and turned into shells once, before the server listens.
 import { readFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -103,7 +104,7 @@ function scriptStringLiteral(text: string): string {
  * can follow leads to a served page. The head keeps only the title: the original one loads a web font from another
  * host, and nothing of the benchmark may leave loopback.
  */
-function shellOf(file: string, document: Document, kept: Set<string>): string {
+function shellOf(file: string, document: Document, kept: Set<string>, withBundle: boolean): string {
   for (const anchor of anchorsOf(document)) {
     const path = sitePathOf(anchor.attribs.href, file);
     if (path !== undefined && !kept.has(path)) delete anchor.attribs.href;
@@ -117,6 +118,7 @@ function shellOf(file: string, document: Document, kept: Set<string>): string {
     `<head><meta charset="utf-8"><title>${escapeHtml(title)}</title></head>`,
     '<body>',
     '<div id="root"></div>',
+    ...(withBundle ? [`<script src="/${BUNDLE_PATH}"></script>`] : []),
     `<script>document.getElementById('root').innerHTML = ${scriptStringLiteral(DomUtils.getInnerHTML(body))};</script>`,
     '</body>',
     '</html>',
@@ -124,20 +126,41 @@ function shellOf(file: string, document: Document, kept: Set<string>): string {
   ].join('\n');
 }
 
+const BUNDLE_PATH = 'app.js';
+
+/**
+ * A site's script bundle of about `kilobytes` KB, as a client-rendered site loads on every page before its page
+ * script: a few hundred small functions, each called once when it loads (a framework's start-up), served cacheable.
+ */
+function bundleOf(kilobytes: number): Buffer {
+  const functions: string[] = [];
+  for (let index = 0; functions.join('').length < kilobytes * 1024; index += 1) {
+    functions.push(`m.f${index} = function (a) { var s = ${index}; for (var i = 0; i < 20; i++) { s = (s * 31 + a + i) % 1000003; } return s; };\n`);
+  }
+  return Buffer.from(`(function () {\nvar m = {};\n${functions.join('')}var t = 0; for (var k in m) t = m[k](t);\nwindow.siteBundle = t;\n})();\n`, 'utf8');
+}
+
+export interface ClientRenderedSiteOptions {
+  /** With a bundle of this many KB (`/app.js`, cacheable for an hour) loaded by every page; 0 or absent: none. */
+  bundleKilobytes?: number;
+}
+
 /** Serves the client-rendered subset on 127.0.0.1 with a random port; `/` serves the seed like a static web server. */
-export async function startClientRenderedSite(): Promise<ClientRenderedSite> {
+export async function startClientRenderedSite(options: ClientRenderedSiteOptions = {}): Promise<ClientRenderedSite> {
+  const bundle = options.bundleKilobytes ? bundleOf(options.bundleKilobytes) : undefined;
   const htmlFiles = new Set(htmlFilesOf(readFileSync(join(GIT_DOCS_SITE_ROOT, 'sitemap.xml'), 'utf8')));
   const documents = new Map<string, Document>();
   const subset = chooseSubset(documents, htmlFiles);
   const kept = new Set(subset.flat());
   const shells = new Map<string, Buffer>();
-  for (const file of kept) shells.set(file, Buffer.from(shellOf(file, documentOf(documents, file), kept), 'utf8'));
+  for (const file of kept) shells.set(file, Buffer.from(shellOf(file, documentOf(documents, file), kept, bundle !== undefined), 'utf8'));
 
   let requests = 0;
   const server = createServer((request: IncomingMessage, response: ServerResponse) => {
     requests += 1;
     const path = sitePathOf(request.url ?? '/', '') ?? '';
     if (path === 'robots.txt') return send(response, 200, 'text/plain; charset=utf-8', Buffer.from(ROBOTS_TXT));
+    if (bundle && path === BUNDLE_PATH) return send(response, 200, 'text/javascript; charset=utf-8', bundle, { 'cache-control': 'public, max-age=3600' });
     const shell = shells.get(path === '' ? CLIENT_RENDERED_SEED : path);
     if (!shell) return send(response, 404, 'text/plain; charset=utf-8', Buffer.from('not found'));
     send(response, 200, 'text/html; charset=utf-8', shell);
@@ -167,7 +190,7 @@ function htmlFilesOf(sitemap: string): string[] {
   return [...sitemap.matchAll(/<loc>http:\/\/127\.0\.0\.1:8080\/([^<]+\.html)<\/loc>/g)].map((match) => match[1]);
 }
 
-function send(response: ServerResponse, status: number, contentType: string, body: Buffer): void {
-  response.writeHead(status, { 'content-type': contentType, 'content-length': body.length });
+function send(response: ServerResponse, status: number, contentType: string, body: Buffer, headers: Record<string, string> = {}): void {
+  response.writeHead(status, { 'content-type': contentType, 'content-length': body.length, ...headers });
   response.end(body);
 }

@@ -4,7 +4,7 @@
 // the same Chromium with the same render concurrency and the same extraction function, in a process of its own
 // (crawlee-playwright-crawl.ts); then POST /map of the same site. Every process runs compiled, as bench/crawl/run.ts.
 // Sift gets the static row's request (extract_depth basic): its crawler decides by itself which pages need a browser.
-// Run: node scripts/run-ts.js bench/crawl/js-site.ts
+// Run: node scripts/run-ts.js bench/crawl/js-site.ts (JS_SITE_BUNDLE_KB=300: every page loads a shared script bundle)
 import { join } from 'node:path';
 import { usableCpuCount } from '@sift/config';
 import { createBenchKey, startGateway, type GatewayProcess } from '../search-quality/search-stack';
@@ -25,6 +25,9 @@ const MAX_DEPTH = 2;
 const MAX_BREADTH = 500;
 const LIMIT = 500;
 const CRAWLABLE_PAGES = 60;
+// JS_SITE_BUNDLE_KB: every page loads a shared, cacheable script bundle of this many KB first (a client-rendered
+// site's framework); 0 (the default) serves the pages as in every round before 49.
+const BUNDLE_KILOBYTES = Number(process.env.JS_SITE_BUNDLE_KB ?? 0);
 const TIMEOUT_SECONDS = 150;
 
 interface RunFigures {
@@ -90,7 +93,7 @@ async function main(): Promise<void> {
   }
   const startedAt = performance.now();
   try {
-    const site = await startClientRenderedSite();
+    const site = await startClientRenderedSite({ bundleKilobytes: BUNDLE_KILOBYTES });
     started.push(() => site.close());
     if (site.crawlablePages !== CRAWLABLE_PAGES) throw new Error(`the client-rendered site has ${site.crawlablePages} crawlable pages, not ${CRAWLABLE_PAGES}`);
     const worker = await startBenchWorker('crawler-worker', env);
@@ -132,7 +135,8 @@ async function main(): Promise<void> {
     const paths = map.urls.map((url) => url.replace(site.origin, ''));
     console.log(
       `JS site: ${site.pagesByDepth.reduce((sum, count) => sum + count, 0)} client-rendered pages (by depth ${site.pagesByDepth.join(' / ')}), ${site.crawlablePages} allowed by robots.txt, no sitemap; ` +
-        `depth ${MAX_DEPTH}, breadth ${MAX_BREADTH}, limit ${LIMIT}, ${RENDER_CONCURRENCY} pages rendered at once, markdown via @sift/content-extraction, ${usableCpuCount()} usable CPUs`,
+        `depth ${MAX_DEPTH}, breadth ${MAX_BREADTH}, limit ${LIMIT}, ${RENDER_CONCURRENCY} pages rendered at once, markdown via @sift/content-extraction, ${usableCpuCount()} usable CPUs` +
+        (BUNDLE_KILOBYTES > 0 ? `; every page loads a shared ${BUNDLE_KILOBYTES} KB script bundle, cacheable` : ''),
     );
     console.log(line('sift POST /crawl', sift));
     console.log(line('crawlee PlaywrightCrawler', crawleeRun));

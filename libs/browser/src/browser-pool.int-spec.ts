@@ -82,6 +82,12 @@ beforeAll(async () => {
       '/set-cookie': sendHtml('<!doctype html><title>Cookie</title><p>a cookie is set</p>', { 'set-cookie': 'visit=first; Path=/' }),
       // The Cookie header the page was asked with, as its text.
       '/cookie': (request, response) => sendHtml(`<!doctype html><title>Cookie</title><p>cookie: [${request.headers.cookie ?? ''}]</p>`)(request, response),
+      // A page whose script comes from a file a browser may keep for ten minutes, as a site's bundle.
+      '/uses-bundle': sendHtml('<!doctype html><title>Bundle</title><p id="out">shell</p><script src="/bundle.js"></script>'),
+      '/bundle.js': (_request, response) => {
+        response.writeHead(200, { 'content-type': 'text/javascript', 'cache-control': 'public, max-age=600' });
+        response.end('document.getElementById("out").textContent = "written by the bundle";');
+      },
       '/never-answers': () => undefined,
       // The load event never comes: a render lasts until its deadline unless something stops it.
       '/stalled-load': sendHtml('<!doctype html><title>Stalled</title><p>waiting</p><img src="/never-answers">'),
@@ -179,6 +185,23 @@ describe('BrowserPool sessions', () => {
       await session.render(`${site.url}/set-cookie`, { deadlineMs: 10_000 });
       await expect(session.render(`${site.url}/never-answers`, { deadlineMs: 1500 })).rejects.toMatchObject({ code: 'timeout' });
       expect(await cookieSeen(session.render)).toBe('visit=first');
+    } finally {
+      await session.close();
+    }
+  });
+
+  it("shares the HTTP cache among a session's pages: a site's script is fetched once, while fonts and media stay refused", async () => {
+    const bundleFetches = () => site.requests.filter((request) => request === 'GET /bundle.js').length;
+    const before = bundleFetches();
+    const session = pool.openSession();
+    try {
+      for (let index = 0; index < 2; index += 1) expect((await session.render(`${site.url}/uses-bundle`, { deadlineMs: 10_000 })).html).toContain('written by the bundle');
+      await session.render(`${site.url}/fonts-and-media`, { deadlineMs: 10_000 });
+      expect(bundleFetches() - before).toBe(1);
+      expect(site.requests.join('\n')).not.toMatch(/font\.woff2|movie\.mp4|sound\.mp3/);
+      // A render outside the session has a cache of its own.
+      await pool.render(`${site.url}/uses-bundle`, { deadlineMs: 10_000 });
+      expect(bundleFetches() - before).toBe(2);
     } finally {
       await session.close();
     }

@@ -73,8 +73,15 @@ interface SessionState {
 }
 
 const defaultMaxBrowserMemoryBytes = 1.5 * 1024 ** 3;
-// Media and fonts add bytes and time but nothing to the text we extract.
-const skippedResourceTypes = new Set(['media', 'font']);
+/**
+ * Media and fonts add bytes and time but nothing to the text we extract: refused by URL through the DevTools protocol
+ * (`Network.setBlockedURLs`), not by a Playwright route, which would turn the context's HTTP cache off and make every
+ * page of a crawl's session fetch and compile its site's scripts again.
+ */
+const skippedUrlPatterns = [
+  ...['woff2', 'woff', 'ttf', 'otf', 'eot'],
+  ...['mp4', 'm4v', 'webm', 'ogv', 'mov', 'mkv', 'avi', 'mp3', 'm4a', 'oga', 'ogg', 'opus', 'wav', 'flac', 'aac', 'm3u8', 'mpd'],
+].map((extension) => `*.${extension}*`);
 // Time kept back from the deadline to read the DOM after waiting for the load event.
 const readReserveMs = 250;
 // How often a rendering page's heap is measured, and how long one measurement of a browser's resident memory (a
@@ -105,8 +112,8 @@ export class BrowserPool {
   }
 
   /**
-   * Renders for one caller's crawl: its pages share one browser context (cookies and storage; the route that skips
-   * fonts and media keeps the HTTP cache off), as the tabs of one person's browser on a site do, instead of a new
+   * Renders for one caller's crawl: its pages share one browser context (cookies, storage and the HTTP cache: a
+   * site's scripts are fetched and compiled once), as the tabs of one person's browser on a site do, instead of a new
    * context a page, which costs the browser 0.3–0.5 s of CPU each. Two sessions never share a context. The context is
    * replaced when its browser is recycled and closed by `close()`; a render after it fails.
    */
@@ -178,16 +185,13 @@ export class BrowserPool {
     return this.renderInPage(opened.page, context, lease, url, remainingMs, startedAt);
   }
 
-  /** A context for pages rendered once each: fonts and media skipped, service workers and downloads refused. */
+  /** A browser context: service workers and downloads refused. */
   private async newContext(lease: BrowserLease): Promise<BrowserContext> {
     const context = await lease.browser.newContext({
       serviceWorkers: 'block',
       acceptDownloads: false,
       userAgent: desktopUserAgent(lease.browser.version()),
     });
-    await context.route('**/*', (route) =>
-      skippedResourceTypes.has(route.request().resourceType()) ? route.abort('blockedbyclient') : route.fallback(),
-    );
     return context;
   }
 
@@ -217,7 +221,7 @@ export class BrowserPool {
   }
 
   private async renderInPage(page: Page, context: BrowserContext, lease: BrowserLease, url: string, remainingMs: () => number, startedAt: number): Promise<RenderedPage> {
-    const watch = await this.watchMemory(context, page, lease, url);
+    const watch = await this.watchPage(context, page, lease, url);
     try {
       // Whichever comes first: the page read, or its memory running over (then renderIn's finally closes the page).
       return await Promise.race([this.loadAndRead(page, url, remainingMs, startedAt), watch.exceeded]);
@@ -227,11 +231,12 @@ export class BrowserPool {
   }
 
   /**
-   * Fails the render when the page's JavaScript heap passes its cap, its renderer crashes (V8 stops a renderer at
+   * The page's DevTools session: it refuses the page's fonts and media (skippedUrlPatterns), and fails the render when
+   * the page's JavaScript heap passes its cap, its renderer crashes (V8 stops a renderer at
    * the `--max-old-space-size` cap given at launch) or the whole browser passes its memory cap; the browser is then
    * retired, so the next render gets a fresh one.
    */
-  private async watchMemory(context: BrowserContext, page: Page, lease: BrowserLease, url: string): Promise<{ exceeded: Promise<never>; stop: () => void }> {
+  private async watchPage(context: BrowserContext, page: Page, lease: BrowserLease, url: string): Promise<{ exceeded: Promise<never>; stop: () => void }> {
     const maxHeapMb = this.maxPageHeapMb;
     const maxBrowserBytes = this.options.maxBrowserMemoryBytes ?? defaultMaxBrowserMemoryBytes;
     let fail: (error: PageMemoryExceededError) => void = () => undefined;
@@ -244,6 +249,8 @@ export class BrowserPool {
     page.on('crash', () => overrun(`The page crashed its renderer, out of memory (the cap is ${maxHeapMb} MB per page)`));
     const session = await context.newCDPSession(page);
     await session.send('Performance.enable');
+    await session.send('Network.enable');
+    await session.send('Network.setBlockedURLs', { urls: skippedUrlPatterns });
     let checking = false;
     const timer = setInterval(() => {
       if (checking) return;
