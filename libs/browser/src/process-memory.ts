@@ -16,7 +16,21 @@ async function readProcessEntry(pid: number): Promise<ProcessEntry | undefined> 
   }
 }
 
+/**
+ * A process's share of the memory resident in RAM: its proportional set size, each page shared by N processes counted
+ * a Nth in each (`/proc/<pid>/smaps_rollup`), so the sum over a process tree is the memory the tree holds. Chromium's
+ * processes share most of their pages (the binary, the zygote's forked heap, shared memory): their resident sizes
+ * (VmRSS, the fallback where the rollup is unavailable) summed count those pages once per process, over a gigabyte
+ * for a dozen processes holding a few hundred megabytes.
+ */
 async function residentBytes(pid: number): Promise<number> {
+  try {
+    const rollup = await readFile(`/proc/${pid}/smaps_rollup`, 'utf8');
+    const match = /^Pss:\s+(\d+) kB/m.exec(rollup);
+    if (match) return Number(match[1]) * 1024;
+  } catch {
+    // Older kernels have no rollup; the process may also have exited.
+  }
   try {
     const status = await readFile(`/proc/${pid}/status`, 'utf8');
     const match = /^VmRSS:\s+(\d+) kB/m.exec(status);
@@ -27,8 +41,8 @@ async function residentBytes(pid: number): Promise<number> {
 }
 
 /**
- * Resident memory of the process whose command line carries `marker`, plus all its descendants
- * (Chromium's renderers, GPU and utility processes). `undefined` where /proc is unavailable.
+ * Memory held by the process whose command line carries `marker` and all its descendants (Chromium's renderers, GPU and
+ * utility processes), shared pages counted once (residentBytes). `undefined` where /proc is unavailable.
  */
 export async function processTreeResidentBytes(marker: string): Promise<number | undefined> {
   let pids: number[];
