@@ -5,7 +5,7 @@
 // says how close the worker's job concurrency and parsing threads come to that. Measured twice: with every page
 // stored for the first time (its stored copy removed before each request, outside the request's time), and with
 // every page stored before unchanged (then only refreshed, not indexed again).
-// Run: node scripts/run-ts.js bench/extract-requests/run.ts
+// Run: node scripts/run-ts.js bench/extract-requests/run.ts (EXTRACT_BENCH_DEPTH=advanced: every page rendered)
 // With EXTRACT_BENCH_CPU_PROFILE_DIR=<dir> the extractor worker and the gateway write V8 CPU profiles (.cpuprofile) there
 // when they stop.
 // Beside the times it prints the CPU each request size cost per page in every process that serves it (gateway,
@@ -23,6 +23,8 @@ const REQUEST_SIZES = [1, 5, 10, 20];
 /** Measured rounds; each round requests every page alone, then one request of each size. */
 const ROUNDS = Number(process.env.EXTRACT_BENCH_ROUNDS ?? 10);
 const TIMEOUT_SECONDS = 30;
+/** EXTRACT_BENCH_DEPTH=advanced renders every page in the browser (then 3 or so rounds are enough); basic by default. */
+const EXTRACT_DEPTH = process.env.EXTRACT_BENCH_DEPTH === 'advanced' ? 'advanced' : 'basic';
 
 interface ExtractResponse {
   results: Array<{ url: string; raw_content: string }>;
@@ -45,7 +47,7 @@ function benchPages(): string[] {
 /** The request's time; it resolves once its pages are stored too (after the answer: storesSettled), outside that time. */
 async function timedExtract(gateway: GatewayProcess, apiKey: string, workerMetricsUrl: string, urls: string[]): Promise<number> {
   const startedAt = performance.now();
-  const body = await postJson<ExtractResponse>(gateway, apiKey, '/extract', { urls, format: 'markdown', extract_depth: 'basic', timeout: TIMEOUT_SECONDS });
+  const body = await postJson<ExtractResponse>(gateway, apiKey, '/extract', { urls, format: 'markdown', extract_depth: EXTRACT_DEPTH, timeout: TIMEOUT_SECONDS });
   const elapsedMs = performance.now() - startedAt;
   if (body.failed_results.length > 0 || body.results.length !== urls.length) {
     throw new Error(`POST /extract of ${urls.length} URLs answered ${body.results.length} results; failed: ${JSON.stringify(body.failed_results).slice(0, 500)}`);
@@ -179,7 +181,7 @@ async function main(): Promise<void> {
     const apiKey = await createBenchKey(DATABASE_URL);
     const pages = benchPages().map((path) => `${site.origin}${path}`);
     const workerMetricsUrl = `http://127.0.0.1:${String(worker.started.port)}/metrics`;
-    const header = `${ROUNDS} rounds, basic depth, markdown, no cache, ${usableCpuCount()} usable CPUs, extractor: ${String(worker.started.concurrency)} jobs at once, ${String(worker.started.parseThreads)} parsing threads`;
+    const header = `${ROUNDS} rounds, ${EXTRACT_DEPTH} depth, markdown, no cache, ${usableCpuCount()} usable CPUs, extractor: ${String(worker.started.concurrency)} jobs at once, ${String(worker.started.parseThreads)} parsing threads`;
     // First as on a fresh install (every page of every request stored for the first time), then as when the same
     // pages are extracted again unchanged (a stored page is then only refreshed: PageRepository.save).
     console.log(header);

@@ -211,6 +211,15 @@ describe('ExtractionService against loopback fixtures', () => {
     expect(advanced.content).toContain('4711');
   });
 
+  it("renders a request's pages in its own session: the request's id is the key", async () => {
+    const keys: string[] = [];
+    const sessions = { render: (key: string, url: string, options: { deadlineMs: number }) => (keys.push(key), browser.render(url, options)) };
+    const withSessions = new ExtractionService({ policy, browser, renderSessions: sessions, parser, pages, onError: (error) => unexpectedErrors.push(error) });
+    const request = payloadFor('/late-table', { extractDepth: 'advanced' });
+    expect(expectSuccess(await withSessions.extract(request)).content).toContain('Northwind');
+    expect(keys).toEqual([request.requestId]);
+  });
+
   it('extracts the text of a PDF', async () => {
     const result = expectSuccess(await service.extract(payloadFor('/report.pdf')));
     expect(result.content).toContain('Tonnage handled rose');

@@ -1,11 +1,17 @@
+import type { RenderSessions } from '@sift/browser';
 import type { WebPage } from '@sift/content-extraction';
-import { type AcquiredVia, askedContentOf, Deadline, ExtractionFailure, failureOf, noContentFailure, pageOwnerOf, PageAcquisition, type PageAcquisitionOptions, STORE_WAIT_MS, valueWithin } from '@sift/pages';
+import { type AcquiredVia, askedContentOf, Deadline, ExtractionFailure, failureOf, noContentFailure, pageOwnerOf, PageAcquisition, type PageAcquisitionOptions, type PageRequest, STORE_WAIT_MS, valueWithin } from '@sift/pages';
 import type { ExtractUrlFailure, ExtractUrlPayload } from '@sift/queue-contracts';
 import { FetchError } from '@sift/safe-fetch';
 
 export interface ExtractionServiceOptions extends Omit<PageAcquisitionOptions, 'store'> {
   /** Absent when the worker runs without a database: nothing is cached or stored. */
   pages?: PageAcquisitionOptions['store'];
+  /**
+   * Renders the pages of one request (its id as the key) in one browser context of the request's own; absent, each
+   * render gets a new context from `browser`.
+   */
+  renderSessions?: Pick<RenderSessions, 'render'>;
 }
 
 /**
@@ -25,7 +31,7 @@ export class ExtractionService {
   private readonly storing = new Set<Promise<void>>();
 
   constructor(private readonly options: ExtractionServiceOptions) {
-    const { pages, ...acquisition } = options;
+    const { pages, renderSessions: _renderSessions, ...acquisition } = options;
     this.acquisition = new PageAcquisition({ ...acquisition, ...(pages ? { store: pages } : {}) });
   }
 
@@ -39,6 +45,12 @@ export class ExtractionService {
     await Promise.allSettled([...this.storing]);
   }
 
+  /** The request's renderer, when the worker renders a request's pages in a session of its own. */
+  private sessionRenderer(requestId: string): Pick<PageRequest, 'render'> | undefined {
+    const sessions = this.options.renderSessions;
+    return sessions ? { render: (url, options) => sessions.render(requestId, url, options) } : undefined;
+  }
+
   async extract(payload: ExtractUrlPayload): Promise<ExtractionOutcome> {
     const deadline = Deadline.after(payload.timeoutMs);
     try {
@@ -50,6 +62,7 @@ export class ExtractionService {
         deadline,
         source: 'extract',
         ...(payload.storeAfterAnswer ? { storeAfterAnswer: true } : {}),
+        ...(this.sessionRenderer(payload.requestId) ?? {}),
       });
       const page = acquired?.page;
       if (!acquired || !page) throw new Error('the page acquisition answered without a page');

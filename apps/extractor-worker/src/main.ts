@@ -1,4 +1,4 @@
-import { BrowserPool, browserPoolOptionsOf } from '@sift/browser';
+import { BrowserPool, browserPoolOptionsOf, RenderSessions } from '@sift/browser';
 import { loadConfig } from '@sift/config';
 import { createPrismaClient, DatabaseProbe } from '@sift/persistence';
 import { DEPENDENCY_CHECK_TIMEOUT_MS, executableCheck, PagesAcquired, registerBrowserPoolGauge, registerPendingStoresGauge, runWorkerProcess, workerLogger } from '@sift/queue';
@@ -26,9 +26,12 @@ async function main(): Promise<void> {
   // A page's index entry is prepared by the parse that makes it, in the parsing threads; `prepare` serves the rest.
   const pages = new PageRepository(prisma, { sharedIndex: config.SHARED_INDEX, prepare: (input) => parser.indexedPage(input) });
   const acquired = new PagesAcquired();
+  // A request's URLs render in one browser context of the request's own (its id), as a crawl's pages do.
+  const renderSessions = new RenderSessions(browser);
   const extractionService = new ExtractionService({
     policy,
     browser,
+    renderSessions,
     parser,
     pages,
     onAcquired: acquired.count,
@@ -54,7 +57,7 @@ async function main(): Promise<void> {
     // database connection go.
     release: async () => {
       await extractionService.storesSettled();
-      return Promise.allSettled([browser.close(), parser.close(), prisma.$disconnect()]);
+      return Promise.allSettled([renderSessions.close().then(() => browser.close()), parser.close(), prisma.$disconnect()]);
     },
   });
 }

@@ -1,6 +1,6 @@
 import type { ServerResponse } from 'node:http';
 import { FetchError, startFixtureServer, type EgressPolicy, type FetchErrorCode, type FixtureServer } from '@sift/safe-fetch';
-import { BrowserPool, PageMemoryExceededError } from './index';
+import { BrowserPool, PageMemoryExceededError, RenderSessions } from './index';
 
 jest.setTimeout(60_000);
 
@@ -204,6 +204,23 @@ describe('BrowserPool sessions', () => {
       expect(bundleFetches() - before).toBe(2);
     } finally {
       await session.close();
+    }
+  });
+
+  it("renders a key's pages in one session and another key's in another, and closes a key's session once idle", async () => {
+    const sessions = new RenderSessions(pool, 300);
+    const render = (key: string) => (url: string, options: { deadlineMs: number }) => sessions.render(key, url, options);
+    try {
+      await sessions.render('request-a', `${site.url}/set-cookie`, { deadlineMs: 10_000 });
+      expect(await cookieSeen(render('request-a'))).toBe('visit=first');
+      expect(await cookieSeen(render('request-b'))).toBe('');
+      expect(sessions.openCount).toBe(2);
+      await new Promise((resolve) => setTimeout(resolve, 600));
+      expect(sessions.openCount).toBe(0);
+      // A key seen again after its session closed starts a new one.
+      expect(await cookieSeen(render('request-a'))).toBe('');
+    } finally {
+      await sessions.close();
     }
   });
 

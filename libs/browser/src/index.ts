@@ -2,3 +2,4 @@
 export { BrowserPool, PageMemoryExceededError, type BrowserPoolOptions, type RenderedPage, type RenderSession } from './browser-pool';
 export { browserPoolOptionsOf, type BrowserSettings } from './browser-pool-options';
 export { PageSlots } from './page-slots';
+export { RenderSessions } from './render-sessions';
