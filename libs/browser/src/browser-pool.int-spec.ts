@@ -207,18 +207,27 @@ describe('BrowserPool sessions', () => {
     }
   });
 
-  it("renders a key's pages in one session and another key's in another, and closes a key's session once idle", async () => {
-    const sessions = new RenderSessions(pool, 300);
+  it("renders a key's pages in one session and another key's in another", async () => {
+    const sessions = new RenderSessions(pool, 60_000);
     const render = (key: string) => (url: string, options: { deadlineMs: number }) => sessions.render(key, url, options);
     try {
       await sessions.render('request-a', `${site.url}/set-cookie`, { deadlineMs: 10_000 });
       expect(await cookieSeen(render('request-a'))).toBe('visit=first');
       expect(await cookieSeen(render('request-b'))).toBe('');
       expect(sessions.openCount).toBe(2);
-      await new Promise((resolve) => setTimeout(resolve, 600));
+    } finally {
+      await sessions.close();
+    }
+    expect(sessions.openCount).toBe(0);
+  });
+
+  it("closes a key's session once it has had no render for its idle time: the key then starts a new one", async () => {
+    const sessions = new RenderSessions(pool, 200);
+    try {
+      await sessions.render('request-a', `${site.url}/set-cookie`, { deadlineMs: 10_000 });
+      for (const startedAt = Date.now(); sessions.openCount > 0 && Date.now() - startedAt < 5_000; ) await new Promise((resolve) => setTimeout(resolve, 50));
       expect(sessions.openCount).toBe(0);
-      // A key seen again after its session closed starts a new one.
-      expect(await cookieSeen(render('request-a'))).toBe('');
+      expect(await cookieSeen((url, options) => sessions.render('request-a', url, options))).toBe('');
     } finally {
       await sessions.close();
     }
