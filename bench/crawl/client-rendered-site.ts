@@ -134,8 +134,10 @@ const BUNDLE_PATH = 'app.js';
  */
 function bundleOf(kilobytes: number): Buffer {
   const functions: string[] = [];
-  for (let index = 0; functions.join('').length < kilobytes * 1024; index += 1) {
-    functions.push(`m.f${index} = function (a) { var s = ${index}; for (var i = 0; i < 20; i++) { s = (s * 31 + a + i) % 1000003; } return s; };\n`);
+  for (let index = 0, length = 0; length < kilobytes * 1024; index += 1) {
+    const fn = `m.f${index} = function (a) { var s = ${index}; for (var i = 0; i < 20; i++) { s = (s * 31 + a + i) % 1000003; } return s; };\n`;
+    functions.push(fn);
+    length += fn.length;
   }
   return Buffer.from(`(function () {\nvar m = {};\n${functions.join('')}var t = 0; for (var k in m) t = m[k](t);\nwindow.siteBundle = t;\n})();\n`, 'utf8');
 }

@@ -26,7 +26,7 @@ const MAX_BREADTH = 500;
 const LIMIT = 500;
 const CRAWLABLE_PAGES = 60;
 // JS_SITE_BUNDLE_KB: every page loads a shared, cacheable script bundle of this many KB first (a client-rendered
-// site's framework); 0 (the default) serves the pages as in every round before 49.
+// site's framework); 0 (the default) serves each page with its inline script alone.
 const BUNDLE_KILOBYTES = Number(process.env.JS_SITE_BUNDLE_KB ?? 0);
 const TIMEOUT_SECONDS = 150;
 
