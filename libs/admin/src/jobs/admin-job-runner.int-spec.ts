@@ -66,6 +66,13 @@ describe('AdminJobRunner (real Postgres)', () => {
     expect(await runner.find(second.id)).toMatchObject({ state: 'succeeded' });
   });
 
+  it('never marks running again a job its stopping runner failed while the start was on its way', async () => {
+    const job = await jobs.create({ id: randomUUID(), kind: 'index.rechunk', parameters: {}, actor: actor.name, runner: 'stopping-host:1:abcd' });
+    await jobs.failUnfinishedOf('stopping-host:1:abcd', 'stopped');
+    expect(await jobs.markRunning(job.id)).toBe(false);
+    expect(await jobs.find(job.id)).toMatchObject({ state: 'failed' });
+  });
+
   it("fails a job whose process went silent (any replica notices), with its audit event, and this process's own on stop", async () => {
     const lostId = randomUUID();
     await jobs.create({ id: lostId, kind: 'index.import', parameters: { file: 'dump.jsonl' }, actor: actor.name, runner: 'gone-host:1:abcd' });

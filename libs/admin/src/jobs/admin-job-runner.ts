@@ -97,7 +97,7 @@ export class AdminJobRunner {
       writing = writing.then(() => this.jobs.saveProgress(id, snapshot)).catch(() => undefined);
     };
     try {
-      await this.jobs.markRunning(id);
+      if (!(await this.jobs.markRunning(id))) return;
       const result = await work(id, onProgress);
       await writing;
       await this.jobs.finish(id, { result, progress: latest });

@@ -40,9 +40,14 @@ export class AdminJobRepository {
     return (await this.prisma.adminJob.findMany({ orderBy: { createdAt: 'desc' }, take: limit })).map(recordOf);
   }
 
-  async markRunning(id: string): Promise<void> {
+  /**
+   * Starts a queued job; false when it is no longer queued (its runner stopping failed it meanwhile): a job failed as
+   * lost is never marked running again by the write that was on its way.
+   */
+  async markRunning(id: string): Promise<boolean> {
     const now = new Date();
-    await this.prisma.adminJob.update({ where: { id }, data: { state: 'running', startedAt: now, heartbeatAt: now } });
+    const { count } = await this.prisma.adminJob.updateMany({ where: { id, state: 'queued' }, data: { state: 'running', startedAt: now, heartbeatAt: now } });
+    return count === 1;
   }
 
   async saveProgress(id: string, progress: Record<string, number>): Promise<void> {
